@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// ClusterMap: data → index → camera → scene → pixels.
+/// ClusterCore ← MapModel ← MapRender ← ClusterMapApp; GeoData beside (depends on ClusterCore only).
+let package = Package(
+    name: "ClusterMap",
+    products: [
+        .library(name: "ClusterCore", targets: ["ClusterCore"]),
+        .executable(name: "clustermap", targets: ["ClusterMapApp"]),
+        .executable(name: "clustermap-bench", targets: ["ClusterMapBench"]),
+    ],
+    targets: [
+        .target(name: "ClusterCore"),
+        .target(name: "MapModel", dependencies: ["ClusterCore"]),
+        .target(name: "GeoData", dependencies: ["ClusterCore"]),
+        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "CCairo"]),
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .executableTarget(
+            name: "ClusterMapApp",
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "CGtk"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "ClusterMapBench",
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
+        .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
+        .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
+        .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ClusterMapApp"]),
+    ]
+)

@@ -1,0 +1,2 @@
+import CGtk
+print("clustermap")

@@ -1,0 +1,1 @@
+print("clustermap-bench: nothing yet")
