@@ -1,1 +1,17 @@
-print("clustermap-bench: nothing yet")
+// clustermap-bench: release-mode benchmarks that print one JSON line per run (SPEC §8).
+// Each subcommand lives in its own file.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+usage: clustermap-bench index FILE.geojson [--max-zoom M]
+       clustermap-bench generate N OUT.geojson [--seed S]
+       clustermap-bench frame [--items N]
+       clustermap-bench basemap
+"""
+switch arguments.first {
+case "index": runIndexBenchmark(Array(arguments.dropFirst()))
+case "generate": runGenerateCommand(Array(arguments.dropFirst()))
+case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
+case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
+default:
+    print(usage)
+}
