@@ -3,6 +3,7 @@ import PackageDescription
 
 /// ClusterMap: data → index → camera → scene → pixels.
 /// ClusterCore ← MapModel ← MapRender ← ClusterMapApp; GeoData beside (depends on ClusterCore only).
+/// AppSupport: pure, display-free app logic (launch options, event log) shared by the app and its tests.
 let package = Package(
     name: "ClusterMap",
     products: [
@@ -17,10 +18,11 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "CCairo"]),
+        .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .executableTarget(
             name: "ClusterMapApp",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "CGtk"],
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "CGtk"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
@@ -29,6 +31,7 @@ let package = Package(
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ClusterMapApp"]),
+        .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MapRender"]),
     ]
 )

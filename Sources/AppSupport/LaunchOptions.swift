@@ -1,0 +1,159 @@
+import ClusterCore
+
+/// What the command line asked for: `clustermap [FILE…] [--dataset NAME] [--center LAT,LON] [--zoom Z]
+/// [--size WxH] [--reduce-motion] [--event-log PATH|-]`, and for `render` also `--output` and `--dark`.
+///
+/// Parsed in Swift before GTK sees the arguments so that every bad value gets a one-line message and
+/// exit status 2 (GApplication would exit with 1 and a multi-line message).
+public struct LaunchOptions: Equatable, Sendable {
+    public var files: [String] = []
+    public var dataset: String?
+    public var center: GeoCoordinate?
+    public var zoom: Double?
+    public var width: Int = 1280
+    public var height: Int = 800
+    public var reduceMotion = false
+    public var eventLogPath: String?
+    public var latColumn: String?
+    public var lonColumn: String?
+    /// `render` only: where to write the PNG.
+    public var output: String?
+    /// Force the dark palette (render; in the window it overrides the desktop preference).
+    public var dark = false
+    /// `--help` / `-h` was given.
+    public var wantsHelp = false
+
+    public init() {}
+
+    /// A problem with the command line, described in one line.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Which options a mode accepts.
+    public enum Mode: Sendable { case window, render }
+
+    /// Options that take a value, and their value's name for help text.
+    public static let valueOptions: [(name: String, value: String, help: String)] = [
+        ("dataset", "NAME", "Open a bundled dataset (world-cities, earthquakes, airports, london, madrid, lisbon)"),
+        ("center", "LAT,LON", "Centre the map on a coordinate"),
+        ("zoom", "Z", "Zoom level 0…18"),
+        ("size", "WxH", "Window or image size in logical pixels"),
+        ("event-log", "PATH", "Write machine-readable events as JSON lines to PATH (- for stdout)"),
+        ("lat", "COLUMN", "CSV column holding latitude"),
+        ("lon", "COLUMN", "CSV column holding longitude"),
+    ]
+    /// Flags without a value.
+    public static let flagOptions: [(name: String, help: String)] = [
+        ("reduce-motion", "Never animate the camera (jump instead of flying)"),
+        ("dark", "Use the dark palette"),
+    ]
+
+    /// Parses arguments (without the program name and without a leading subcommand).
+    public static func parse(_ args: [String], mode: Mode = .window) throws -> LaunchOptions {
+        var o = LaunchOptions()
+        var i = 0
+        var onlyFiles = false
+        func value(_ name: String) throws -> String {
+            i += 1
+            guard i < args.count else { throw ParseError(message: "option --\(name) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            var arg = args[i]
+            if onlyFiles || !arg.hasPrefix("-") || arg == "-" {
+                o.files.append(arg); i += 1; continue
+            }
+            if arg == "--" { onlyFiles = true; i += 1; continue }
+            if arg == "-h" || arg == "--help" { o.wantsHelp = true; i += 1; continue }
+            // Accept --name=value as well as --name value.
+            var inlineValue: String?
+            if let eq = arg.firstIndex(of: "="), arg.hasPrefix("--") {
+                inlineValue = String(arg[arg.index(after: eq)...])
+                arg = String(arg[..<eq])
+            }
+            let name = String(arg.drop(while: { $0 == "-" }))
+            func take() throws -> String {
+                if let v = inlineValue { return v }
+                return try value(name)
+            }
+            switch name {
+            case "dataset": o.dataset = try take()
+            case "center": o.center = try parseCenter(try take())
+            case "zoom":
+                let v = try take()
+                guard let z = Double(v), z.isFinite, z >= 0, z <= 18 else {
+                    throw ParseError(message: "invalid --zoom '\(v)': expected a number from 0 to 18")
+                }
+                o.zoom = z
+            case "size":
+                let v = try take()
+                guard let (w, h) = parseSize(v) else {
+                    throw ParseError(message: "invalid --size '\(v)': expected WIDTHxHEIGHT, e.g. 1280x800 (each 64…8192)")
+                }
+                o.width = w; o.height = h
+            case "event-log": o.eventLogPath = try take()
+            case "lat": o.latColumn = try take()
+            case "lon": o.lonColumn = try take()
+            case "reduce-motion" where inlineValue == nil: o.reduceMotion = true
+            case "dark" where inlineValue == nil: o.dark = true
+            case "output" where mode == .render: o.output = try take()
+            default:
+                throw ParseError(message: "unknown option '\(args[i])' (see --help)")
+            }
+            i += 1
+        }
+        if mode == .render && !o.wantsHelp && o.output == nil {
+            throw ParseError(message: "render needs --output OUT.png")
+        }
+        if o.dataset != nil && !o.files.isEmpty {
+            throw ParseError(message: "give either files or --dataset, not both")
+        }
+        return o
+    }
+
+    static func parseCenter(_ v: String) throws -> GeoCoordinate {
+        let parts = v.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let lat = Double(parts[0].trimmingSpaces), let lon = Double(parts[1].trimmingSpaces),
+              lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
+            throw ParseError(message: "invalid --center '\(v)': expected LAT,LON in degrees, e.g. 48.85,2.35")
+        }
+        return GeoCoordinate(latitude: lat, longitude: lon)
+    }
+
+    static func parseSize(_ v: String) -> (Int, Int)? {
+        let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (64...8192).contains(w), (64...8192).contains(h) else { return nil }
+        return (w, h)
+    }
+
+    /// Help text listing every option.
+    public static func helpText(program: String) -> String {
+        var s = """
+        Usage: \(program) [OPTION…] [FILE…]
+               \(program) render --output OUT.png [OPTION…] [FILE | --dataset NAME]
+               \(program) clusters FILE --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid] [--leaves] …
+
+        Look at point data (GeoJSON or CSV) clustered over an offline world map.
+
+        Options:
+
+        """
+        for o in valueOptions {
+            let left = "  --\(o.name) \(o.value)"
+            s += left.padding(toLength: 26, withPad: " ", startingAt: 0) + o.help + "\n"
+        }
+        for f in flagOptions {
+            s += "  --\(f.name)".padding(toLength: 26, withPad: " ", startingAt: 0) + f.help + "\n"
+        }
+        s += "  -h, --help".padding(toLength: 26, withPad: " ", startingAt: 0) + "Show this help\n"
+        return s
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String { String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }
+}

@@ -1,0 +1,57 @@
+import XCTest
+@testable import AppSupport
+
+final class LaunchOptionsTests: XCTestCase {
+    func testDefaults() throws {
+        let o = try LaunchOptions.parse([])
+        XCTAssertEqual(o.width, 1280)
+        XCTAssertEqual(o.height, 800)
+        XCTAssertNil(o.dataset)
+        XCTAssertFalse(o.reduceMotion)
+    }
+
+    func testAllWindowOptions() throws {
+        let o = try LaunchOptions.parse(["--dataset", "madrid", "--center", "40.4,-3.7", "--zoom=12.5",
+                                         "--size", "800x600", "--reduce-motion", "--event-log", "-"])
+        XCTAssertEqual(o.dataset, "madrid")
+        XCTAssertEqual(o.center?.latitude, 40.4)
+        XCTAssertEqual(o.center?.longitude, -3.7)
+        XCTAssertEqual(o.zoom, 12.5)
+        XCTAssertEqual(o.width, 800)
+        XCTAssertEqual(o.height, 600)
+        XCTAssertTrue(o.reduceMotion)
+        XCTAssertEqual(o.eventLogPath, "-")
+    }
+
+    func testFilesAndDoubleDash() throws {
+        let o = try LaunchOptions.parse(["a.geojson", "--", "--weird.csv"])
+        XCTAssertEqual(o.files, ["a.geojson", "--weird.csv"])
+    }
+
+    func testBadValuesAreOneLineErrors() {
+        let cases: [[String]] = [["--zoom", "abc"], ["--zoom", "19"], ["--zoom", "nan"], ["--center", "91,0"],
+                                 ["--center", "1"], ["--size", "10x10"], ["--size", "big"], ["--bogus"],
+                                 ["--zoom"], ["--output", "x.png"], ["--reduce-motion=yes"],
+                                 ["a.csv", "--dataset", "madrid"]]
+        for c in cases {
+            XCTAssertThrowsError(try LaunchOptions.parse(c), "\(c)") { e in
+                let m = (e as? LaunchOptions.ParseError)?.message ?? ""
+                XCTAssertFalse(m.isEmpty)
+                XCTAssertFalse(m.contains("\n"), m)
+            }
+        }
+    }
+
+    func testRenderNeedsOutput() throws {
+        XCTAssertThrowsError(try LaunchOptions.parse(["--dark"], mode: .render))
+        let o = try LaunchOptions.parse(["--output", "o.png", "--dark", "--size", "640x400"], mode: .render)
+        XCTAssertEqual(o.output, "o.png")
+        XCTAssertTrue(o.dark)
+    }
+
+    func testHelpListsEveryOption() {
+        let h = LaunchOptions.helpText(program: "clustermap")
+        for o in LaunchOptions.valueOptions { XCTAssertTrue(h.contains("--\(o.name)"), o.name) }
+        for f in LaunchOptions.flagOptions { XCTAssertTrue(h.contains("--\(f.name)"), f.name) }
+    }
+}

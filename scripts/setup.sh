@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ClusterMap needs to build, run and test, when any are missing.
+# Uses apt-get as root, or through sudo; otherwise prints the command to run.
+set -euo pipefail
+need_build="libgtk-4-dev pkg-config fonts-dejavu-core"
+need_test="xvfb xdotool x11-utils imagemagick desktop-file-utils appstream at-spi2-core python3-dogtail dbus-x11"
+pkgs="$need_build"
+[ "${1:-}" = "test" ] && pkgs="$pkgs $need_test"
+
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing missing packages:$missing"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "setup: please run as root: apt-get install -y$missing" >&2; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: the Swift 6 toolchain must be on PATH (swift.org)" >&2; exit 1; }
