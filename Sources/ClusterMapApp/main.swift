@@ -1,13 +1,37 @@
 import Foundation
-import CGtk
+import AppSupport
 
-/// Minimal stderr writer (unbuffered).
-enum FileHandleStderr {
-    static func write(_ s: String) { FileHandle.standardError.write(s.data(using: .utf8)!) }
-}
+// Entry point: headless subcommands first (no display, no GTK initialised), then the window.
+setvbuf(stdout, nil, _IOLBF, 0)
+_ = ProcessClock.processStart
 
 let argv = CommandLine.arguments
-if argv.count > 1 && argv[1] == "clusters" {
-    exit(runClustersCommand(Array(argv.dropFirst(2))))
+let program = "clustermap"
+
+/// Prints a one-line error and exits with status 2 (bad command line).
+func failUsage(_ message: String) -> Never {
+    FileHandle.standardError.write("\(program): \(message)\n".data(using: .utf8)!)
+    exit(2)
 }
-print("clustermap")
+
+switch argv.dropFirst().first {
+case "clusters":
+    exit(runClustersCommand(Array(argv.dropFirst(2))))
+case "render":
+    do {
+        let options = try LaunchOptions.parse(Array(argv.dropFirst(2)), mode: .render)
+        if options.wantsHelp { print(LaunchOptions.helpText(program: program)); exit(0) }
+        exit(runRenderCommand(options))
+    } catch {
+        failUsage("\(error)")
+    }
+default:
+    let options: LaunchOptions
+    do {
+        options = try LaunchOptions.parse(Array(argv.dropFirst()))
+    } catch {
+        failUsage("\(error)")
+    }
+    if options.wantsHelp { print(LaunchOptions.helpText(program: program)); exit(0) }
+    exit(MapApplication.run(options: options, argv: argv))
+}
