@@ -78,3 +78,8 @@ func runOnGtkThread(_ work: @escaping () -> Void) {
         Unmanaged<AnyObject>.fromOpaque(data!).release()
     })
 }
+
+/// A GObject pointer as an opaque pointer (for final GTK types and interfaces, which Swift
+/// imports as `OpaquePointer`: GtkOverlay, GtkActionable, GActionMap, …).
+@inline(__always)
+func opaque<T>(_ p: UnsafeMutablePointer<T>) -> OpaquePointer { OpaquePointer(p) }

@@ -1,0 +1,49 @@
+import CGtk
+import Foundation
+import AppSupport
+
+/// The GtkApplication: registers the command-line options (so GApplication accepts them and
+/// `--help` lists them) and opens one `MapWindow` on activate/open.
+enum MapApplication {
+    /// The options parsed before GTK started (validated in Swift; see `LaunchOptions`).
+    nonisolated(unsafe) static var options = LaunchOptions()
+    nonisolated(unsafe) static var window: MapWindow?
+
+    /// Runs the GTK main loop and returns the process exit status.
+    static func run(options: LaunchOptions, argv: [String]) -> Int32 {
+        self.options = options
+        // NON_UNIQUE lets tests run instances side by side; HANDLES_OPEN delivers FILE arguments.
+        let flags = GApplicationFlags(rawValue: G_APPLICATION_NON_UNIQUE.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue)
+        let app = gtk_application_new("org.clustermap.ClusterMap", flags)!
+        let gapp = gcast(app, to: GApplication.self)
+        for o in LaunchOptions.valueOptions {
+            g_application_add_main_option(gapp, o.name, 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING, o.help, o.value)
+        }
+        for f in LaunchOptions.flagOptions {
+            g_application_add_main_option(gapp, f.name, 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, f.help, nil)
+        }
+        let activate: @convention(c) (UnsafeMutablePointer<GApplication>?, gpointer?) -> Void = { app, _ in
+            MapApplication.present(app!)
+        }
+        let open: @convention(c) (UnsafeMutablePointer<GApplication>?, gpointer?, Int32, UnsafePointer<CChar>?, gpointer?) -> Void = { app, _, _, _, _ in
+            // Files were already collected by LaunchOptions (same argv); just open the window.
+            MapApplication.present(app!)
+        }
+        connectSignal(gapp, "activate", unsafeBitCast(activate, to: GCallback.self))
+        connectSignal(gapp, "open", unsafeBitCast(open, to: GCallback.self))
+
+        // GApplication parses the same argv; LaunchOptions already accepted it, so it cannot fail.
+        var cargs = argv.map { strdup($0) }
+        let status = cargs.withUnsafeMutableBufferPointer { buf in
+            g_application_run(gapp, Int32(buf.count), buf.baseAddress)
+        }
+        for p in cargs { free(p) }
+        g_object_unref(app)
+        return status
+    }
+
+    private static func present(_ app: UnsafeMutablePointer<GApplication>) {
+        if let w = window { gtk_window_present(gcast(w.window)); return }
+        window = MapWindow(application: gcast(app), options: options)
+    }
+}

@@ -1,0 +1,70 @@
+import CGtk
+import Foundation
+import AppSupport
+import ClusterCore
+import MapModel
+
+/// The main window: a header bar and the map (a GtkDrawingArea) with zoom buttons over it.
+///
+/// Owns the widget tree only; what the map shows and how it moves lives in `MapViewController`.
+final class MapWindow {
+    let window: UnsafeMutablePointer<GtkWidget>
+    let drawingArea: UnsafeMutablePointer<GtkWidget>
+    let controller: MapViewController
+
+    init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
+        window = gtk_application_window_new(application)
+        gtk_window_set_title(gcast(window), "ClusterMap")
+        gtk_window_set_default_size(gcast(window), Int32(options.width), Int32(options.height))
+
+        let header = gtk_header_bar_new()!
+        gtk_window_set_titlebar(gcast(window), header)
+
+        drawingArea = gtk_drawing_area_new()
+        gtk_widget_set_hexpand(drawingArea, 1)
+        gtk_widget_set_vexpand(drawingArea, 1)
+        gtk_widget_set_focusable(drawingArea, 1)
+        gtk_widget_set_can_focus(drawingArea, 1)
+
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(opaque(overlay), drawingArea)
+        controller = MapViewController(drawingArea: drawingArea, options: options)
+
+        let zoomBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(zoomBox, "linked")
+        gtk_widget_set_halign(zoomBox, GTK_ALIGN_END)
+        gtk_widget_set_valign(zoomBox, GTK_ALIGN_START)
+        gtk_widget_set_margin_top(zoomBox, 12)
+        gtk_widget_set_margin_end(zoomBox, 12)
+        let zoomIn = MapWindow.iconButton("zoom-in-symbolic", tooltip: "Zoom in (+)", action: "win.zoom-in")
+        let zoomOut = MapWindow.iconButton("zoom-out-symbolic", tooltip: "Zoom out (−)", action: "win.zoom-out")
+        gtk_box_append(gcast(zoomBox), zoomIn)
+        gtk_box_append(gcast(zoomBox), zoomOut)
+        gtk_overlay_add_overlay(opaque(overlay), zoomBox)
+
+        gtk_window_set_child(gcast(window), overlay)
+        installActions()
+        gtk_window_present(gcast(window))
+        gtk_widget_grab_focus(drawingArea)
+    }
+
+    private static func iconButton(_ icon: String, tooltip: String, action: String) -> UnsafeMutablePointer<GtkWidget> {
+        let b = gtk_button_new_from_icon_name(icon)!
+        gtk_widget_set_tooltip_text(b, tooltip)
+        gtk_actionable_set_action_name(opaque(b), action)
+        gtk_widget_add_css_class(b, "osd")
+        return b
+    }
+
+    /// Window actions (buttons, menus and shortcuts all go through these).
+    private func installActions() {
+        let map = OpaquePointer(window)
+        func add(_ name: String, _ cb: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void) {
+            let action = g_simple_action_new(name, nil)!
+            connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self))
+            g_action_map_add_action(map, action)
+        }
+        add("zoom-in") { _, _, _ in MapApplication.window?.controller.zoomStep(+1) }
+        add("zoom-out") { _, _, _ in MapApplication.window?.controller.zoomStep(-1) }
+    }
+}
