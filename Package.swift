@@ -32,6 +32,6 @@ let package = Package(
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MapRender"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "CCairo"]),
     ]
 )
