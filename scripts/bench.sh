@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Prints the SPEC §8 benchmark figures (release build) as JSON lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bench=.build/release/clustermap-bench
+tmp=${TMPDIR:-/tmp}/clustermap-bench
+mkdir -p "$tmp"
+[ -f "$tmp/uniform-1m.geojson" ] || "$bench" generate 1000000 "$tmp/uniform-1m.geojson" --seed 1
+"$bench" index "$tmp/uniform-1m.geojson"
+"$bench" basemap
+"$bench" frame
