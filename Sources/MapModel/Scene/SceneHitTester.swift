@@ -1,0 +1,37 @@
+/// Finds what is under a screen point in a scene: the topmost item wins.
+public enum SceneHitTester {
+    /// What a point hits.
+    public enum Hit: Equatable, Sendable {
+        case callout(pointIndex: Int)
+        case pin(SceneItemID, pointIndex: Int)
+        case bubble(SceneItemID)
+    }
+
+    /// The topmost item under `p`: the callout, then pins (last drawn first), then bubbles.
+    /// - Complexity: O(n) in the number of drawn items.
+    public static func hit(_ scene: Scene, at p: ScreenPoint, style: BubbleStyle = BubbleStyle()) -> Hit? {
+        if let c = scene.callout, c.frame.contains(p) { return .callout(pointIndex: c.pointIndex) }
+        let pinR = style.pinRadius + style.hitSlop
+        for pin in scene.pins.reversed() {
+            let dx = p.x - pin.center.x, dy = p.y - pin.center.y
+            if dx * dx + dy * dy <= pinR * pinR { return .pin(pin.id, pointIndex: pin.pointIndex) }
+            if let label = pin.label, labelRect(for: pin.center, text: label, style: style).contains(p) {
+                return .pin(pin.id, pointIndex: pin.pointIndex)
+            }
+        }
+        for b in scene.bubbles.reversed() {
+            let dx = p.x - b.center.x, dy = p.y - b.center.y
+            let r = b.radius + style.hitSlop
+            if dx * dx + dy * dy <= r * r { return .bubble(b.id) }
+        }
+        return nil
+    }
+
+    /// The capsule of a pin's label: to the right of the pin, vertically centred.
+    /// Width is estimated from the character count (7 px per character plus padding) so hit-testing
+    /// needs no font; the renderer uses the same rectangle.
+    public static func labelRect(for center: ScreenPoint, text: String, style: BubbleStyle = BubbleStyle()) -> ScreenRect {
+        let w = Double(text.count) * 7 + 12
+        return ScreenRect(x: center.x + style.pinRadius + 2, y: center.y - 10, width: w, height: 20)
+    }
+}
