@@ -1,0 +1,313 @@
+import Foundation
+import ClusterCore
+
+/// A schema-directed byte scanner for Natural Earth GeoJSON layers.
+///
+/// Walks the JSON structure (top-level object → `features` → each feature's `geometry`), skipping
+/// properties without materialising them, and writes coordinates straight into a `BaseMapLayer`,
+/// projected to unit-square Web Mercator with latitudes clamped to ±85.0511°. About 100× faster
+/// than `JSONSerialization`. Null geometries and geometry types the layer can't use are skipped
+/// and counted.
+enum BaseMapScanner {
+    struct ParseError: Error, CustomStringConvertible {
+        var offset: Int
+        var message: String
+        var description: String { "\(message) at byte \(offset)" }
+    }
+
+    /// Parses a whole GeoJSON FeatureCollection.
+    static func parse(_ data: Data, kind: BaseMapLayer.Kind) throws -> BaseMapLayer {
+        try data.withUnsafeBytes { raw in
+            var s = Cursor(bytes: raw.bindMemory(to: UInt8.self), layer: BaseMapLayer(kind: kind))
+            s.layer.coordinates.reserveCapacity(data.count / 20)
+            try s.parseTopLevel()
+            return s.layer
+        }
+    }
+
+    /// Parses from a string (tests).
+    static func parse(_ text: String, kind: BaseMapLayer.Kind) throws -> BaseMapLayer {
+        try parse(Data(text.utf8), kind: kind)
+    }
+
+    struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+        var layer: BaseMapLayer
+
+        init(bytes: UnsafeBufferPointer<UInt8>, layer: BaseMapLayer) {
+            self.bytes = bytes
+            self.layer = layer
+        }
+
+        // MARK: Structure
+
+        mutating func parseTopLevel() throws {
+            try expect(UInt8(ascii: "{"))
+            try forEachKey { s, key in
+                if key == "features" {
+                    try s.parseFeatures()
+                } else {
+                    try s.skipValue()
+                }
+            }
+        }
+
+        mutating func parseFeatures() throws {
+            try forEachElement { s in
+                guard s.peek() == UInt8(ascii: "{") else { return try s.skipValue() }
+                s.i += 1
+                try s.forEachKey { s, key in
+                    if key == "geometry" { try s.parseGeometry() } else { try s.skipValue() }
+                }
+            }
+        }
+
+        mutating func parseGeometry() throws {
+            if peek() == UInt8(ascii: "n") {  // null
+                try skipValue()
+                layer.skippedFeatureCount += 1
+                return
+            }
+            try expect(UInt8(ascii: "{"))
+            var type = ""
+            var coordinatesStart = -1
+            try forEachKey { s, key in
+                switch key {
+                case "type": type = try s.readString()
+                case "coordinates": coordinatesStart = s.i; try s.skipValue()
+                default: try s.skipValue()
+                }
+            }
+            let accepted: Bool
+            switch layer.kind {
+            case .polygons: accepted = type == "Polygon" || type == "MultiPolygon"
+            case .lines: accepted = type == "LineString" || type == "MultiLineString"
+            }
+            guard accepted, coordinatesStart >= 0 else {
+                layer.skippedFeatureCount += 1
+                return
+            }
+            let end = i
+            i = coordinatesStart
+            var bounds = UnitRect.empty
+            let ringsBefore = layer.ringStarts.count
+            try walkCoordinates(&bounds)
+            i = end
+            if layer.ringStarts.count == ringsBefore {
+                layer.skippedFeatureCount += 1  // empty geometry
+                return
+            }
+            layer.featureBounds.append(bounds)
+            layer.featureRingStarts.append(Int32(layer.ringStarts.count - 1))
+        }
+
+        /// Walks nested coordinate arrays; every array whose elements are positions is one ring.
+        mutating func walkCoordinates(_ bounds: inout UnitRect) throws {
+            try expect(UInt8(ascii: "["))
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { i += 1; return }
+            guard peek() == UInt8(ascii: "[") else { throw error("expected a coordinate array") }
+            // Look past the inner '[': a number means our elements are positions.
+            var j = i + 1
+            while j < bytes.count, isWhitespace(bytes[j]) { j += 1 }
+            if j < bytes.count, bytes[j] != UInt8(ascii: "[") {
+                try parseRing(&bounds)
+            } else {
+                while true {
+                    try walkCoordinates(&bounds)
+                    skipWhitespace()
+                    let c = peek()
+                    i += 1
+                    if c == UInt8(ascii: "]") { return }
+                    if c != UInt8(ascii: ",") { throw error("expected ',' or ']'", at: i - 1) }
+                    skipWhitespace()
+                }
+            }
+        }
+
+        /// Parses the positions of one ring (the opening '[' already consumed).
+        mutating func parseRing(_ bounds: inout UnitRect) throws {
+            let start = layer.coordinates.count / 2
+            while true {
+                try expect(UInt8(ascii: "["))
+                let lon = try readNumber()
+                try expect(UInt8(ascii: ","))
+                let lat = try readNumber()
+                skipWhitespace()
+                while peek() == UInt8(ascii: ",") { i += 1; _ = try readNumber(); skipWhitespace() }  // altitude
+                try expect(UInt8(ascii: "]"))
+                if lon.isFinite && lat.isFinite {
+                    let x = lon / 360 + 0.5
+                    let y = WebMercator.y(latitude: min(WebMercator.maxLatitude, max(-WebMercator.maxLatitude, lat)))
+                    layer.coordinates.append(x)
+                    layer.coordinates.append(y)
+                    bounds.include(x: x, y: y)
+                }
+                skipWhitespace()
+                let c = peek()
+                i += 1
+                if c == UInt8(ascii: "]") { break }
+                if c != UInt8(ascii: ",") { throw error("expected ',' or ']' in a ring", at: i - 1) }
+                skipWhitespace()
+            }
+            let count = layer.coordinates.count / 2 - start
+            let minimum = layer.kind == .polygons ? 3 : 2
+            if count < minimum {
+                layer.coordinates.removeLast(count * 2)
+            } else {
+                layer.ringStarts.append(Int32(start + count))
+            }
+        }
+
+        // MARK: Generic JSON
+
+        /// Calls `body` for each key of an object whose '{' was consumed; `body` must consume the value.
+        mutating func forEachKey(_ body: (inout Cursor, String) throws -> Void) throws {
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") { i += 1; return }
+            while true {
+                skipWhitespace()
+                let key = try readString()
+                try expect(UInt8(ascii: ":"))
+                skipWhitespace()
+                try body(&self, key)
+                skipWhitespace()
+                let c = peek()
+                i += 1
+                if c == UInt8(ascii: "}") { return }
+                if c != UInt8(ascii: ",") { throw error("expected ',' or '}'", at: i - 1) }
+            }
+        }
+
+        /// Calls `body` for each element of an array (at '['); `body` must consume the element.
+        mutating func forEachElement(_ body: (inout Cursor) throws -> Void) throws {
+            try expect(UInt8(ascii: "["))
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { i += 1; return }
+            while true {
+                skipWhitespace()
+                try body(&self)
+                skipWhitespace()
+                let c = peek()
+                i += 1
+                if c == UInt8(ascii: "]") { return }
+                if c != UInt8(ascii: ",") { throw error("expected ',' or ']'", at: i - 1) }
+            }
+        }
+
+        /// Skips any JSON value.
+        mutating func skipValue() throws {
+            skipWhitespace()
+            guard i < bytes.count else { throw error("unexpected end of file") }
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                try skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while i < bytes.count {
+                    let c = bytes[i]
+                    if c == UInt8(ascii: "\"") { try skipString(); continue }
+                    if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { depth += 1 }
+                    else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth == 0 { i += 1; return }
+                    }
+                    i += 1
+                }
+                throw error("unterminated object or array")
+            default:
+                // number, true, false, null
+                let start = i
+                while i < bytes.count {
+                    let c = bytes[i]
+                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || isWhitespace(c) { break }
+                    i += 1
+                }
+                if i == start { throw error("expected a value") }
+            }
+        }
+
+        mutating func skipString() throws {
+            i += 1
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == UInt8(ascii: "\\") { i += 2; continue }
+                i += 1
+                if c == UInt8(ascii: "\"") { return }
+            }
+            throw error("unterminated string")
+        }
+
+        /// Reads a string (escapes kept verbatim; only keys and type names are read).
+        mutating func readString() throws -> String {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a string") }
+            let start = i + 1
+            try skipString()
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< i - 1]), as: UTF8.self)
+        }
+
+        /// Reads a JSON number without allocating.
+        mutating func readNumber() throws -> Double {
+            skipWhitespace()
+            let start = i
+            var negative = false
+            if peek() == UInt8(ascii: "-") { negative = true; i += 1 }
+            var mantissa: UInt64 = 0
+            var digits = 0
+            var exponent = 0
+            while i < bytes.count, bytes[i] &- 48 < 10 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48); digits += 1 } else { exponent += 1 }
+                i += 1
+            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                i += 1
+                while i < bytes.count, bytes[i] &- 48 < 10 {
+                    if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48); digits += 1; exponent -= 1 }
+                    i += 1
+                }
+            }
+            if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+                i += 1
+                var expNegative = false
+                if peek() == UInt8(ascii: "-") { expNegative = true; i += 1 } else if peek() == UInt8(ascii: "+") { i += 1 }
+                var e = 0
+                while i < bytes.count, bytes[i] &- 48 < 10 { e = min(e * 10 + Int(bytes[i] &- 48), 10_000); i += 1 }
+                exponent += expNegative ? -e : e
+            }
+            if i == start || (negative && i == start + 1) { throw error("expected a number", at: start) }
+            var value = Double(mantissa)
+            if exponent < 0 {
+                value /= exponent >= -22 ? Cursor.powersOfTen[-exponent] : pow(10, Double(-exponent))
+            } else if exponent > 0 {
+                value *= exponent <= 22 ? Cursor.powersOfTen[exponent] : pow(10, Double(exponent))
+            }
+            return negative ? -value : value
+        }
+
+        static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+        // MARK: Bytes
+
+        @inline(__always) func peek() -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+
+        @inline(__always) func isWhitespace(_ c: UInt8) -> Bool {
+            c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09
+        }
+
+        @inline(__always) mutating func skipWhitespace() {
+            while i < bytes.count, isWhitespace(bytes[i]) { i += 1 }
+        }
+
+        mutating func expect(_ c: UInt8) throws {
+            skipWhitespace()
+            guard peek() == c else { throw error("expected '\(Character(Unicode.Scalar(c)))'") }
+            i += 1
+        }
+
+        func error(_ message: String, at offset: Int? = nil) -> ParseError {
+            ParseError(offset: offset ?? i, message: message)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import CCairo
+import GeoData
+
+/// Paints base-map layers into a cairo context for a window of world pixels.
+///
+/// Geometry is stored once in unit-square coordinates; each call scales it to world pixels of the
+/// current zoom by hand (cheaper than a cairo matrix for paths we also cull and simplify). Three
+/// things keep the number of vertices cairo sees proportional to what is visible:
+/// features whose box misses the window (per world copy) are skipped; runs of vertices that stay
+/// on the same outer side of the window collapse to their end points (exact: such a run can't
+/// change coverage inside the window); and vertices closer than about half a device pixel to the
+/// previous one are dropped.
+struct BaseMapPainter {
+    /// World pixel (at this zoom) that maps to the context's logical (0, 0).
+    var originX: Double
+    var originY: Double
+    /// Logical size of the area to paint.
+    var width: Double
+    var height: Double
+    /// World width in logical pixels (256·2^zoom).
+    var worldSize: Double
+    /// Device pixels per logical pixel.
+    var deviceScale: Double
+
+    /// Paints water, land, lakes, borders and coastlines.
+    func paint(_ map: BaseMap, palette: MapPalette, into cr: OpaquePointer) {
+        cairo_save(cr)
+        cairo_rectangle(cr, 0, 0, width, height)
+        cairo_clip(cr)
+        palette.water.setSource(on: cr)
+        cairo_paint(cr)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+
+        cairo_new_path(cr)
+        if appendPath(of: map.land, margin: 1, into: cr) {
+            palette.land.setSource(on: cr)
+            cairo_fill(cr)
+        }
+        cairo_new_path(cr)
+        if appendPath(of: map.lakes, margin: 2, into: cr) {
+            palette.lakeFill.setSource(on: cr)
+            cairo_fill_preserve(cr)
+            palette.lakeOutline.setSource(on: cr)
+            cairo_set_line_width(cr, palette.lakeOutlineWidth)
+            cairo_stroke(cr)
+        }
+        cairo_new_path(cr)
+        if appendPath(of: map.borders, margin: 2, into: cr) {
+            palette.border.setSource(on: cr)
+            cairo_set_line_width(cr, palette.borderWidth)
+            cairo_stroke(cr)
+        }
+        cairo_new_path(cr)
+        if appendPath(of: map.coastlines, margin: 2, into: cr) {
+            palette.coastline.setSource(on: cr)
+            cairo_set_line_width(cr, palette.coastlineWidth)
+            cairo_stroke(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    /// Appends the visible part of a layer to the current path; returns whether anything was added.
+    func appendPath(of layer: BaseMapLayer, margin: Double, into cr: OpaquePointer) -> Bool {
+        let minX = -margin, minY = -margin, maxX = width + margin, maxY = height + margin
+        let devicePixel = 1 / deviceScale
+        let tolerance = 0.45 * devicePixel
+        let minFeatureSize = devicePixel
+        let isPolygon = layer.kind == .polygons
+        // Polygons are pre-split at ±180°: push edges lying exactly on the world's east/west edge
+        // half a device pixel outwards so neighbouring copies overlap instead of leaving a hairline.
+        let seamNudge = isPolygon ? 0.5 * devicePixel : 0
+        var added = false
+        let copies = WorldWrap.copies(minX: originX + minX, maxX: originX + maxX, worldSize: worldSize)
+        layer.coordinates.withUnsafeBufferPointer { xy in
+            layer.ringStarts.withUnsafeBufferPointer { ringStarts in
+                for k in copies {
+                    let offsetX = Double(k) * worldSize - originX
+                    let offsetY = -originY
+                    // The window in unit coordinates for this copy.
+                    let view = UnitRect(minX: (minX - offsetX) / worldSize, minY: (minY - offsetY) / worldSize,
+                                        maxX: (maxX - offsetX) / worldSize, maxY: (maxY - offsetY) / worldSize)
+                    for f in 0..<layer.featureCount {
+                        let b = layer.featureBounds[f]
+                        guard b.intersects(view) else { continue }
+                        if (b.maxX - b.minX) * worldSize < minFeatureSize
+                            && (b.maxY - b.minY) * worldSize < minFeatureSize { continue }
+                        for r in layer.rings(ofFeature: f) {
+                            let start = Int(ringStarts[r]), end = Int(ringStarts[r + 1])
+                            if appendRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                                          minX, minY, maxX, maxY, cr) {
+                                added = true
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return added
+    }
+
+    @inline(__always)
+    private func outcode(_ x: Double, _ y: Double, _ minX: Double, _ minY: Double,
+                         _ maxX: Double, _ maxY: Double) -> UInt8 {
+        var c: UInt8 = 0
+        if x < minX { c |= 1 } else if x > maxX { c |= 2 }
+        if y < minY { c |= 4 } else if y > maxY { c |= 8 }
+        return c
+    }
+
+    // swiftlint:disable:next function_parameter_count
+    private func appendRing(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
+                            _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
+                            _ tolerance: Double, _ seamNudge: Double,
+                            _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                            _ cr: OpaquePointer) -> Bool {
+        guard end - start >= 2 else { return false }
+        let ws = worldSize
+        @inline(__always) func point(_ v: Int) -> (Double, Double) {
+            let ux = xy[2 * v], uy = xy[2 * v + 1]
+            var x = ux * ws + offsetX
+            if seamNudge > 0 { if ux <= 0 { x -= seamNudge } else if ux >= 1 { x += seamNudge } }
+            return (x, uy * ws + offsetY)
+        }
+        var (lastX, lastY) = point(start)
+        var runCode = outcode(lastX, lastY, minX, minY, maxX, maxY)
+        var allOutside = runCode
+        var pendingX = 0.0, pendingY = 0.0, hasPending = false
+        var skippedX = 0.0, skippedY = 0.0, hasSkipped = false
+        // A ring entirely on one outer side of the window is invisible: check cheaply first.
+        var v = start + 1
+        while v < end && allOutside != 0 {
+            let (x, y) = point(v)
+            allOutside &= outcode(x, y, minX, minY, maxX, maxY)
+            v += 1
+        }
+        if allOutside != 0 { return false }
+
+        cairo_move_to(cr, lastX, lastY)
+        for v in (start + 1)..<end {
+            let (x, y) = point(v)
+            let c = outcode(x, y, minX, minY, maxX, maxY)
+            if c != 0 && (runCode & c) != 0 {
+                // Still on the same outer side as the last emitted vertex: defer.
+                runCode &= c
+                pendingX = x; pendingY = y; hasPending = true
+                hasSkipped = false
+                continue
+            }
+            if hasPending {
+                cairo_line_to(cr, pendingX, pendingY)
+                lastX = pendingX; lastY = pendingY
+                hasPending = false
+            }
+            if abs(x - lastX) < tolerance && abs(y - lastY) < tolerance {
+                skippedX = x; skippedY = y; hasSkipped = true
+                continue
+            }
+            cairo_line_to(cr, x, y)
+            lastX = x; lastY = y
+            runCode = c
+            hasSkipped = false
+        }
+        if hasPending { cairo_line_to(cr, pendingX, pendingY) }
+        if hasSkipped && !isPolygon { cairo_line_to(cr, skippedX, skippedY) }
+        if isPolygon { cairo_close_path(cr) }
+        return true
+    }
+}

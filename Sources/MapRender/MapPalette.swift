@@ -1,0 +1,106 @@
+/// Colours and line widths for the base map, overlays and data marks.
+///
+/// Quiet, muted base colours (in the spirit of MapLibre's and Apple Maps' light/dark bases) so that
+/// bubbles and pins stand out. `MapPalette.light` and `.dark` follow the desktop style.
+public struct MapPalette: Hashable, Sendable {
+    /// Palette name (`"light"` / `"dark"`), also part of render-cache keys.
+    public var name: String
+    /// Whether this is a dark palette.
+    public var isDark: Bool
+
+    // Base map
+    public var water: MapColor
+    public var land: MapColor
+    public var lakeFill: MapColor
+    public var lakeOutline: MapColor
+    public var coastline: MapColor
+    public var border: MapColor
+    /// Line widths in logical pixels.
+    public var coastlineWidth: Double
+    public var borderWidth: Double
+    public var lakeOutlineWidth: Double
+
+    // Overlays
+    public var overlayText: MapColor
+    public var overlayBacking: MapColor
+    public var scaleBarLine: MapColor
+
+    // Data marks (used by the scene renderer)
+    /// Bubble fills for the three count steps (SPEC §7: < 100, < 750, ≥ 750).
+    public var bubbleRamp: [MapColor]
+    /// Bubble outline (white in both palettes).
+    public var bubbleOutline: MapColor
+    /// Default pin colour when a place has no category colour.
+    public var pin: MapColor
+    /// Pin outline.
+    public var pinOutline: MapColor
+    /// Selection / accent colour.
+    public var accent: MapColor
+    /// Label capsule fill and text.
+    public var labelFill: MapColor
+    public var labelText: MapColor
+    /// Callout background, text and secondary text.
+    public var calloutFill: MapColor
+    public var calloutText: MapColor
+    public var calloutSecondaryText: MapColor
+    /// Hover hull fill and stroke.
+    public var hullFill: MapColor
+    public var hullStroke: MapColor
+
+    /// Bubble fill for a count, using the default steps (< 100, < 750, ≥ 750).
+    public func bubbleColor(count: Int, steps: (Int, Int) = (100, 750)) -> MapColor {
+        count < steps.0 ? bubbleRamp[0] : (count < steps.1 ? bubbleRamp[1] : bubbleRamp[2])
+    }
+
+    /// The light palette.
+    public static let light = MapPalette(
+        name: "light", isDark: false,
+        water: MapColor(hex: 0xD3DDE2),
+        land: MapColor(hex: 0xF3F1EC),
+        lakeFill: MapColor(hex: 0xD3DDE2),
+        lakeOutline: MapColor(hex: 0xB9C6CD),
+        coastline: MapColor(hex: 0xA9B7BF),
+        border: MapColor(hex: 0xC4BBB3),
+        coastlineWidth: 0.8, borderWidth: 0.7, lakeOutlineWidth: 0.5,
+        overlayText: MapColor(hex: 0x3C4043),
+        overlayBacking: MapColor(hex: 0xFFFFFF, alpha: 0.72),
+        scaleBarLine: MapColor(hex: 0x4A4F55),
+        bubbleRamp: [MapColor(hex: 0x3FA7C4), MapColor(hex: 0x2F78C2), MapColor(hex: 0x5B4BB7)],
+        bubbleOutline: MapColor(hex: 0xFFFFFF),
+        pin: MapColor(hex: 0x2F78C2),
+        pinOutline: MapColor(hex: 0xFFFFFF),
+        accent: MapColor(hex: 0xE8590C),
+        labelFill: MapColor(hex: 0xFFFFFF),
+        labelText: MapColor(hex: 0x1F2328),
+        calloutFill: MapColor(hex: 0xFFFFFF),
+        calloutText: MapColor(hex: 0x1F2328),
+        calloutSecondaryText: MapColor(hex: 0x5F6670),
+        hullFill: MapColor(hex: 0x2F78C2, alpha: 0.12),
+        hullStroke: MapColor(hex: 0x2F78C2, alpha: 0.6))
+
+    /// The dark palette.
+    public static let dark = MapPalette(
+        name: "dark", isDark: true,
+        water: MapColor(hex: 0x1B222C),
+        land: MapColor(hex: 0x2C3139),
+        lakeFill: MapColor(hex: 0x1B222C),
+        lakeOutline: MapColor(hex: 0x39414C),
+        coastline: MapColor(hex: 0x46505C),
+        border: MapColor(hex: 0x4A4F58),
+        coastlineWidth: 0.8, borderWidth: 0.7, lakeOutlineWidth: 0.5,
+        overlayText: MapColor(hex: 0xD7DADF),
+        overlayBacking: MapColor(hex: 0x15191F, alpha: 0.70),
+        scaleBarLine: MapColor(hex: 0xC9CDD3),
+        bubbleRamp: [MapColor(hex: 0x4DB6D3), MapColor(hex: 0x4A8FE0), MapColor(hex: 0x8A7BE8)],
+        bubbleOutline: MapColor(hex: 0xFFFFFF),
+        pin: MapColor(hex: 0x4A8FE0),
+        pinOutline: MapColor(hex: 0xFFFFFF),
+        accent: MapColor(hex: 0xFF7A33),
+        labelFill: MapColor(hex: 0x2A2F36),
+        labelText: MapColor(hex: 0xE8EAED),
+        calloutFill: MapColor(hex: 0x2A2F36),
+        calloutText: MapColor(hex: 0xE8EAED),
+        calloutSecondaryText: MapColor(hex: 0xA9B0B8),
+        hullFill: MapColor(hex: 0x4A8FE0, alpha: 0.16),
+        hullStroke: MapColor(hex: 0x4A8FE0, alpha: 0.7))
+}
