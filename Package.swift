@@ -30,7 +30,8 @@ let package = Package(
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender"],
+                    exclude: ["Golden", "Failures"]),  // golden PNGs; failure output (git-ignored)
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "CCairo"]),
     ]

@@ -138,7 +138,7 @@ enum BaseMapScanner {
                 while peek() == UInt8(ascii: ",") { i += 1; _ = try readNumber(); skipWhitespace() }  // altitude
                 try expect(UInt8(ascii: "]"))
                 if lon.isFinite && lat.isFinite {
-                    let x = lon / 360 + 0.5
+                    let x = min(1, max(0, lon / 360 + 0.5))  // a few vertices sit a hair past ±180°
                     let y = WebMercator.y(latitude: min(WebMercator.maxLatitude, max(-WebMercator.maxLatitude, lat)))
                     layer.coordinates.append(x)
                     layer.coordinates.append(y)

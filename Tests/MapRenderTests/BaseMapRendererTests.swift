@@ -1,0 +1,95 @@
+import ClusterCore
+import GeoData
+import MapModel
+@testable import MapRender
+import XCTest
+
+final class BaseMapRendererTests: XCTestCase {
+    let size = ScreenSize(width: 640, height: 400)
+
+    /// Cached tiles must show the same pixels as a direct paint (here the viewport's corner falls on
+    /// a whole world pixel, so no rounding is involved).
+    func testTiledFrameMatchesDirectPaint() {
+        let cam = Camera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 4, viewportSize: size)
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        let direct = ImageSurface(width: 640, height: 400)
+        direct.withContext { renderer.draw(in: $0, camera: cam) }
+        XCTAssertEqual(renderer.cache.renderedTileCount, 0, "first frame at a zoom is painted directly")
+        let tiled = ImageSurface(width: 640, height: 400)
+        tiled.withContext { renderer.draw(in: $0, camera: cam) }
+        XCTAssertGreaterThan(renderer.cache.renderedTileCount, 0, "second frame comes from tiles")
+        let diff = PixelDiff.compare(tiled, direct, channelTolerance: 8)
+        XCTAssertLessThan(diff.differingFraction, 0.001, "max delta \(diff.maxChannelDelta)")
+    }
+
+    /// Panning at one zoom renders only the tiles that scroll into view.
+    func testPanningReusesTiles() {
+        var cam = Camera(center: GeoCoordinate(latitude: 45, longitude: 5), zoom: 5, viewportSize: size)
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        let image = ImageSurface(width: 640, height: 400)
+        image.withContext { cr in
+            renderer.draw(in: cr, camera: cam)
+            renderer.draw(in: cr, camera: cam)
+            let full = renderer.cache.renderedTileCount
+            XCTAssertGreaterThanOrEqual(full, 6)
+            for _ in 0..<10 {
+                cam.pan(by: -3, 0)
+                renderer.draw(in: cr, camera: cam)
+            }
+            XCTAssertLessThanOrEqual(renderer.cache.renderedTileCount - full, 3, "at most one new column")
+        }
+    }
+
+    func testPaletteChangeDropsTiles() {
+        let cam = Camera(center: GeoCoordinate(latitude: 45, longitude: 5), zoom: 5, viewportSize: size)
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        let image = ImageSurface(width: 640, height: 400)
+        image.withContext { cr in
+            renderer.draw(in: cr, camera: cam)
+            renderer.draw(in: cr, camera: cam)
+        }
+        let light = image.pixel(x: 5, y: 5)
+        renderer.palette = .dark
+        image.withContext { cr in
+            renderer.draw(in: cr, camera: cam)
+            renderer.draw(in: cr, camera: cam)
+        }
+        XCTAssertNotEqual(light.r, image.pixel(x: 5, y: 5).r)
+    }
+
+    /// The world repeats: the view centred on 180° shows both Fiji halves / the same pixels as
+    /// the view centred on −180°.
+    func testWrappedCentresDrawTheSame() {
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        renderer.usesTileCache = false
+        let a = ImageSurface(width: 320, height: 200), b = ImageSurface(width: 320, height: 200)
+        a.withContext { renderer.draw(in: $0, camera: Camera(center: GeoCoordinate(latitude: -17, longitude: 179.5), zoom: 4,
+                                                             viewportSize: ScreenSize(width: 320, height: 200))) }
+        b.withContext { renderer.draw(in: $0, camera: Camera(center: GeoCoordinate(latitude: -17, longitude: -180.5), zoom: 4,
+                                                             viewportSize: ScreenSize(width: 320, height: 200))) }
+        let diff = PixelDiff.compare(a, b, channelTolerance: 8)
+        XCTAssertLessThan(diff.differingFraction, 0.001)
+        // And something was drawn on both sides of the antimeridian (land somewhere in view).
+        var landPixels = 0
+        let land = MapPalette.light.land
+        for y in stride(from: 0, to: 200, by: 2) {
+            for x in stride(from: 0, to: 320, by: 2) where abs(Double(a.pixel(x: x, y: y).r) - land.red * 255) < 2 {
+                landPixels += 1
+            }
+        }
+        XCTAssertGreaterThan(landPixels, 10)
+    }
+
+    func testWorldCopies() {
+        XCTAssertEqual(WorldWrap.copies(minX: 0, maxX: 100, worldSize: 256), 0...0)
+        XCTAssertEqual(WorldWrap.copies(minX: -10, maxX: 100, worldSize: 256), -1...0)
+        XCTAssertEqual(WorldWrap.copies(minX: -300, maxX: 600, worldSize: 256), -2...2)
+        XCTAssertEqual(WorldWrap.copies(minX: 250, maxX: 512, worldSize: 256), 0...1, "ending on an edge")
+        XCTAssertEqual(WorldWrap.copies(minX: 1000, maxX: 1100, worldSize: 512), 1...2)
+    }
+
+    func testDeviceScaleFollowsSurface() {
+        let image = ImageSurface(width: 10, height: 10, scale: 2)
+        image.withContext { XCTAssertEqual(BaseMapRenderer.deviceScale(of: $0), 2) }
+    }
+}
