@@ -85,4 +85,23 @@ final class ClusterFlightTargetTests: XCTestCase {
                                                                         GeoCoordinate(latitude: 2, longitude: 8)]))
         XCTAssertEqual(plain, GeoBounds(west: 5, south: 1, east: 8, north: 2))
     }
+
+    func testClickingABubbleFliesToTheTargetAndLandsExactly() throws {
+        var controller = CameraController(camera: Fixture.camera(lat: 30, lon: 0, zoom: 3))
+        let m = members(lat: 40.4, lon: -3.7, degrees: 1)
+        let ctx = controller.interrupt(at: 10)
+        let target = try XCTUnwrap(ClusterFlightTarget(from: ctx.camera, expansionZoom: 6, members: m)).camera
+        let started = try XCTUnwrap(controller.apply(.fly(to: target, in: ctx), at: 10))
+        XCTAssertEqual(started.purpose, .flight)
+        var frames = 0
+        var t = 10.0
+        while controller.isAnimating {
+            t += 1.0 / 60
+            frames += 1
+            _ = controller.advance(to: t)
+        }
+        XCTAssertGreaterThan(frames, 10)
+        XCTAssertEqual(controller.camera, target)
+        assertAllVisible(m, in: controller.camera)
+    }
 }

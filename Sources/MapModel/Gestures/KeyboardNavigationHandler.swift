@@ -45,8 +45,7 @@ public struct KeyboardNavigationHandler: Sendable {
             guard let bounds = dataBounds else { return .none }
             let target = context.camera.fitting(bounds, paddingPixels: KeyboardNavigationHandler.showAllPaddingPixels,
                                                 maxZoom: KeyboardNavigationHandler.showAllMaxZoom)
-            let flight = FlightPath(from: context.camera, to: target)
-            return .animate(CameraAnimation(.flight(flight), purpose: .showAll, startTime: context.now))
+            return .fly(to: target, purpose: .showAll, in: context)
         }
     }
 

@@ -6,6 +6,14 @@ public enum CameraChange: Sendable {
     case set(Camera)
     /// Start this animation (it replaces any running one).
     case animate(CameraAnimation)
+
+    /// A flight from the context's camera to `target` starting now (clicking a bubble, fly-to).
+    /// Under reduced motion the controller turns it into a jump.
+    public static func fly(to target: Camera, purpose: CameraAnimation.Purpose = .flight,
+                           in context: GestureContext) -> CameraChange {
+        .animate(CameraAnimation(.flight(FlightPath(from: context.camera, to: target)),
+                                 purpose: purpose, startTime: context.now))
+    }
 }
 
 /// What a gesture handler sees: the camera after any running animation was stopped, the time,

@@ -6,6 +6,10 @@
 /// `apply(_:at:)`. The frame-clock driver calls `advance(to:)` on each frame. The motion policy is
 /// applied here, so handlers need not know about reduced motion: flights become jumps with a
 /// short cross-fade, eases become immediate, kinetic pans are dropped.
+///
+/// All times are seconds on one monotonic clock: use the frame clock's frame time
+/// (`gdk_frame_clock_get_frame_time` / 1e6) for ticks and `g_get_monotonic_time()` / 1e6 for input
+/// events — the same clock.
 public struct CameraController: Sendable {
     /// The camera to draw.
     public private(set) var camera: Camera

@@ -3,6 +3,10 @@ import ClusterCore
 
 /// Where clicking a bubble flies to (SPEC §5.2): the cluster's expansion zoom, centred on its
 /// members; zoomed out to fit them if they would not fit, but always deeper than now.
+///
+/// The one exception is the camera's maximum zoom: a cluster that only splits beyond it (its
+/// members share a spot) gives `zoomRule == .maxZoom`, possibly at the current zoom — that is the
+/// app's cue to fan the members out instead (SPEC §5.4).
 public struct ClusterFlightTarget: Sendable {
     /// Margin kept around the members, in screen pixels.
     public static let paddingPixels = 48.0
