@@ -82,4 +82,13 @@ final class TransitionModelTests: XCTestCase {
             XCTAssertTrue(x >= 255 || x <= 1, "x = \(x)")
         }
     }
+
+    func testNearestLinksPairChildrenWithTheParentThatCanHoldThem() {
+        let small = Model.Item(id: 2, position: ScreenPoint(x: 85, y: 100), count: 1)
+        let links = Model.nearestLinks(children: [childA, childB], parents: [parent, small, bystander],
+                                       maxDistance: 60)
+        // childA (2 places) is nearer `small` but `small` holds only one place.
+        XCTAssertEqual(links, [10: 1, 11: 1])
+        XCTAssertEqual(Model.nearestLinks(children: [childA], parents: [parent], maxDistance: 5), [:])
+    }
 }
