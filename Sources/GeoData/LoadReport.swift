@@ -1,0 +1,91 @@
+/// What a load skipped, and why.
+public struct LoadReport: Sendable, Equatable {
+    /// Why a row, feature or point could not be used.
+    public enum SkipReason: String, Sendable, CaseIterable, Hashable {
+        /// Empty coordinate cells, missing `coordinates`, or fewer than two numbers.
+        case noCoordinates
+        /// A coordinate that is NaN or not a number at all.
+        case notANumber
+        /// Latitude beyond ±90° or longitude beyond ±180° (or infinite).
+        case outOfRange
+        /// A feature whose `geometry` is null or missing.
+        case nullGeometry
+        /// A geometry other than Point / MultiPoint (LineString, Polygon, …).
+        case unsupportedGeometry
+        /// A CSV row with the wrong number of fields or broken quoting.
+        case badRow
+
+        /// Words for messages: "no coordinates".
+        public var phrase: String {
+            switch self {
+            case .noCoordinates: return "no coordinates"
+            case .notANumber: return "coordinates not a number"
+            case .outOfRange: return "coordinates out of range"
+            case .nullGeometry: return "null geometry"
+            case .unsupportedGeometry: return "geometry not a Point or MultiPoint"
+            case .badRow: return "wrong number of fields"
+            }
+        }
+    }
+
+    /// How many were skipped for one reason, and where the first few were.
+    public struct Skips: Sendable, Equatable {
+        /// How many rows / features / points were skipped for this reason.
+        public var count: Int = 0
+        /// The first few places: physical line numbers (CSV, 1-based, header = line 1) or
+        /// feature indexes (GeoJSON, 0-based).
+        public var firstPositions: [Int] = []
+    }
+
+    /// What the positions in `firstPositions` count.
+    public enum Unit: String, Sendable, Equatable {
+        case rows, features
+    }
+
+    /// How many positions are remembered per reason.
+    public static let rememberedPositions = 5
+
+    /// Rows (CSV) or features (GeoJSON).
+    public var unit: Unit
+    /// Data rows or features read (usable or not).
+    public var itemsRead: Int = 0
+    /// Points loaded.
+    public var pointsLoaded: Int = 0
+    /// Skips by reason; reasons with no skips are absent.
+    public var skips: [SkipReason: Skips] = [:]
+    /// Non-fatal remarks about the file.
+    public var warnings: [String] = []
+
+    public init(unit: Unit) { self.unit = unit }
+
+    /// Total skipped over all reasons.
+    public var totalSkipped: Int { skips.values.reduce(0) { $0 + $1.count } }
+
+    /// Counts one skip at `position`.
+    public mutating func skip(_ reason: SkipReason, at position: Int) {
+        var s = skips[reason] ?? Skips()
+        s.count += 1
+        if s.firstPositions.count < LoadReport.rememberedPositions { s.firstPositions.append(position) }
+        skips[reason] = s
+    }
+
+    /// One line per reason, e.g. "1,204 rows skipped: no coordinates (lines 3, 17, 18, …)".
+    public var messages: [String] {
+        SkipReason.allCases.compactMap { reason in
+            guard let s = skips[reason], s.count > 0 else { return nil }
+            let noun: String
+            let where_: String
+            switch unit {
+            case .rows:
+                noun = s.count == 1 ? "row" : "rows"
+                where_ = s.firstPositions.count == 1 ? "line" : "lines"
+            case .features:
+                noun = s.count == 1 ? "feature" : "features"
+                where_ = s.firstPositions.count == 1 ? "feature" : "features"
+            }
+            var list = s.firstPositions.map { formatCount($0) }.joined(separator: ", ")
+            if s.count > s.firstPositions.count { list += ", …" }
+            return "\(formatCount(s.count)) \(noun) skipped: \(reason.phrase) (\(where_) \(list))"
+        } + warnings
+    }
+}

@@ -1,0 +1,63 @@
+/// How to read a file.
+public struct LoadOptions: Sendable, Equatable {
+    /// Which reader to use.
+    public enum Format: String, Sendable, Equatable {
+        /// By extension (`.geojson`, `.json`, `.csv`), else by the first byte (`{` → GeoJSON).
+        case automatic
+        case geoJSON
+        case csv
+    }
+
+    /// Which reader to use.
+    public var format: Format = .automatic
+    /// CSV: the latitude column's name (case-insensitive), instead of looking for lat/latitude/y.
+    public var latitudeColumn: String?
+    /// CSV: the longitude column's name (case-insensitive), instead of lon/lng/long/longitude/x.
+    public var longitudeColumn: String?
+    /// A numeric property to read for every point (e.g. `mag`, `population`).
+    public var numericProperty: String?
+    /// A property to use as the category instead of `category` / `marker-symbol`.
+    public var categoryProperty: String?
+    /// Display names for category values (e.g. `["1": "With IATA code"]`); others are kept as is.
+    public var categoryLabels: [String: String] = [:]
+
+    public init(format: Format = .automatic, latitudeColumn: String? = nil, longitudeColumn: String? = nil,
+                numericProperty: String? = nil, categoryProperty: String? = nil,
+                categoryLabels: [String: String] = [:]) {
+        self.format = format
+        self.latitudeColumn = latitudeColumn
+        self.longitudeColumn = longitudeColumn
+        self.numericProperty = numericProperty
+        self.categoryProperty = categoryProperty
+        self.categoryLabels = categoryLabels
+    }
+}
+
+/// Reports progress every ~1% of the bytes and polls for cancellation.
+struct ProgressTicker {
+    let total: Int
+    let step: Int
+    var next: Int
+    let progress: (@Sendable (Double) -> Void)?
+    let isCancelled: (@Sendable () -> Bool)?
+
+    init(total: Int, progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
+        self.total = max(total, 1)
+        self.step = max(total / 100, 4096)
+        self.next = (progress == nil && isCancelled == nil) ? Int.max : self.step
+        self.progress = progress
+        self.isCancelled = isCancelled
+    }
+
+    /// Call often; cheap unless a step boundary was crossed.
+    @inline(__always)
+    mutating func tick(_ position: Int) throws {
+        if position >= next { try report(position) }
+    }
+
+    mutating func report(_ position: Int) throws {
+        while next <= position { next += step }
+        if isCancelled?() == true { throw CancellationError() }
+        progress?(min(1, Double(position) / Double(total)))
+    }
+}

@@ -1,0 +1,189 @@
+import ClusterCore
+
+/// Reads a CSV file of points (RFC 4180 with a header row).
+struct CSVReader {
+    static let latitudeNames = ["lat", "latitude", "y"]
+    static let longitudeNames = ["lon", "lng", "long", "longitude", "x"]
+
+    let p: UnsafePointer<UInt8>
+    let end: Int
+    let fileName: String
+    let options: LoadOptions
+    var ticker: ProgressTicker
+    var scanner: CSVScanner
+    var builder: PointSetBuilder
+    var report = LoadReport(unit: .rows)
+    private(set) var header: [String] = []
+    private(set) var latColumn = -1
+    private(set) var lonColumn = -1
+
+    init(bytes: UnsafePointer<UInt8>, count: Int, fileName: String, options: LoadOptions, ticker: ProgressTicker) {
+        p = bytes
+        end = count
+        self.fileName = fileName
+        self.options = options
+        self.ticker = ticker
+        scanner = CSVScanner(p: bytes, end: count, pos: 0, line: 1)
+        builder = PointSetBuilder(wantsNumeric: options.numericProperty != nil,
+                                  capacityHint: min(count / 50 + 16, 50_000_000))
+    }
+
+    /// The index of the first column (in `names` priority order) whose lowercased name matches.
+    static func column(named names: [String], in lowered: [String]) -> Int? {
+        for n in names { if let i = lowered.firstIndex(of: n) { return i } }
+        return nil
+    }
+
+    mutating func parse() throws {
+        if end >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { scanner.pos = 3 }
+        var i = scanner.pos
+        while i < end && (p[i] == 32 || p[i] == 10 || p[i] == 13 || p[i] == 9) { i += 1 }
+        if i >= end { throw GeoDataError(kind: .empty, fileName: fileName, message: "the file is empty") }
+
+        try scanner.readRecord(fileName: fileName)
+        header = (0..<scanner.fieldCount).map { scanner.fieldString($0).trimmingSpaces() }
+        let lowered = header.map { $0.lowercased() }
+        let listing = "the columns are: " + header.map { $0.isEmpty ? "(empty)" : $0 }.joined(separator: ", ")
+
+        func find(_ override: String?, _ names: [String], _ what: String) throws -> Int {
+            if let o = override {
+                guard let i = lowered.firstIndex(of: o.lowercased().trimmingSpaces()) else {
+                    throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
+                                       message: "no \(what) column named \"\(o)\"; \(listing)")
+                }
+                return i
+            }
+            guard let i = CSVReader.column(named: names, in: lowered) else {
+                throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
+                                   message: "no \(what) column (looked for \(names.joined(separator: ", "))); \(listing)")
+            }
+            return i
+        }
+        let latMissing = options.latitudeColumn == nil && CSVReader.column(named: CSVReader.latitudeNames, in: lowered) == nil
+        let lonMissing = options.longitudeColumn == nil && CSVReader.column(named: CSVReader.longitudeNames, in: lowered) == nil
+        if latMissing && lonMissing {
+            throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
+                               message: "no latitude/longitude columns (looked for lat, latitude, y and lon, lng, long, longitude, x); \(listing)")
+        }
+        latColumn = try find(options.latitudeColumn, CSVReader.latitudeNames, "latitude")
+        lonColumn = try find(options.longitudeColumn, CSVReader.longitudeNames, "longitude")
+        if latColumn == lonColumn {
+            throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
+                               message: "the latitude and longitude columns are the same column (\"\(header[latColumn])\")")
+        }
+
+        let nameCol = CSVReader.column(named: ["name", "title"], in: lowered) ?? -1
+        let labelCol = lowered.firstIndex(of: "label") ?? -1
+        let descCol = lowered.firstIndex(of: "description") ?? -1
+        let colorCol = lowered.firstIndex(of: "marker-color") ?? -1
+        let idCol = lowered.firstIndex(of: "id") ?? -1
+        let catCol: Int
+        if let c = options.categoryProperty { catCol = lowered.firstIndex(of: c.lowercased()) ?? -1 }
+        else { catCol = CSVReader.column(named: ["category", "marker-symbol"], in: lowered) ?? -1 }
+        let numCol = options.numericProperty.flatMap { lowered.firstIndex(of: $0.lowercased()) } ?? -1
+        let labels = options.categoryLabels
+        let columns = header.count
+
+        var rowIndex = 0
+        while scanner.pos < end {
+            let rowLine = scanner.line
+            let rowStart = scanner.pos
+            try scanner.readRecord(fileName: fileName)
+            if scanner.isBlank { continue }
+            let position = rowIndex
+            rowIndex += 1
+            try ticker.tick(scanner.pos)
+            if scanner.malformed || scanner.fieldCount != columns {
+                report.skip(.badRow, at: rowLine)
+                continue
+            }
+            var lat = 0.0, lon = 0.0
+            let latReason = CSVReader.coordinate(p, scanner.fieldStarts[latColumn], scanner.fieldEnds[latColumn], &lat)
+            let lonReason = CSVReader.coordinate(p, scanner.fieldStarts[lonColumn], scanner.fieldEnds[lonColumn], &lon)
+            if let reason = latReason ?? lonReason {
+                report.skip(reason, at: rowLine)
+                continue
+            }
+            if !(abs(lat) <= 90 && abs(lon) <= 180) {
+                report.skip(.outOfRange, at: rowLine)
+                continue
+            }
+            var idStart = -1, idEnd = -1
+            if idCol >= 0 && scanner.fieldEnds[idCol] > scanner.fieldStarts[idCol] {
+                // Keep the raw field, quotes included, so it can be decoded later.
+                let quoted = scanner.fieldFlags[idCol] & 1 != 0
+                idStart = scanner.fieldStarts[idCol] - (quoted ? 1 : 0)
+                idEnd = scanner.fieldEnds[idCol] + (quoted ? 1 : 0)
+            }
+            let record = builder.beginRecord(rawStart: rowStart, rawEnd: scanner.recordEnd, idStart: idStart, idEnd: idEnd)
+            CSVReader.appendField(scanner, p, nameCol, to: &builder.names)
+            CSVReader.appendField(scanner, p, labelCol, to: &builder.labels)
+            CSVReader.appendField(scanner, p, descCol, to: &builder.descriptions)
+            CSVReader.appendField(scanner, p, colorCol, to: &builder.markerColors)
+            var cat: Int32 = -1
+            if catCol >= 0 {
+                let s = scanner.fieldStarts[catCol], e = scanner.fieldEnds[catCol]
+                if e > s {
+                    if labels.isEmpty && scanner.fieldFlags[catCol] & 2 == 0 {
+                        cat = builder.categories.index(p, from: s, to: e)
+                    } else {
+                        var text = scanner.fieldString(catCol)
+                        if let mapped = labels[text] { text = mapped }
+                        cat = builder.categories.index(text)
+                    }
+                }
+            }
+            var numeric = Double.nan
+            if numCol >= 0 {
+                let s = scanner.fieldStarts[numCol], e = scanner.fieldEnds[numCol]
+                numeric = CSVReader.number(p, s, e) ?? .nan
+            }
+            builder.addPoint(GeoCoordinate(latitude: lat, longitude: lon), record: record, position: position,
+                             category: cat, numeric: numeric)
+        }
+        report.itemsRead = rowIndex
+        report.pointsLoaded = builder.coordinates.count
+    }
+
+    @inline(__always)
+    static func appendField(_ scanner: borrowing CSVScanner, _ p: UnsafePointer<UInt8>, _ col: Int, to column: inout StringColumn) {
+        if col < 0 { column.appendEmpty(); return }
+        let s = scanner.fieldStarts[col], e = scanner.fieldEnds[col]
+        if scanner.fieldFlags[col] & 2 == 0 {
+            column.append(p, from: s, to: e)
+        } else {
+            column.append(bytes: scanner.fieldBytes(col))
+        }
+    }
+
+    @inline(__always)
+    static func number(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
+        if e <= s { return nil }
+        let r = FastDouble.scanJSONNumber(p, at: s)
+        if r.ok && r.end == e { return r.value }
+        return FastDouble.parseLenient(p + s, count: e - s)
+    }
+
+    /// Reads one coordinate cell; returns why it is unusable, or nil.
+    @inline(__always)
+    static func coordinate(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, _ out: inout Double) -> LoadReport.SkipReason? {
+        var a = s, b = e
+        while a < b && (p[a] == 32 || p[a] == 9) { a += 1 }
+        while b > a && (p[b - 1] == 32 || p[b - 1] == 9) { b -= 1 }
+        if a == b { return .noCoordinates }
+        guard let v = CSVReader.number(p, a, b) else { return .notANumber }
+        if v.isNaN { return .notANumber }
+        out = v
+        return nil
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

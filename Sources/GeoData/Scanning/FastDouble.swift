@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decimal-to-double conversion that is bit-exact with a correctly rounded parser (strtod).
+///
+/// Ordinary decimals (up to 19 significant digits, small exponents) take a fast path:
+/// Clinger's exact single-operation case when the digits fit in 53 bits, otherwise a candidate
+/// from one division that is verified (and nudged by one ulp if needed) with 128-bit integer
+/// arithmetic. Everything else — long mantissas, huge or tiny exponents, ties — goes to `strtod`,
+/// so the result is always the correctly rounded value.
+enum FastDouble {
+    /// 10^0 … 10^22, all exactly representable as doubles.
+    @usableFromInline static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+    /// 10^0 … 10^19 as integers.
+    @usableFromInline static let integerPowersOfTen: [UInt64] = {
+        var table: [UInt64] = []
+        var p: UInt64 = 1
+        for _ in 0...19 { table.append(p); p = p &* 10 }
+        return table
+    }()
+
+    /// Scans a JSON-grammar number starting at `p[i]` and converts it.
+    ///
+    /// Grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// Returns the value and the index just past the number, or nil when the bytes at `i` are not
+    /// a number by that grammar (the index then says where the grammar broke).
+    /// The buffer must be readable (and NUL-padded) past `end`: the scan stops at any non-digit.
+    @inline(__always)
+    static func scanJSONNumber(_ p: UnsafePointer<UInt8>, at start: Int) -> (value: Double, end: Int, ok: Bool) {
+        var i = start
+        var negative = false
+        if p[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0          // significant digits kept in `mantissa`
+        var exponent = 0        // decimal exponent applied to `mantissa`
+        var truncated = false   // more than 19 significant digits
+        var c = p[i]
+        if c == UInt8(ascii: "0") {
+            i += 1
+            c = p[i]
+            if c &- 48 < 10 { return (0, i, false) }   // leading zero
+        } else if c &- 49 < 9 {
+            while c &- 48 < 10 {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+                    digits += 1
+                } else {
+                    exponent += 1
+                    if c != 48 { truncated = true }
+                }
+                i += 1
+                c = p[i]
+            }
+        } else {
+            return (0, i, false)
+        }
+        if c == UInt8(ascii: ".") {
+            i += 1
+            c = p[i]
+            if c &- 48 >= 10 { return (0, i, false) }
+            while c &- 48 < 10 {
+                if digits < 19 {
+                    if mantissa != 0 || c != 48 {
+                        mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+                        digits += 1
+                    }
+                    exponent -= 1
+                } else if c != 48 {
+                    truncated = true
+                }
+                i += 1
+                c = p[i]
+            }
+        }
+        if c | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            c = p[i]
+            var expNegative = false
+            if c == UInt8(ascii: "-") { expNegative = true; i += 1; c = p[i] }
+            else if c == UInt8(ascii: "+") { i += 1; c = p[i] }
+            if c &- 48 >= 10 { return (0, i, false) }
+            var e = 0
+            while c &- 48 < 10 {
+                if e < 100_000 { e = e * 10 + Int(c &- 48) }
+                i += 1
+                c = p[i]
+            }
+            exponent += expNegative ? -e : e
+        }
+        if !truncated, let v = fastValue(mantissa: mantissa, exponent: exponent) {
+            return (negative ? -v : v, i, true)
+        }
+        return (strtodBytes(p + start, count: i - start), i, true)
+    }
+
+    /// The correctly rounded value of `mantissa · 10^exponent` when a cheap exact method exists.
+    @inline(__always)
+    static func fastValue(mantissa: UInt64, exponent: Int) -> Double? {
+        if mantissa == 0 { return 0 }
+        if mantissa <= 1 << 53 {
+            if exponent == 0 { return Double(mantissa) }
+            if exponent < 0 && exponent >= -22 {
+                return Double(mantissa) / powersOfTen.withUnsafeBufferPointer { $0[-exponent] }
+            }
+            if exponent > 0 && exponent <= 22 {
+                return Double(mantissa) * powersOfTen.withUnsafeBufferPointer { $0[exponent] }
+            }
+            return nil
+        }
+        if exponent < 0 && exponent >= -19 {
+            return verifiedQuotient(mantissa: mantissa, k: -exponent)
+        }
+        return nil
+    }
+
+    /// `m / 10^k` for m > 2^53, k ≤ 19: a one-division candidate, checked exactly.
+    @inline(__always)
+    static func verifiedQuotient(mantissa m: UInt64, k: Int) -> Double? {
+        let p10 = integerPowersOfTen.withUnsafeBufferPointer { UInt128($0[k]) }
+        var d = Double(m) / powersOfTen.withUnsafeBufferPointer { $0[k] }
+        for _ in 0..<3 {
+            // d = M · 2^E with M a 53-bit integer.
+            let e = Int(d.exponent) - 52
+            let shift = 1 - e
+            guard shift >= 1 && shift <= 64 else { return nil }
+            let bigM = UInt64(d.significandBitPattern) | (1 << 52)
+            if bigM == 1 << 52 { return nil }    // lower neighbour is closer: leave it to strtod
+            let scaled = UInt128(m) << UInt128(shift)            // m · 2^(1−E)
+            let low = UInt128(2 * bigM - 1) * p10                 // (2M − 1) · 10^k
+            let high = UInt128(2 * bigM + 1) * p10                // (2M + 1) · 10^k
+            if scaled > low && scaled < high { return d }
+            if scaled == low || scaled == high { return bigM & 1 == 0 ? d : nil }
+            d = scaled < low ? d.nextDown : d.nextUp
+        }
+        return nil
+    }
+
+    /// Correctly rounded conversion of arbitrary number text through the C library.
+    static func strtodBytes(_ p: UnsafePointer<UInt8>, count: Int) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buf in
+            for j in 0..<count { buf[j] = CChar(bitPattern: p[j]) }
+            buf[count] = 0
+            return strtod(buf.baseAddress!, nil)
+        }
+    }
+
+    /// Parses a whole field as a number, leniently (CSV cells): surrounding spaces, a leading `+`,
+    /// `.5`, `5.`, and NaN/Infinity spellings are accepted. Returns nil when it is not a number.
+    static func parseLenient(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
+        var s = 0, e = count
+        while s < e && (p[s] == 32 || p[s] == 9) { s += 1 }
+        while e > s && (p[e - 1] == 32 || p[e - 1] == 9) { e -= 1 }
+        if s == e { return nil }
+        let n = e - s
+        // Fast path: the JSON grammar on a copy that is NUL-terminated.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 1) { buf in
+            for j in 0..<n { buf[j] = p[s + j] }
+            buf[n] = 0
+            let base = UnsafePointer(buf.baseAddress!)
+            let r = scanJSONNumber(base, at: 0)
+            if r.ok && r.end == n { return r.value }
+            // Slow path: strtod, which also reads "+1", ".5", "nan", "inf".
+            var endPtr: UnsafeMutablePointer<CChar>? = nil
+            let v = base.withMemoryRebound(to: CChar.self, capacity: n + 1) { cs in
+                strtod(cs, &endPtr)
+            }
+            guard let endPtr else { return nil }
+            let consumed = base.withMemoryRebound(to: CChar.self, capacity: n + 1) { endPtr - UnsafeMutablePointer(mutating: $0) }
+            // Reject hex floats and other strtod extensions beyond plain decimals and nan/inf.
+            for j in 0..<n where buf[j] | 0x20 == UInt8(ascii: "x") { return nil }
+            return consumed == n ? v : nil
+        }
+    }
+}
