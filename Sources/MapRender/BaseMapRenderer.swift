@@ -129,6 +129,8 @@ public final class BaseMapRenderer {
                     }
                     let x = Double(i) * t + ox, y = Double(j) * t + oy
                     cairo_set_source_surface(cr, image.surface, x, y)
+                    // Whole-device-pixel offsets: sample without filtering (pixman's copy path).
+                    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
                     cairo_rectangle(cr, x, y, t, t)
                     cairo_fill(cr)
                 }
