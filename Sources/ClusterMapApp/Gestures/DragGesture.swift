@@ -1,25 +1,26 @@
 import CGtk
 import MapModel
 
-/// Drag pans the map: the coordinate under the pointer at the start stays under the pointer.
+/// Drag pans the map (with kinetic inertia on release); the coordinate under the pointer at the
+/// start stays under the pointer. A press that moves less than the click slop is a click.
 enum DragGesture {
-    nonisolated(unsafe) private static var startCamera: Camera?
+    nonisolated(unsafe) static var handler = DragPanHandler()
 
     static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
         let drag = gtk_gesture_drag_new()!
         let begin: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, _, _, _ in
             guard let c = MapApplication.window?.controller else { return }
-            DragGesture.startCamera = c.camera
-            c.isDragging = true
+            c.isGestureActive = true
+            c.apply(DragGesture.handler.begin(in: c.beginInput()))
         }
         let update: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, _ in
-            guard let c = MapApplication.window?.controller, let start = DragGesture.startCamera else { return }
-            c.setCamera(start.panned(by: dx, dy))
-        }
-        let end: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, _, _, _ in
             guard let c = MapApplication.window?.controller else { return }
-            c.isDragging = false
-            DragGesture.startCamera = nil
+            c.apply(DragGesture.handler.update(offset: ScreenPoint(x: dx, y: dy), in: c.beginInput()))
+        }
+        let end: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, _ in
+            guard let c = MapApplication.window?.controller else { return }
+            c.isGestureActive = false
+            c.apply(DragGesture.handler.end(offset: ScreenPoint(x: dx, y: dy), in: c.beginInput()))
             c.gestureDidEnd()
         }
         connectSignal(drag, "drag-begin", unsafeBitCast(begin, to: GCallback.self))

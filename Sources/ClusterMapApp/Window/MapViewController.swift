@@ -2,25 +2,29 @@ import CGtk
 import Foundation
 import AppSupport
 import ClusterCore
+import GeoData
 import MapModel
+import MapRender
 
-/// What the map shows and how it moves: the camera, redraws, the event log, rest detection.
-///
-/// Gesture files call into it with camera changes; the draw callback asks it to paint.
+/// What the map shows and how it moves: the camera controller, the frame renderer, redraws, the
+/// event log and rest detection. Gesture files hand it `CameraChange`s; the draw callback paints.
 final class MapViewController {
     let drawingArea: UnsafeMutablePointer<GtkWidget>
     let options: LaunchOptions
     let eventLog: EventLog
-    private(set) var camera: Camera
+    let renderer: MapFrameRenderer
+    var cameraController: CameraController
+    var camera: Camera { cameraController.camera }
     /// Last pointer position over the map (scroll events carry none in GTK 4.8; ARCHITECTURE §4).
     var pointer = ScreenPoint(x: 0, y: 0)
-    /// True while a drag gesture is in progress (the camera is not at rest).
-    var isDragging = false
+    /// True while a drag or pinch is in progress (the camera is not at rest).
+    var isGestureActive = false
 
     private var hasDrawnFirstFrame = false
     private var lastCameraChange = 0.0
     private var restCheckPending = false
     private var lastRestCamera: Camera?
+    var tickCallbackID: UInt32 = 0
 
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
@@ -30,14 +34,25 @@ final class MapViewController {
         self.options = options
         self.eventLog = EventLog(path: options.eventLogPath)
         let size = ScreenSize(width: Double(options.width), height: Double(options.height))
-        camera = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
-                        zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
+        let start = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
+                           zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
+        cameraController = CameraController(camera: start, motionPolicy: MotionPolicy(commandLineFlag: options.reduceMotion))
+
+        var coarse: BaseMap?
+        if let dir = AppDataDirectory.url {
+            do { coarse = try BaseMap.load(level: .coarse, dataDirectory: dir) } catch {
+                FileHandle.standardError.write("clustermap: base map: \(error)\n".data(using: .utf8)!)
+            }
+        } else {
+            FileHandle.standardError.write("clustermap: cannot find the data folder (set CLUSTERMAP_DATA_DIR)\n".data(using: .utf8)!)
+        }
+        renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
 
         let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, _ in
             MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))
         }
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
-        installGestures()
+        loadDetailedBaseMapInBackground()
     }
 
     /// The zoom at which the whole world's width fits the viewport.
@@ -45,13 +60,26 @@ final class MapViewController {
         max(0, log2(size.width / 256))
     }
 
+    /// Loads the 1:50m base map off the GTK thread and hands it back the GLib way.
+    private func loadDetailedBaseMapInBackground() {
+        guard let dir = AppDataDirectory.url else { return }
+        Thread.detachNewThread {
+            guard let detailed = try? BaseMap.load(level: .detailed, dataDirectory: dir) else { return }
+            runOnGtkThread {
+                guard let c = MapApplication.window?.controller else { return }
+                c.renderer.baseMap.setBaseMap(detailed)
+                c.redraw()
+            }
+        }
+    }
+
     // MARK: Drawing
 
     func draw(_ cr: OpaquePointer, width: Int, height: Int) {
         let start = ProcessClock.now()
         let size = ScreenSize(width: Double(width), height: Double(height))
-        if size != camera.viewportSize { camera.viewportSize = size }
-        MapPainter.paint(cr, camera: camera, controller: self)
+        if size != camera.viewportSize { cameraController.setViewportSize(size) }
+        renderer.draw(in: cr, camera: camera)
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {
             eventLog.emit("frame", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded())),
@@ -71,23 +99,36 @@ final class MapViewController {
 
     // MARK: Camera changes
 
-    /// Replaces the camera (from a gesture or an animation) and redraws.
-    func setCamera(_ new: Camera) {
-        var c = new
-        c.viewportSize = camera.viewportSize
-        guard c != camera else { return }
-        camera = c
-        cameraDidChange()
-        redraw()
+    /// Seconds on the monotonic clock GTK's frame clock uses.
+    static func now() -> Double { Double(g_get_monotonic_time()) / 1e6 }
+
+    /// Stops any running animation and returns the context a gesture handler needs.
+    func beginInput() -> GestureContext {
+        let ctx = cameraController.interrupt(at: MapViewController.now())
+        if let stopped = ctx.interrupted, stopped.isFlight {
+            eventLog.emit("flight-end", [("interrupted", .bool(true))])
+        }
+        return ctx
     }
 
-    /// Zooms one step around the viewport centre (buttons, +/- keys).
+    /// Applies a gesture's change: sets the camera or starts an animation driven by the frame clock.
+    func apply(_ change: CameraChange) {
+        let now = MapViewController.now()
+        let before = camera
+        if let animation = cameraController.apply(change, at: now) {
+            if case .flight(let path) = animation.kind { logFlightStart(path) }
+            startTicking()
+        }
+        if camera != before { cameraDidChange(); redraw() }
+    }
+
+    /// Zooms one step around the viewport centre (buttons).
     func zoomStep(_ direction: Double) {
-        let centre = ScreenPoint(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2)
-        setCamera(camera.zoomed(by: direction, around: centre))
+        let ctx = beginInput()
+        apply(KeyboardNavigationHandler().press(direction > 0 ? .zoomIn : .zoomOut, in: ctx))
     }
 
-    private func cameraDidChange() {
+    func cameraDidChange() {
         lastCameraChange = ProcessClock.now()
         scheduleRestCheck()
     }
@@ -105,7 +146,7 @@ final class MapViewController {
     private func restCheck() -> gboolean {
         restCheckPending = false
         let still = ProcessClock.now() - lastCameraChange >= MapViewController.restDelaySeconds * 0.9
-        if !still || isDragging {
+        if !still || isGestureActive || cameraController.isAnimating {
             scheduleRestCheck()
             return 0
         }
@@ -121,10 +162,16 @@ final class MapViewController {
 
     /// Called when a gesture ends so the rest check can fire.
     func gestureDidEnd() { cameraDidChange() }
+}
 
-    private func installGestures() {
+extension MapViewController {
+    /// Attaches every gesture controller to the map and the key controller to the window.
+    func installGestures(window: UnsafeMutablePointer<GtkWidget>) {
         DragGesture.install(on: drawingArea)
+        ClickGesture.install(on: drawingArea)
         ScrollGesture.install(on: drawingArea)
+        PinchGesture.install(on: drawingArea)
         PointerMotion.install(on: drawingArea)
+        KeyboardShortcuts.install(on: window)
     }
 }

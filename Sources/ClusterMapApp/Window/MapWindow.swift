@@ -44,6 +44,7 @@ final class MapWindow {
 
         gtk_window_set_child(gcast(window), overlay)
         installActions()
+        controller.installGestures(window: window)
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)
     }

@@ -1,0 +1,48 @@
+import CGtk
+import AppSupport
+import MapModel
+
+/// The frame-clock driver: the only place that reads the clock for animations (time is an input
+/// everywhere else).
+extension MapViewController {
+    func startTicking() {
+        guard tickCallbackID == 0 else { return }
+        let tick: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, clock, _ in
+            guard let c = MapApplication.window?.controller, let clock else { return 0 }
+            return c.tick(frameTime: Double(gdk_frame_clock_get_frame_time(clock)) / 1e6) ? 1 : 0
+        }
+        tickCallbackID = gtk_widget_add_tick_callback(drawingArea, tick, nil, nil)
+    }
+
+    /// Advances the running animation; returns whether to keep ticking.
+    private func tick(frameTime: Double) -> Bool {
+        let frame = cameraController.advance(to: max(frameTime, MapViewController.now()))
+        cameraDidChange()
+        redraw()
+        if let finished = frame.finished, finished.isFlight {
+            eventLog.emit("flight-end")
+        }
+        if !frame.isAnimating {
+            tickCallbackID = 0
+            return false
+        }
+        return true
+    }
+
+    func logFlightStart(_ path: FlightPath) {
+        func cam(_ c: Camera) -> JSONValue {
+            .object([("lat", .number(c.center.latitude)), ("lon", .number(c.center.longitude)), ("zoom", .number(c.zoom))])
+        }
+        eventLog.emit("flight-start", [("from", cam(path.start)), ("to", cam(path.target)),
+                                       ("duration_ms", .number((path.duration * 1000).rounded())),
+                                       ("reduced", .bool(path.isJump))])
+    }
+}
+
+extension CameraAnimation {
+    /// Whether this animation is a flight (logged with flight-start / flight-end).
+    var isFlight: Bool {
+        if case .flight = kind { return true }
+        return false
+    }
+}
