@@ -83,3 +83,16 @@ func runOnGtkThread(_ work: @escaping () -> Void) {
 /// imports as `OpaquePointer`: GtkOverlay, GtkActionable, GActionMap, …).
 @inline(__always)
 func opaque<T>(_ p: UnsafeMutablePointer<T>) -> OpaquePointer { OpaquePointer(p) }
+
+/// Reads an enum GObject property as its integer value (type looked up from the property spec).
+func enumProperty(_ object: gpointer, _ name: String) -> Int32 {
+    let instance = object.assumingMemoryBound(to: GTypeInstance.self)
+    guard let klass = instance.pointee.g_class,
+          let spec = g_object_class_find_property(UnsafeMutableRawPointer(klass).assumingMemoryBound(to: GObjectClass.self), name)
+    else { return 0 }
+    var value = GValue()
+    g_value_init(&value, spec.pointee.value_type)
+    defer { g_value_unset(&value) }
+    g_object_get_property(object.assumingMemoryBound(to: GObject.self), name, &value)
+    return g_value_get_enum(&value)
+}

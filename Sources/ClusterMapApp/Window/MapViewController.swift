@@ -25,6 +25,9 @@ final class MapViewController {
     private var restCheckPending = false
     private var lastRestCamera: Camera?
     var tickCallbackID: UInt32 = 0
+    /// Main-menu overrides (nil until the person uses them).
+    var userReducedMotion: Bool?
+    var userDarkStyle: Bool?
 
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
@@ -53,6 +56,7 @@ final class MapViewController {
         }
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
         loadDetailedBaseMapInBackground()
+        followDesktopPreferences()
     }
 
     /// The zoom at which the whole world's width fits the viewport.
