@@ -352,6 +352,7 @@ struct GeoJSONReader {
             featureIndex = index
             guard p[pos] == UInt8(ascii: "{") else { throw expected("a feature object '{'") }
             try parseFeature(position: index)
+            featureIndex = nil
             index += 1
             try ticker.tick(pos)
             skipWhitespace()

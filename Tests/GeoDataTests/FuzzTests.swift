@@ -1,0 +1,81 @@
+import XCTest
+@testable import GeoData
+
+/// Seeded random mutations and truncations of valid files: never a crash; either a load or a
+/// `GeoDataError`, and a load never holds an invalid coordinate.
+final class FuzzTests: XCTestCase {
+    static let geoJSONSeed = """
+    {"type":"FeatureCollection","bbox":[-10,-10,10,10],"features":[
+    {"type":"Feature","id":1,"properties":{"name":"Caf\\u00e9 \\ud83c\\udf55","label":"$12","n":[1,{"a":null}],"mag":-1.5e2},"geometry":{"type":"Point","coordinates":[-3.6921,40.4138]}},
+    {"geometry":{"coordinates":[[1,2],[3,4.5e-1]],"type":"MultiPoint"},"type":"Feature","properties":{"category":"x","marker-color":"#fff"}},
+    {"type":"Feature","properties":null,"geometry":null},
+    {"type":"Feature","properties":{"d":"ü ✓"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}
+    ]}
+    """
+    static let csvSeed = "\u{FEFF}name,lat,lon,mag\r\n\"Smith, \"\"J\"\"\",1.5,2.5,3\r\n\"two\nlines\",-3,4,\r\nü,91,0,x\r\n,,,\r\nA,1,2\r\n"
+
+    func mutate(_ seed: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
+        var b = seed
+        let interesting: [UInt8] = Array("{}[],:\"\\-.eE0123456789 \n\r".utf8) + [0, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+        for _ in 0..<(1 + Int(rng.next() % 4)) {
+            guard !b.isEmpty else { break }
+            let i = Int(rng.next() % UInt64(b.count))
+            switch rng.next() % 5 {
+            case 0: b[i] = interesting[Int(rng.next() % UInt64(interesting.count))]
+            case 1: b.remove(at: i)
+            case 2: b.insert(interesting[Int(rng.next() % UInt64(interesting.count))], at: i)
+            case 3: b = Array(b[..<i])                                  // truncation
+            default: b[i] = UInt8(truncatingIfNeeded: rng.next())
+            }
+        }
+        return b
+    }
+
+    func fuzz(seed: String, name: String, iterations: Int, seedValue: UInt64) {
+        var rng = SplitMix(seed: seedValue)
+        let base = Array(seed.utf8)
+        var loaded = 0, failed = 0
+        for _ in 0..<iterations {
+            let bytes = mutate(base, &rng)
+            do {
+                let set = try PointSetLoader.load(bytes: bytes, name: name)
+                loaded += 1
+                for i in 0..<set.count {
+                    XCTAssertTrue(set.coordinates[i].isValid)
+                    _ = set.name(at: i)
+                    _ = set.properties(at: i)
+                    _ = set.propertiesJSON(at: i)
+                    _ = set.id(at: i)
+                }
+                XCTAssertEqual(set.sourcePositions.count, set.count)
+            } catch let e as GeoDataError {
+                failed += 1
+                XCTAssertFalse(e.description.isEmpty)
+                if let offset = e.byteOffset { XCTAssertLessThanOrEqual(offset, bytes.count) }
+            } catch {
+                XCTFail("unexpected error type: \(error)")
+            }
+        }
+        XCTAssertGreaterThan(loaded, 0)
+        XCTAssertGreaterThan(failed, 0)
+    }
+
+    func testGeoJSONMutations() {
+        XCTAssertEqual((try? load(FuzzTests.geoJSONSeed))?.count, 3)
+        fuzz(seed: FuzzTests.geoJSONSeed, name: "fuzz.geojson", iterations: 4_000, seedValue: 1)
+    }
+
+    func testCSVMutations() {
+        XCTAssertEqual((try? load(FuzzTests.csvSeed, name: "fuzz.csv"))?.count, 2)
+        fuzz(seed: FuzzTests.csvSeed, name: "fuzz.csv", iterations: 4_000, seedValue: 2)
+    }
+
+    func testEveryTruncationOfAValidFile() {
+        let bytes = Array(FuzzTests.geoJSONSeed.utf8)
+        for n in 0..<bytes.count {
+            XCTAssertThrowsError(try PointSetLoader.load(bytes: Array(bytes[..<n]), name: "t.geojson"), "\(n)") { error in
+                XCTAssertTrue(error is GeoDataError)
+            }
+        }
+    }
+}
