@@ -1,0 +1,387 @@
+import Foundation
+
+/// Hierarchical greedy clustering with the same results as Mapbox `supercluster` (v8).
+///
+/// Points are projected to the unit Web Mercator square. Level `maxZoom + 1` holds every
+/// point; each lower level `z` is built from level `z + 1` by visiting its items in their stored
+/// order and merging each unassigned item with all unassigned items within
+/// `radius / (extent · 2^z)` (a radius query on that level's kd-tree), when together they hold
+/// at least `minPoints` points. A cluster sits at the point-count-weighted mean of its parts.
+/// Every level has its own static kd-tree (`Float` coordinates, as supercluster's), which the
+/// queries use.
+///
+/// Results match supercluster's: members, counts, cluster ids, expansion zooms, the order of
+/// `children(of:)` and `leaves(of:limit:offset:)`, and centres to floating-point rounding.
+/// Invalid input points (NaN, |lat| > 90, |lon| > 180) are skipped, like features without a
+/// geometry in supercluster: they keep their index, they are just never returned.
+public final class HierarchicalClusterer: PointClusterer {
+    /// Clustering options; the defaults are supercluster's.
+    public struct Options: Hashable, Sendable {
+        /// The lowest zoom with its own clusters.
+        public var minZoom: Int
+        /// The highest zoom that is clustered (at most 30); above it every point stands alone.
+        public var maxZoom: Int
+        /// The fewest points that form a cluster.
+        public var minPoints: Int
+        /// Cluster radius, in pixels of a tile `extent` pixels wide.
+        public var radius: Double
+        /// Tile width the radius is measured against.
+        public var extent: Double
+        /// kd-tree leaf size (speed trade-off only; results don't depend on it, except the order
+        /// of items returned, as in supercluster).
+        public var nodeSize: Int
+
+        public init(minZoom: Int = 0, maxZoom: Int = 16, minPoints: Int = 2, radius: Double = 40,
+                    extent: Double = 512, nodeSize: Int = 64) {
+            self.minZoom = minZoom
+            self.maxZoom = maxZoom
+            self.minPoints = minPoints
+            self.radius = radius
+            self.extent = extent
+            self.nodeSize = nodeSize
+        }
+    }
+
+    /// One zoom's items, in kd-tree order.
+    struct Level: Sendable {
+        /// Item coordinates (Float, as supercluster's trees) and, per tree position, the item:
+        /// an input index (`< inputCount`) or `inputCount + cluster number`.
+        var tree: StaticKDTree<Float>
+        /// Per tree position: the cluster number of the item's parent one zoom lower, or
+        /// `UInt32.max`; empty when no item of the level has a parent.
+        var parents: [UInt32]
+
+        @inline(__always) func parent(atPosition p: Int) -> UInt32 {
+            parents.isEmpty ? .max : parents[p]
+        }
+    }
+
+    /// Every cluster of every zoom, in creation order (zoom descending, then origin ascending).
+    struct ClusterTable: Sendable {
+        var x: [Double] = []
+        var y: [Double] = []
+        var count: [UInt32] = []
+        /// Position of the origin item in its level's stored (visiting) order.
+        var origin: [UInt32] = []
+        /// The origin item itself (input index or `inputCount + cluster number`).
+        var originItem: [UInt32] = []
+        /// The zoom each cluster belongs to.
+        var zoom: [UInt8] = []
+        /// `zoomStart[z - minZoom]..<zoomStart[z - minZoom + 1]` are the clusters of zoom z.
+        var zoomStart: [Int] = []
+    }
+
+    public let options: Options
+    public let inputCount: Int
+    public let skippedCount: Int
+    public var minZoom: Int { options.minZoom }
+    public var maxZoom: Int { options.maxZoom }
+
+    /// Input coordinates (points are returned at exactly these).
+    let coordinates: [GeoCoordinate]
+    /// Projected input points rounded to Float (supercluster's `fround`), interleaved.
+    let projected: [Float]
+    /// Levels `minZoom…maxZoom + 1`, indexed by `zoom - minZoom`.
+    let levels: [Level]
+    let table: ClusterTable
+    let attributes: PointAttributes
+    let aggregateTable: AggregateTable
+
+    /// Indexes `points` with supercluster's algorithm.
+    /// - Complexity: O(*n* log *n*) per zoom level for *n* items on it.
+    public convenience init(points: [GeoCoordinate], options: Options = Options()) {
+        self.init(points: points, categories: [], values: [], options: options)
+    }
+
+    /// Indexes `points`, also aggregating a category (−1: none) and a numeric value (NaN: none)
+    /// per point into every cluster; pass empty arrays for inputs you don't have.
+    /// - Complexity: O(*n* log *n*) per zoom level for *n* items on it.
+    public init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options = Options()) {
+        var options = options
+        options.maxZoom = min(max(options.maxZoom, 0), 30)
+        options.minZoom = min(max(options.minZoom, 0), options.maxZoom)
+        options.nodeSize = min(max(options.nodeSize, 2), 65535)
+        precondition(points.count < Int(UInt32.max / 2), "too many points")
+        self.options = options
+        self.inputCount = points.count
+        self.coordinates = points
+        let attributes = PointAttributes(count: points.count, categories: categories, values: values)
+        self.attributes = attributes
+
+        let (projected, validIndices) = Self.project(points)
+        self.projected = projected
+        self.skippedCount = points.count - validIndices.count
+
+        var builder = LevelBuilder(options: options, inputCount: points.count, projected: projected,
+                                   attributes: attributes)
+        let built = builder.build(validIndices: validIndices)
+        self.levels = built
+        self.table = builder.table
+        self.aggregateTable = builder.aggregates
+    }
+
+    /// Projects valid points to Float unit coordinates (NaN for invalid ones), in parallel
+    /// chunks for large inputs; returns the indices of the valid points in input order.
+    static func project(_ points: [GeoCoordinate]) -> ([Float], [UInt32]) {
+        let n = points.count
+        var projected = [Float](repeating: .nan, count: 2 * n)
+        let chunks = n >= 200_000 ? 8 : 1
+        projected.withUnsafeMutableBufferPointer { out in
+            let dst = SendablePointer(out.baseAddress)
+            points.withUnsafeBufferPointer { src in
+                let srcp = SendableConstPointer(src.baseAddress)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    let lo = n * chunk / chunks, hi = n * (chunk + 1) / chunks
+                    guard let s = srcp.pointer, let d = dst.pointer else { return }
+                    for i in lo..<hi where s[i].isValid {
+                        d[2 * i] = Float(WebMercator.x(longitude: s[i].longitude))
+                        d[2 * i + 1] = Float(WebMercator.y(latitude: s[i].latitude))
+                    }
+                }
+            }
+        }
+        var valid: [UInt32] = []
+        valid.reserveCapacity(n)
+        for i in 0..<n where !projected[2 * i].isNaN { valid.append(UInt32(i)) }
+        return (projected, valid)
+    }
+
+    // MARK: - Item helpers
+
+    @inline(__always) func level(forZoom z: Int) -> Level { levels[z - options.minZoom] }
+
+    /// The cluster id of cluster number `c`.
+    @inline(__always) func clusterID(ofCluster c: Int) -> ClusterID {
+        let zoom = zoomOfCluster(c)
+        return ClusterID(originIndex: Int(table.origin[c]), zoom: zoom, inputCount: inputCount)
+    }
+
+    /// The zoom cluster number `c` belongs to.
+    @inline(__always) func zoomOfCluster(_ c: Int) -> Int { Int(table.zoom[c]) }
+
+    /// The cluster number for an id, or nil.
+    func clusterNumber(for id: ClusterID) -> Int? {
+        guard let zoom = id.zoom(inputCount: inputCount), let origin = id.originIndex(inputCount: inputCount),
+              zoom >= options.minZoom, zoom <= options.maxZoom, origin <= Int(UInt32.max) else { return nil }
+        let range = clusterRange(forZoom: zoom)
+        var lo = range.lowerBound, hi = range.upperBound
+        let target = UInt32(origin)
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if table.origin[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < range.upperBound && table.origin[lo] == target ? lo : nil
+    }
+
+    /// The cluster numbers of one zoom.
+    func clusterRange(forZoom z: Int) -> Range<Int> {
+        let k = options.maxZoom - z  // creation order: maxZoom first
+        return table.zoomStart[k]..<table.zoomStart[k + 1]
+    }
+
+    /// The projected double-precision position of an item (what supercluster keeps in `data`).
+    @inline(__always) func position(ofItem ref: UInt32) -> (x: Double, y: Double) {
+        let r = Int(ref)
+        if r < inputCount { return (Double(projected[2 * r]), Double(projected[2 * r + 1])) }
+        return (table.x[r - inputCount], table.y[r - inputCount])
+    }
+
+    @inline(__always) func pointCount(ofItem ref: UInt32) -> Int {
+        let r = Int(ref)
+        return r < inputCount ? 1 : Int(table.count[r - inputCount])
+    }
+
+    /// The public value for an item reference.
+    @inline(__always) func makeItem(_ ref: UInt32) -> ClusterItem {
+        let r = Int(ref)
+        if r < inputCount {
+            return ClusterItem(kind: .point(r), coordinate: coordinates[r], count: 1)
+        }
+        let c = r - inputCount
+        return ClusterItem(kind: .cluster(clusterID(ofCluster: c)),
+                           coordinate: WebMercator.unproject(x: table.x[c], y: table.y[c]),
+                           count: Int(table.count[c]), aggregateSlot: Int32(truncatingIfNeeded: c))
+    }
+
+    // MARK: - Queries
+
+    /// The level index for a zoom: rounded down and clamped to `minZoom…maxZoom + 1`.
+    func limitZoom(_ zoom: Double) -> Int? {
+        if zoom.isNaN { return nil }
+        let f = zoom.rounded(.down)
+        if f <= Double(options.minZoom) { return options.minZoom }
+        if f >= Double(options.maxZoom + 1) { return options.maxZoom + 1 }
+        return Int(f)
+    }
+
+    /// The points and clusters inside `bounds` at `zoom`, in supercluster's order.
+    ///
+    /// The zoom is rounded down and clamped to `minZoom…maxZoom + 1`. Longitudes are wrapped
+    /// into −180…180 (an east edge of exactly 180 is kept); a box whose wrapped west edge is
+    /// east of its east edge is split at 180° (eastern part first); a box 360° or wider is the
+    /// whole world. Latitudes are clamped to ±90.
+    /// - Complexity: O(√*n* + *k*) for *n* items at the zoom and *k* results.
+    public func clusters(in bounds: GeoBounds, zoom: Double) -> [ClusterItem] {
+        var result: [ClusterItem] = []
+        clusters(in: bounds, zoom: zoom, into: &result)
+        return result
+    }
+
+    /// Like `clusters(in:zoom:)`, replacing the contents of `buffer` (no allocation once the
+    /// buffer has grown to the largest result).
+    public func clusters(in bounds: GeoBounds, zoom: Double, into buffer: inout [ClusterItem]) {
+        buffer.removeAll(keepingCapacity: true)
+        forEachCluster(in: bounds, zoom: zoom) { buffer.append($0) }
+    }
+
+    /// Calls `body` for each point and cluster inside `bounds` at `zoom` (see
+    /// `clusters(in:zoom:)`); allocation-free.
+    public func forEachCluster(in bounds: GeoBounds, zoom: Double, _ body: (ClusterItem) -> Void) {
+        guard let z = limitZoom(zoom) else { return }
+        let w = bounds.west, s = bounds.south, e = bounds.east, n = bounds.north
+        guard !w.isNaN, !s.isNaN, !e.isNaN, !n.isNaN else { return }
+        var minLng = ((w + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
+        let minLat = max(-90, min(90, s))
+        var maxLng = e == 180 ? 180
+            : ((e + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
+        let maxLat = max(-90, min(90, n))
+        if e - w >= 360 {
+            minLng = -180
+            maxLng = 180
+        } else if minLng > maxLng {
+            rangeQuery(level: z, minLng: minLng, minLat: minLat, maxLng: 180, maxLat: maxLat, body)
+            rangeQuery(level: z, minLng: -180, minLat: minLat, maxLng: maxLng, maxLat: maxLat, body)
+            return
+        }
+        if !minLng.isFinite || !maxLng.isFinite { return }
+        rangeQuery(level: z, minLng: minLng, minLat: minLat, maxLng: maxLng, maxLat: maxLat, body)
+    }
+
+    private func rangeQuery(level z: Int, minLng: Double, minLat: Double, maxLng: Double, maxLat: Double,
+                            _ body: (ClusterItem) -> Void) {
+        let level = self.level(forZoom: z)
+        let ids = level.tree.ids
+        level.tree.forEachPosition(
+            inRangeMinX: WebMercator.x(longitude: minLng), minY: WebMercator.y(latitude: maxLat),
+            maxX: WebMercator.x(longitude: maxLng), maxY: WebMercator.y(latitude: minLat)
+        ) { pos in
+            body(makeItem(ids[pos]))
+        }
+    }
+
+    /// Calls `body` with the item reference of each child of cluster number `c`, in
+    /// supercluster's order (the radius query's order on the level above).
+    func forEachChild(ofCluster c: Int, _ body: (UInt32) -> Void) {
+        let zoom = zoomOfCluster(c)
+        let level = self.level(forZoom: zoom + 1)
+        let r = options.radius / (options.extent * pow(2, Double(zoom)))
+        let (x, y) = position(ofItem: table.originItem[c])
+        let ids = level.tree.ids
+        let target = UInt32(c)
+        level.tree.forEachPosition(withinRadius: r, ofX: x, y: y) { pos in
+            if level.parent(atPosition: pos) == target { body(ids[pos]) }
+        }
+    }
+
+    /// The items one zoom deeper that make up the cluster, in supercluster's order.
+    /// - Complexity: O(√*n* + *k*) for *n* items on the level below.
+    public func children(of cluster: ClusterID) -> [ClusterItem] {
+        guard let c = clusterNumber(for: cluster) else { return [] }
+        var result: [ClusterItem] = []
+        forEachChild(ofCluster: c) { result.append(makeItem($0)) }
+        return result
+    }
+
+    /// Input indices of the cluster's points, in supercluster's order (`getLeaves`), after
+    /// skipping `offset` of them and at most `limit` (supercluster's default is 10; pass
+    /// `.max` for all).
+    /// - Complexity: O(*k* log *n*) for *k* points visited.
+    public func leaves(of cluster: ClusterID, limit: Int = 10, offset: Int = 0) -> [Int] {
+        guard let c = clusterNumber(for: cluster), limit > 0 else { return [] }
+        var result: [Int] = []
+        _ = appendLeaves(&result, cluster: c, limit: limit, offset: max(0, offset), skipped: 0)
+        return result
+    }
+
+    private func appendLeaves(_ result: inout [Int], cluster c: Int, limit: Int, offset: Int, skipped: Int) -> Int {
+        var skipped = skipped
+        var children: [UInt32] = []
+        forEachChild(ofCluster: c) { children.append($0) }
+        for ref in children {
+            let r = Int(ref)
+            if r >= inputCount {
+                let count = Int(table.count[r - inputCount])
+                if skipped + count <= offset {
+                    skipped += count
+                } else {
+                    skipped = appendLeaves(&result, cluster: r - inputCount, limit: limit, offset: offset,
+                                           skipped: skipped)
+                }
+            } else if skipped < offset {
+                skipped += 1
+            } else {
+                result.append(r)
+            }
+            if result.count == limit { break }
+        }
+        return skipped
+    }
+
+    /// The zoom at which the cluster first splits into more than one item: walks down while it
+    /// has exactly one child, like supercluster's `getClusterExpansionZoom`. `maxZoom + 1` for
+    /// points that share one spot.
+    /// - Complexity: O(*z* (√*n* + *k*)).
+    public func expansionZoom(of cluster: ClusterID) -> Int? {
+        guard var c = clusterNumber(for: cluster) else { return nil }
+        var expansionZoom = zoomOfCluster(c)
+        while expansionZoom <= options.maxZoom {
+            var childCount = 0
+            var only: UInt32 = 0
+            forEachChild(ofCluster: c) { ref in
+                childCount += 1
+                only = ref
+            }
+            expansionZoom += 1
+            if childCount != 1 { break }
+            let r = Int(only)
+            guard r >= inputCount else { break }
+            c = r - inputCount
+        }
+        return expansionZoom
+    }
+
+    /// The item a cluster id stands for, nil for an unknown id.
+    public func item(for cluster: ClusterID) -> ClusterItem? {
+        guard let c = clusterNumber(for: cluster) else { return nil }
+        return makeItem(UInt32(inputCount + c))
+    }
+
+    /// Category counts and numeric summaries of an item's points.
+    public func aggregates(of item: ClusterItem) -> ClusterAggregates {
+        switch item.kind {
+        case .point(let i):
+            guard i >= 0 && i < inputCount else { return ClusterAggregates(count: 0) }
+            return attributes.aggregates(ofPoint: i)
+        case .cluster(let id):
+            guard let c = clusterNumber(for: id) else { return ClusterAggregates(count: 0) }
+            return aggregateTable.aggregates(ofRow: c, count: Int(table.count[c]), attributes: attributes)
+        }
+    }
+
+    /// The number of items (points and clusters) at a zoom.
+    public func itemCount(atZoom zoom: Int) -> Int {
+        let z = min(max(zoom, options.minZoom), options.maxZoom + 1)
+        return level(forZoom: z).tree.count
+    }
+}
+
+/// Pointers handed to worker threads that write disjoint ranges.
+struct SendablePointer<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>?
+    init(_ p: UnsafeMutablePointer<T>?) { pointer = p }
+}
+
+struct SendableConstPointer<T>: @unchecked Sendable {
+    let pointer: UnsafePointer<T>?
+    init(_ p: UnsafePointer<T>?) { pointer = p }
+}
