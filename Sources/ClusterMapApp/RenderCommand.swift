@@ -12,7 +12,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         FileHandle.standardError.write("clustermap render: \(message)\n".data(using: .utf8)!)
         return 1
     }
-    guard let dir = AppDataDirectory.url else { return fail("cannot find the data folder (set CLUSTERMAP_DATA_DIR)") }
+    guard let dir = DataDirectory.locate().map({ URL(fileURLWithPath: $0) }) else { return fail("cannot find the data folder (set CLUSTERMAP_DATA_DIR)") }
     let size = ScreenSize(width: Double(options.width), height: Double(options.height))
     let camera = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
                         zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)

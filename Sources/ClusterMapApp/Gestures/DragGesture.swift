@@ -20,6 +20,12 @@ enum DragGesture {
         let end: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, _ in
             guard let c = MapApplication.window?.controller else { return }
             c.isGestureActive = false
+            // A press that never left the click slop is a click: the click handler has already
+            // acted on it (maybe starting a flight), which this release must not interrupt.
+            if DragGesture.handler.isClick && (dx * dx + dy * dy).squareRoot() < DragPanHandler.clickSlopPixels {
+                c.gestureDidEnd()
+                return
+            }
             c.apply(DragGesture.handler.end(offset: ScreenPoint(x: dx, y: dy), in: c.beginInput()))
             c.gestureDidEnd()
         }

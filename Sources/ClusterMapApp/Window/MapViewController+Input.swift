@@ -1,4 +1,5 @@
 import CGtk
+import AppSupport
 import ClusterCore
 import MapModel
 
@@ -6,18 +7,75 @@ import MapModel
 extension MapViewController {
     /// A click (not a drag) at a point in the drawing area.
     func handleClick(at p: ScreenPoint) {
-        eventLog.emit("click", [("x", .number(p.x)), ("y", .number(p.y))])
+        switch SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style) {
+        case .bubble(let id)?:
+            activateBubble(id)
+        case .pin(_, let index)?:
+            select(point: index)
+        case .callout?:
+            break
+        case nil:
+            clearSelectionAndFan()
+        }
+    }
+
+    /// Flies into a bubble until it splits (SPEC §5.2); a bubble that never splits fans out.
+    func activateBubble(_ id: SceneItemID) {
+        guard case .cluster(let raw) = id, let session else { return }
+        let cluster = ClusterID(rawValue: raw)
+        guard let expansion = session.clusterer.expansionZoom(of: cluster) else { return }
+        let leaves = session.clusterer.leaves(of: cluster)
+        if Double(expansion) > camera.maxZoom {
+            openFan(cluster: id, leaves: leaves)
+            return
+        }
+        let members = leaves.map { session.places.coordinates[$0] }
+        let ctx = beginInput()
+        guard let target = ClusterFlightTarget(from: ctx.camera, expansionZoom: Double(expansion), members: members) else { return }
+        apply(.fly(to: target.camera, in: ctx))
+        gestureDidEnd()
+    }
+
+    /// Selects a place (SPEC §5.3).
+    func select(point index: Int) {
+        guard let session else { return }
+        sceneState.selectedPoint = index
+        eventLog.emit("select", [("id", .int(index)), ("name", .string(session.places.name(of: index)))])
+        sceneDidChange()
+    }
+
+    /// Clears the selection and closes an open fan (map click, Escape).
+    func clearSelectionAndFan() {
+        if sceneState.fan != nil {
+            sceneState.fan = nil
+            eventLog.emit("fan-close")
+        }
+        if sceneState.selectedPoint != nil {
+            sceneState.selectedPoint = nil
+            eventLog.emit("deselect")
+        }
+        sceneDidChange()
+    }
+
+    /// Fans out the members of a bubble whose places share one spot (SPEC §5.4).
+    func openFan(cluster id: SceneItemID, leaves: [Int]) {
+        guard let session, let first = leaves.first else { return }
+        sceneState.fan = SceneState.Fan(cluster: id, center: session.places.coordinates[first], members: leaves)
+        eventLog.emit("fan-open", [("count", .int(leaves.count))])
+        sceneDidChange()
     }
 
     /// A key press on the window; returns whether it was handled.
     func handleKey(_ keyval: UInt32) -> Bool {
+        if Int32(keyval) == GDK_KEY_Escape {
+            guard sceneState.selectedPoint != nil || sceneState.fan != nil else { return false }
+            clearSelectionAndFan()
+            return true
+        }
         guard let key = KeyboardShortcuts.navigationKey(keyval) else { return false }
         let ctx = beginInput()
-        apply(KeyboardNavigationHandler().press(key, dataBounds: dataBounds, in: ctx))
+        apply(KeyboardNavigationHandler().press(key, dataBounds: session?.bounds, in: ctx))
         gestureDidEnd()
         return true
     }
-
-    /// Bounds of the loaded data (for "show all"); the whole world until data is loaded.
-    var dataBounds: GeoBounds? { GeoBounds(west: -180, south: -60, east: 180, north: 75) }
 }

@@ -25,6 +25,20 @@ final class MapViewController {
     private var restCheckPending = false
     private var lastRestCamera: Camera?
     var tickCallbackID: UInt32 = 0
+    /// The data on the map (nil until the first load finishes).
+    var session: MapDataSession?
+    /// Selection, hover, focus and fan state.
+    var sceneState = SceneState()
+    /// What the last frame drew (for hit-testing and the scene event).
+    var lastScene = Scene()
+    let sceneBuilder = SceneBuilder()
+    /// Which selected place's container was computed for which index zoom (cached).
+    var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
+    var loadGeneration = 0
+    /// Log the scene at the next rest even if the camera did not move.
+    var forceSceneEvent = false
+    var currentLoadCancel: CancelFlag?
+    let dataDirectory = DataDirectory.locate()
     /// Main-menu overrides (nil until the person uses them).
     var userReducedMotion: Bool?
     var userDarkStyle: Bool?
@@ -42,7 +56,7 @@ final class MapViewController {
         cameraController = CameraController(camera: start, motionPolicy: MotionPolicy(commandLineFlag: options.reduceMotion))
 
         var coarse: BaseMap?
-        if let dir = AppDataDirectory.url {
+        if let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) {
             do { coarse = try BaseMap.load(level: .coarse, dataDirectory: dir) } catch {
                 FileHandle.standardError.write("clustermap: base map: \(error)\n".data(using: .utf8)!)
             }
@@ -57,6 +71,10 @@ final class MapViewController {
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
         loadDetailedBaseMapInBackground()
         followDesktopPreferences()
+        renderer.overlays = [ClosureOverlay { cr, _, palette in
+            MapApplication.window?.controller.drawScene(cr, palette: palette)
+        }]
+        loadInitialData()
     }
 
     /// The zoom at which the whole world's width fits the viewport.
@@ -66,7 +84,7 @@ final class MapViewController {
 
     /// Loads the 1:50m base map off the GTK thread and hands it back the GLib way.
     private func loadDetailedBaseMapInBackground() {
-        guard let dir = AppDataDirectory.url else { return }
+        guard let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
         Thread.detachNewThread {
             guard let detailed = try? BaseMap.load(level: .detailed, dataDirectory: dir) else { return }
             runOnGtkThread {
@@ -83,6 +101,7 @@ final class MapViewController {
         let start = ProcessClock.now()
         let size = ScreenSize(width: Double(width), height: Double(height))
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
+        lastScene = buildScene()
         renderer.draw(in: cr, camera: camera)
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {
@@ -154,12 +173,16 @@ final class MapViewController {
             scheduleRestCheck()
             return 0
         }
-        if lastRestCamera != camera {
+        let moved = lastRestCamera != camera
+        if moved {
             lastRestCamera = camera
             eventLog.emit("camera", [("lat", .number(camera.center.latitude)),
                                      ("lon", .number(camera.center.longitude)),
                                      ("zoom", .number(camera.zoom))])
-            eventLog.emit("scene", [("bubbles", .array([])), ("pins", .array([]))])
+        }
+        if moved || forceSceneEvent {
+            forceSceneEvent = false
+            emitSceneEvent()
         }
         return 0
     }

@@ -17,6 +17,8 @@ public struct FlightPath: Sendable {
     public static let maxDurationSeconds = 2.0
     /// Cross-fade length reported for jumps, so the app can fade the old frame out.
     public static let jumpCrossFadeSeconds = 0.15
+    /// Flights up to this many times the cap are sped up to the cap instead of becoming jumps.
+    public static let compressibleFactor = 2.0
 
     /// How the camera gets from start to target.
     public enum Style: Sendable, Equatable {
@@ -94,6 +96,13 @@ public struct FlightPath: Sendable {
         if d.isFinite && d <= maxDuration {
             style = .smooth
             duration = d
+            pathLength = s
+        } else if d.isFinite && d <= maxDuration * FlightPath.compressibleFactor {
+            // "Long flights capped near 2 s" (SPEC §5.2): a flight up to twice the cap still flies,
+            // along the same path, sped up to end at the cap (as clicking a bubble at world view
+            // must fly, not cut). Only longer ones become a jump.
+            style = .smooth
+            duration = maxDuration
             pathLength = s
         } else {
             let fade = max(0, crossFadeSeconds)

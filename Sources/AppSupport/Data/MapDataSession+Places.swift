@@ -1,0 +1,66 @@
+import ClusterCore
+import GeoData
+import MapModel
+
+extension MapDataSession {
+    /// `PlaceDirectory` over the session's point sets.
+    public struct Places: PlaceDirectory, Sendable {
+        let sources: [Source]
+        /// Every point's coordinate, by global index.
+        public let coordinates: [GeoCoordinate]
+        private let firstIndices: [Int]
+        private let numericRanges: [ClosedRange<Double>?]
+
+        init(sources: [Source], coordinates: [GeoCoordinate]) {
+            self.sources = sources
+            self.coordinates = coordinates
+            firstIndices = sources.map(\.firstIndex)
+            numericRanges = sources.map { src in
+                guard case .numeric? = src.dataset?.coloring else { return nil }
+                var lo = Double.infinity, hi = -Double.infinity
+                for v in src.points.numericValues where v.isFinite { lo = min(lo, v); hi = max(hi, v) }
+                return lo < hi ? lo...hi : nil
+            }
+        }
+
+        func source(of point: Int) -> (source: Source, local: Int) {
+            // Few sources: a linear scan from the end is fastest.
+            var i = firstIndices.count - 1
+            while i > 0 && firstIndices[i] > point { i -= 1 }
+            return (sources[i], point - firstIndices[i])
+        }
+
+        public func name(of point: Int) -> String {
+            let (src, local) = source(of: point)
+            if let n = src.points.name(at: local), !n.isEmpty { return n }
+            return "Place \(src.points.sourcePositions[local] + 1)"
+        }
+
+        public func label(of point: Int) -> String? {
+            let (src, local) = source(of: point)
+            guard let l = src.points.label(at: local), !l.isEmpty else { return nil }
+            return l
+        }
+
+        public func color(of point: Int) -> UInt32 {
+            let (src, local) = source(of: point)
+            if let text = src.points.markerColor(at: local), let c = PlaceColors.parse(text) { return c }
+            let sourceNumber = sources.firstIndex { $0.firstIndex == src.firstIndex } ?? 0
+            if sources.count > 1 { return PlaceColors.category(sourceNumber) }
+            switch src.dataset?.coloring {
+            case .numeric?:
+                if let range = numericRanges[sourceNumber], let v = src.points.numericValue(at: local) {
+                    return PlaceColors.ramp(v, in: range)
+                }
+                return PlaceColors.defaultPin
+            case .category?, nil:
+                if let c = src.points.category(at: local) { return PlaceColors.category(c) }
+                return PlaceColors.defaultPin
+            case .plain?:
+                return PlaceColors.defaultPin
+            }
+        }
+
+        public func coordinate(of point: Int) -> GeoCoordinate { coordinates[point] }
+    }
+}

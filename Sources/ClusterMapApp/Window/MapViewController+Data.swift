@@ -1,0 +1,116 @@
+import CGtk
+import Foundation
+import AppSupport
+import ClusterCore
+import GeoData
+import MapModel
+
+/// Loading data off the GTK thread and handing it back the GLib way (ARCHITECTURE §4).
+extension MapViewController {
+    /// Loads the launch data: files from the command line, `--dataset NAME`, or the default dataset.
+    func loadInitialData() {
+        if !options.files.isEmpty {
+            load(files: options.files, datasets: [])
+        } else {
+            let id = options.dataset ?? DatasetCatalog.defaultDataset.id
+            guard let ds = DatasetCatalog.dataset(id: id) else {
+                showError("Unknown dataset “\(id)”. Bundled: \(DatasetCatalog.all.map(\.id).joined(separator: ", ")).")
+                return
+            }
+            guard let dir = dataDirectory else { showError("Cannot find the bundled data folder."); return }
+            load(files: [ds.path(in: dir)], datasets: [ds])
+        }
+    }
+
+    /// Loads files in the background; on success they replace what is shown, on failure what is
+    /// shown stays and the error is reported.
+    func load(files: [String], datasets: [Dataset?]) {
+        loadGeneration += 1
+        let generation = loadGeneration
+        let cancelFlag = CancelFlag()
+        currentLoadCancel = cancelFlag
+        let log = eventLog
+        let started = ProcessClock.now()
+        Thread.detachNewThread {
+            var sets: [PointSet] = []
+            var failure: String?
+            for (i, path) in files.enumerated() {
+                let ds = i < datasets.count ? datasets[i] : nil
+                do {
+                    let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? LoadOptions(),
+                                                      progress: { f in
+                        let total = (Double(i) + f) / Double(files.count)
+                        log.emit("load-progress", [("fraction", .number((total * 1000).rounded() / 1000))])
+                    }, isCancelled: { cancelFlag.isCancelled })
+                    sets.append(set)
+                } catch is CancellationError {
+                    runOnGtkThread { MapApplication.window?.controller.loadDidCancel(generation) }
+                    return
+                } catch {
+                    failure = "\(error)"
+                }
+            }
+            let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
+            let ms = (ProcessClock.now() - started) * 1000
+            runOnGtkThread {
+                MapApplication.window?.controller.loadDidFinish(generation, session: session, failure: failure, ms: ms)
+            }
+        }
+    }
+
+    private func loadDidCancel(_ generation: Int) {
+        guard generation == loadGeneration else { return }
+        eventLog.emit("load-cancelled")
+    }
+
+    private func loadDidFinish(_ generation: Int, session: MapDataSession?, failure: String?, ms: Double) {
+        guard generation == loadGeneration else { return }
+        if let failure { showError(failure) }
+        guard let session else { return }
+        self.session = session
+        let skipped = session.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
+        eventLog.emit("load-done", [("points", .int(session.pointCount)), ("skipped", .int(skipped)),
+                                    ("ms", .number(ms.rounded()))])
+        renderer.attribution = attribution(for: session)
+        sceneDidChange()
+        // Files open fitted to their data; bundled datasets open on the world, one click from flying in.
+        if options.center == nil && options.zoom == nil && !options.files.isEmpty {
+            showAllData(animated: false)
+        }
+    }
+
+    /// Moves the camera to show every point.
+    func showAllData(animated: Bool) {
+        guard let b = session?.bounds else { return }
+        let ctx = beginInput()
+        let target = ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
+        apply(animated ? .fly(to: target, purpose: .showAll, in: ctx) : .set(target))
+        gestureDidEnd()
+    }
+
+    /// The attribution line for the data in view.
+    func attribution(for session: MapDataSession) -> String {
+        var parts = ["© Natural Earth"]
+        for s in session.sources {
+            if let a = s.dataset?.attribution {
+                let short = a.contains("GeoNames") ? "GeoNames CC BY 4.0" : a
+                if !parts.contains(short) { parts.append(short) }
+            }
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Reports an error in the window and on stderr.
+    func showError(_ message: String) {
+        FileHandle.standardError.write("clustermap: \(message)\n".data(using: .utf8)!)
+        eventLog.emit("error", [("message", .string(message))])
+    }
+}
+
+/// A flag the GTK thread sets and the loading thread polls.
+final class CancelFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func cancel() { lock.lock(); value = true; lock.unlock() }
+}

@@ -1,0 +1,82 @@
+import CGtk
+import AppSupport
+import ClusterCore
+import MapModel
+import MapRender
+
+/// Building the scene for each frame, reporting it in the event log, and painting it.
+extension MapViewController {
+    /// The scene for the current camera and state.
+    func buildScene() -> Scene {
+        guard let session else { return Scene() }
+        let items = session.visibleItems(for: camera)
+        var container: SceneItemID?
+        if let sel = sceneState.selectedPoint {
+            let z = Int(camera.zoom.rounded(.down))
+            if let cache = containerCache, cache.point == sel, cache.zoom == z {
+                container = cache.container
+            } else {
+                container = session.container(of: sel, among: items, camera: camera)
+                containerCache = (sel, z, container)
+            }
+        }
+        return sceneBuilder.build(camera: camera, items: items, places: session.places, state: sceneState,
+                                  selectedContainer: container)
+    }
+
+    /// Something other than the camera changed what is drawn (data, selection, hover).
+    func sceneDidChange() {
+        redraw()
+        cameraDidChange()
+        forceSceneEvent = true
+    }
+
+    /// Where the drawing area's origin is in the window's surface (CSD margins, header bar), so
+    /// logged positions can be clicked with `xdotool mousemove --window`.
+    var surfaceOffset: ScreenPoint {
+        guard let native = gtk_widget_get_native(drawingArea) else { return .zero }
+        var x = 0.0, y = 0.0
+        _ = gtk_widget_translate_coordinates(drawingArea, asWidget(native), 0, 0, &x, &y)
+        var sx = 0.0, sy = 0.0
+        gtk_native_get_surface_transform(native, &sx, &sy)
+        return ScreenPoint(x: x + sx, y: y + sy)
+    }
+
+    /// Logs what is on screen (positions in window surface coordinates).
+    func emitSceneEvent() {
+        guard eventLog.isEnabled else { return }
+        let o = surfaceOffset
+        func r(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
+        let vw = camera.viewportSize.width, vh = camera.viewportSize.height
+        func onScreen(_ p: ScreenPoint) -> Bool { p.x >= 0 && p.y >= 0 && p.x <= vw && p.y <= vh }
+        let bubbles: [JSONValue] = lastScene.bubbles.filter { onScreen($0.center) }.map {
+            .object([("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)), ("y", r($0.center.y + o.y)),
+                     ("r", r($0.radius)), ("count", .int($0.count))])
+        }
+        let pins: [JSONValue] = lastScene.pins.filter { onScreen($0.center) }.map {
+            .object([("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)), ("y", r($0.center.y + o.y)),
+                     ("name", .string($0.name))])
+        }
+        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins))])
+    }
+
+    /// Paints the last built scene (temporary simple painter until the sprite renderer lands).
+    func drawScene(_ cr: OpaquePointer, palette: MapPalette) {
+        for b in lastScene.bubbles {
+            palette.bubbleColor(count: b.count).setSource(on: cr)
+            cairo_arc(cr, b.center.x, b.center.y, b.radius, 0, 2 * .pi)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+        }
+        for p in lastScene.pins {
+            cairo_set_source_rgb(cr, Double(p.color >> 16 & 0xFF) / 255, Double(p.color >> 8 & 0xFF) / 255, Double(p.color & 0xFF) / 255)
+            cairo_arc(cr, p.center.x, p.center.y, p.isSelected ? 8 : 6, 0, 2 * .pi)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_set_line_width(cr, 1.5)
+            cairo_stroke(cr)
+        }
+    }
+}
