@@ -26,7 +26,8 @@ public struct MapPalette: Hashable, Sendable {
     public var scaleBarLine: MapColor
 
     // Data marks (used by the scene renderer)
-    /// Bubble fills for the three count steps (SPEC §7: < 100, < 750, ≥ 750).
+    /// Bubble fills for the three count steps (SPEC §7: < 100, < 750, ≥ 750): blue → violet → plum,
+    /// all dark enough that the white count text wins on luminance (consistent labels).
     public var bubbleRamp: [MapColor]
     /// Bubble outline (white in both palettes).
     public var bubbleOutline: MapColor
@@ -65,7 +66,7 @@ public struct MapPalette: Hashable, Sendable {
         overlayText: MapColor(hex: 0x3C4043),
         overlayBacking: MapColor(hex: 0xFFFFFF, alpha: 0.72),
         scaleBarLine: MapColor(hex: 0x4A4F55),
-        bubbleRamp: [MapColor(hex: 0x3FA7C4), MapColor(hex: 0x2F78C2), MapColor(hex: 0x5B4BB7)],
+        bubbleRamp: [MapColor(hex: 0x1C74C8), MapColor(hex: 0x5A48D0), MapColor(hex: 0xA3338F)],
         bubbleOutline: MapColor(hex: 0xFFFFFF),
         pin: MapColor(hex: 0x2F78C2),
         pinOutline: MapColor(hex: 0xFFFFFF),
@@ -91,7 +92,7 @@ public struct MapPalette: Hashable, Sendable {
         overlayText: MapColor(hex: 0xD7DADF),
         overlayBacking: MapColor(hex: 0x15191F, alpha: 0.70),
         scaleBarLine: MapColor(hex: 0xC9CDD3),
-        bubbleRamp: [MapColor(hex: 0x4DB6D3), MapColor(hex: 0x4A8FE0), MapColor(hex: 0x8A7BE8)],
+        bubbleRamp: [MapColor(hex: 0x2474CC), MapColor(hex: 0x6A55E0), MapColor(hex: 0xB0409C)],
         bubbleOutline: MapColor(hex: 0xFFFFFF),
         pin: MapColor(hex: 0x4A8FE0),
         pinOutline: MapColor(hex: 0xFFFFFF),

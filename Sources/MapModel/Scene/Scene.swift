@@ -101,6 +101,9 @@ public struct SceneCallout: Sendable, Equatable {
     public var lines: [String]
     /// Appearance progress 0…1 (grows, or fades under reduced motion).
     public var progress: Double = 1
+    /// Whether a `progress` below 1 fades the callout in (reduced motion) instead of growing it
+    /// from the anchor.
+    public var fades = false
 
     public init(pointIndex: Int, frame: ScreenRect, anchor: ScreenPoint, title: String, lines: [String]) {
         self.pointIndex = pointIndex; self.frame = frame; self.anchor = anchor; self.title = title; self.lines = lines

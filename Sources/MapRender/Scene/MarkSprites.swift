@@ -1,0 +1,160 @@
+import CCairo
+import MapModel
+
+/// What a bubble, pin or label sprite looks like besides the palette and device scale (which select
+/// a `SceneRenderer` style generation, also part of the key).
+enum MarkKey: Hashable {
+    case bubble(style: Int, step: Int, label: String, radiusQuarterPixels: Int, flags: UInt8)
+    case pin(style: Int, color: UInt32, flags: UInt8)
+    case capsule(style: Int, text: String, selected: Bool)
+}
+
+/// Makes the sprites of data marks: the only place where their look is defined.
+enum MarkSprites {
+    static let selectedFlag: UInt8 = 1
+    static let hoveredFlag: UInt8 = 2
+
+    /// Logical pixels around a bubble's radius kept in its sprite (shadow, hover halo, selection ring).
+    static let bubbleMargin = 7.0
+
+    /// The bubble font size (points) for a step; the label shrinks further if it doesn't fit.
+    static func bubbleFont(step: Int) -> String {
+        ["Sans Bold 9.5", "Sans Bold 10.5", "Sans Bold 11.5"][min(max(step, 0), 2)]
+    }
+
+    /// A count bubble: soft shadow, fill by step, white outline, count text in black or white by the
+    /// fill's luminance; `hovered` adds a translucent halo, `selected` an accent ring.
+    static func bubble(step: Int, label: String, radius r: Double, hovered: Bool, selected: Bool,
+                       palette: MapPalette, scale: Double) -> Sprite {
+        let m = bubbleMargin
+        let size = 2 * (r + m)
+        let c = r + m
+        let fill = palette.bubbleRamp[min(max(step, 0), palette.bubbleRamp.count - 1)]
+        return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
+            SoftShadow.paint(in: cr, width: size, height: size, scale: scale, blur: 3, dy: 1,
+                             opacity: palette.isDark ? 0.55 : 0.30) { m in
+                cairo_arc(m, c, c, r, 0, 2 * .pi)
+            }
+            if hovered {
+                cairo_arc(cr, c, c, r + 5, 0, 2 * .pi)
+                fill.withAlpha(0.35).setSource(on: cr)
+                cairo_fill(cr)
+            }
+            let outline = 2.0
+            cairo_arc(cr, c, c, r - outline / 2, 0, 2 * .pi)
+            fill.setSource(on: cr)
+            cairo_fill_preserve(cr)
+            palette.bubbleOutline.setSource(on: cr)
+            cairo_set_line_width(cr, outline)
+            cairo_stroke(cr)
+            if selected {
+                cairo_arc(cr, c, c, r + 2.6, 0, 2 * .pi)
+                palette.accent.setSource(on: cr)
+                cairo_set_line_width(cr, 2.6)
+                cairo_stroke(cr)
+            }
+            drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
+                            centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)
+        }
+    }
+
+    /// Radius of a pin as drawn.
+    static func pinRadius(_ style: BubbleStyle, selected: Bool, hovered: Bool) -> Double {
+        selected ? style.pinRadius + 2.5 : (hovered ? style.pinRadius + 1 : style.pinRadius)
+    }
+
+    /// A round pin: soft shadow, fill colour, thin white outline; selected pins are bigger, in the
+    /// accent colour with a white dot.
+    static func pin(color: UInt32, selected: Bool, hovered: Bool, style: BubbleStyle,
+                    palette: MapPalette, scale: Double) -> Sprite {
+        let r = pinRadius(style, selected: selected, hovered: hovered)
+        let m = 5.0
+        let size = 2 * (r + m), c = r + m
+        let fill = selected ? palette.accent : MapColor(hex: color)
+        return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
+            SoftShadow.paint(in: cr, width: size, height: size, scale: scale, blur: 2.5, dy: 1,
+                             opacity: palette.isDark ? 0.6 : 0.38) { m in
+                cairo_arc(m, c, c, r, 0, 2 * .pi)
+            }
+            let outline = selected ? 2.0 : 1.6
+            cairo_arc(cr, c, c, r - outline / 2, 0, 2 * .pi)
+            fill.setSource(on: cr)
+            cairo_fill_preserve(cr)
+            palette.pinOutline.setSource(on: cr)
+            cairo_set_line_width(cr, outline)
+            cairo_stroke(cr)
+            if selected {
+                cairo_arc(cr, c, c, r * 0.36, 0, 2 * .pi)
+                palette.pinOutline.setSource(on: cr)
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    /// Margin around a label capsule kept in its sprite (shadow).
+    static let capsuleMargin = 4.0
+
+    /// A label capsule at `SceneHitTester.labelRect` (relative to the pin's centre, the anchor).
+    static func capsule(text: String, selected: Bool, style: BubbleStyle, palette: MapPalette,
+                        scale: Double) -> Sprite {
+        let rect = SceneHitTester.labelRect(for: .zero, text: text, style: style)
+        let m = capsuleMargin
+        let w = rect.width + 2 * m, h = rect.height + 2 * m
+        // Sprite origin relative to the pin centre, snapped so the capsule sits on whole pixels.
+        let ox = rect.minX - m, oy = rect.minY - m
+        let fill = selected ? palette.accent : palette.labelFill
+        let textColor = selected ? fill.readableTextColor : palette.labelText
+        return Sprite(width: w, height: h, anchorX: -ox, anchorY: -oy, scale: scale) { cr in
+            let shape: (OpaquePointer) -> Void = { c in
+                appendRoundedRect(c, x: m, y: m, width: rect.width, height: rect.height, radius: rect.height / 2)
+            }
+            SoftShadow.paint(in: cr, width: w, height: h, scale: scale, blur: 3, dy: 1,
+                             opacity: palette.isDark ? 0.6 : 0.28, shape: shape)
+            shape(cr)
+            fill.setSource(on: cr)
+            cairo_fill_preserve(cr)
+            // A hairline edge keeps the capsule distinct from land of a similar tone.
+            (palette.isDark ? MapColor(hex: 0xFFFFFF, alpha: 0.14) : MapColor(hex: 0x000000, alpha: 0.10))
+                .setSource(on: cr)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            drawCentredText(text, font: "Sans Bold 8.5", color: textColor, centreX: m + rect.width / 2,
+                            centreY: m + rect.height / 2, maxWidth: rect.width - 8, in: cr)
+        }
+    }
+
+    /// Draws one line of plain text (never markup) centred on a point: horizontally by its logical
+    /// width, vertically by its ink (digits and capitals look centred). Shrinks text wider than
+    /// `maxWidth` down to 75 %, then ellipsizes.
+    static func drawCentredText(_ text: String, font: String, color: MapColor, centreX: Double, centreY: Double,
+                                maxWidth: Double, in cr: OpaquePointer) {
+        guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let desc = pango_font_description_from_string(font)
+        pango_layout_set_font_description(layout, desc)
+        pango_font_description_free(desc)
+        pango_layout_set_text(layout, text, -1)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        let unit = Double(PANGO_SCALE)
+        var width = Double(logical.width) / unit
+        var shrink = 1.0
+        if width > maxWidth {
+            shrink = max(0.75, maxWidth / width)
+            if width * shrink > maxWidth {
+                pango_layout_set_width(layout, Int32(maxWidth / shrink * unit))
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+                pango_layout_get_extents(layout, &ink, &logical)
+                width = Double(logical.width) / unit
+            }
+        }
+        let inkMidY = (Double(ink.y) + Double(ink.height) / 2) / unit
+        cairo_save(cr)
+        cairo_translate(cr, centreX, centreY)
+        cairo_scale(cr, shrink, shrink)
+        cairo_move_to(cr, -width / 2, -inkMidY)
+        color.setSource(on: cr)
+        pango_cairo_show_layout(cr, layout)
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,178 @@
+import CCairo
+import MapModel
+@testable import MapRender
+import XCTest
+
+final class SceneRendererTests: XCTestCase {
+    private func drawOnTransparent(_ scene: Scene, renderer: SceneRenderer = SceneRenderer(),
+                                   width: Int = 200, height: Int = 120, scale: Double = 1) -> ImageSurface {
+        let image = ImageSurface(width: width, height: height, scale: scale)
+        image.withContext { renderer.draw(scene, in: $0, palette: .light) }
+        return image
+    }
+
+    private func countOpaque(_ image: ImageSurface) -> Int {
+        var n = 0
+        for y in 0..<image.pixelHeight { for x in 0..<image.pixelWidth where image.pixel(x: x, y: y).a > 0 { n += 1 } }
+        return n
+    }
+
+    func testSpriteCacheReturnsTheSameSpriteForTheSameKey() {
+        let cache = SpriteCache<String>(capacity: 10)
+        let make = { Sprite(width: 4, height: 4, anchorX: 2, anchorY: 2, scale: 1) { _ in } }
+        let a = cache.sprite(for: "2", make: make)
+        let b = cache.sprite(for: "2", make: make)
+        XCTAssertTrue(a === b)
+        XCTAssertEqual(cache.renderCount, 1)
+        XCTAssertFalse(cache.sprite(for: "3", make: make) === a)
+    }
+
+    func testSpriteCacheIsBoundedAndKeepsRecentSprites() {
+        let cache = SpriteCache<Int>(capacity: 100)
+        let make = { Sprite(width: 2, height: 2, anchorX: 1, anchorY: 1, scale: 1) { _ in } }
+        let hot = cache.sprite(for: -1, make: make)
+        for i in 0..<1000 {
+            _ = cache.sprite(for: i, make: make)
+            _ = cache.sprite(for: -1, make: make)  // keeps being used
+            XCTAssertLessThanOrEqual(cache.count, 100)
+        }
+        XCTAssertTrue(cache.sprite(for: -1, make: make) === hot)
+    }
+
+    func testRepeatedLabelsReuseSpritesAcrossFrames() {
+        var scene = Scene()
+        for i in 0..<300 {
+            let count = [2, 3, 12, 150, 1234][i % 5]
+            scene.bubbles.append(SceneBubble(id: .cluster(i), center: ScreenPoint(x: Double(i % 20) * 10, y: Double(i / 20) * 8),
+                                             radius: BubbleStyle().radius(forCount: count), count: count,
+                                             label: count >= 1000 ? "1.2k" : "\(count)", step: BubbleStyle().step(forCount: count)))
+        }
+        let renderer = SceneRenderer()
+        _ = drawOnTransparent(scene, renderer: renderer)
+        XCTAssertEqual(renderer.sprites.renderCount, 5)
+        _ = drawOnTransparent(scene, renderer: renderer)
+        XCTAssertEqual(renderer.sprites.renderCount, 5, "a second frame makes no new sprites")
+        // Another device scale is another look.
+        _ = drawOnTransparent(scene, renderer: renderer, scale: 2)
+        XCTAssertEqual(renderer.sprites.renderCount, 10)
+    }
+
+    func testTextColourFollowsLuminance() {
+        XCTAssertEqual(MapColor(hex: 0xFFFFFF).readableTextColor, MapColor(hex: 0x111111))
+        XCTAssertEqual(MapColor(hex: 0xF1F075).readableTextColor, MapColor(hex: 0x111111))  // yellow
+        XCTAssertEqual(MapColor(hex: 0x51BBD6).readableTextColor, MapColor(hex: 0x111111))  // light cyan
+        XCTAssertEqual(MapColor(hex: 0x1C74C8).readableTextColor, MapColor(hex: 0xFFFFFF))  // blue
+        XCTAssertEqual(MapColor(hex: 0x000000).readableTextColor, MapColor(hex: 0xFFFFFF))
+        for palette in [MapPalette.light, .dark] {
+            for fill in palette.bubbleRamp { XCTAssertEqual(fill.readableTextColor, MapColor(hex: 0xFFFFFF)) }
+        }
+    }
+
+    func testBubbleLabelIsDrawnInTheReadableColour() {
+        // A white-on-blue label: the centre of "8" is light, the fill around it blue.
+        var scene = Scene()
+        scene.bubbles = [SceneBubble(id: .cluster(1), center: ScreenPoint(x: 50, y: 50), radius: 15, count: 888,
+                                     label: "888", step: 0)]
+        let image = drawOnTransparent(scene)
+        var light = 0
+        for y in 44...56 { for x in 40...60 { let p = image.pixel(x: x, y: y); if p.r > 200 && p.g > 200 && p.b > 200 { light += 1 } } }
+        XCTAssertGreaterThan(light, 15)
+        let fill = image.pixel(x: 50, y: 39)
+        XCTAssertEqual(Int(fill.b), 0xC8, accuracy: 6)
+    }
+
+    func testItemsOffScreenDrawNothing() {
+        var scene = Scene()
+        scene.bubbles = [SceneBubble(id: .cluster(1), center: ScreenPoint(x: 5000, y: 60), radius: 20, count: 5,
+                                     label: "5", step: 0),
+                         SceneBubble(id: .cluster(2), center: ScreenPoint(x: -40, y: 60), radius: 20, count: 5,
+                                     label: "5", step: 0)]
+        scene.pins = [ScenePin(id: .point(1), pointIndex: 1, center: ScreenPoint(x: 100, y: -30), name: "a",
+                               label: nil, color: 0xFF0000),
+                      ScenePin(id: .point(2), pointIndex: 2, center: ScreenPoint(x: -60, y: 60), name: "b",
+                               label: "$1", color: 0xFF0000)]
+        let renderer = SceneRenderer()
+        let image = drawOnTransparent(scene, renderer: renderer)
+        XCTAssertEqual(countOpaque(image), 0)
+        XCTAssertEqual(renderer.lastDrawnItemCount, 0)
+        XCTAssertEqual(renderer.cachedSpriteCount, 0, "culled items don't even make sprites")
+        // Partly visible items are drawn.
+        scene.bubbles[1].center.x = -10
+        let partly = drawOnTransparent(scene, renderer: renderer)
+        XCTAssertGreaterThan(countOpaque(partly), 50)
+        XCTAssertEqual(renderer.lastDrawnItemCount, 1)
+    }
+
+    func testLabelCapsuleIsDrawnWhereHitTestingLooks() {
+        var scene = Scene()
+        let pin = ScenePin(id: .point(1), pointIndex: 1, center: ScreenPoint(x: 40, y: 60), name: "Loft",
+                           label: "$120", color: 0x2F78C2)
+        scene.pins = [pin]
+        let image = drawOnTransparent(scene)
+        let rect = SceneHitTester.labelRect(for: pin.center, text: "$120")
+        // Inside the capsule (away from its rounded ends): opaque.
+        for x in stride(from: Int(rect.minX + rect.height / 2), to: Int(rect.maxX - rect.height / 2), by: 3) {
+            XCTAssertEqual(image.pixel(x: x, y: Int(rect.minY) + 3).a, 255, "x \(x)")
+        }
+        // Well right of it: nothing.
+        XCTAssertEqual(image.pixel(x: Int(rect.maxX) + 8, y: Int(pin.center.y)).a, 0)
+        XCTAssertEqual(SceneHitTester.hit(scene, at: ScreenPoint(x: rect.maxX - 4, y: rect.midYForTest)),
+                       .pin(.point(1), pointIndex: 1))
+    }
+
+    func testSelectedPinIsDrawnLastInTheAccentColour() {
+        var scene = Scene()
+        var selected = ScenePin(id: .point(1), pointIndex: 1, center: ScreenPoint(x: 50, y: 50), name: "a",
+                                label: nil, color: 0x2F78C2)
+        selected.isSelected = true
+        let other = ScenePin(id: .point(2), pointIndex: 2, center: ScreenPoint(x: 52, y: 50), name: "b",
+                             label: nil, color: 0x00AA00)
+        scene.pins = [selected, other]
+        let image = drawOnTransparent(scene)
+        // Between the white dot and the outline of the selected pin: accent (orange), not green.
+        let p = image.pixel(x: 50, y: 44)
+        XCTAssertGreaterThan(Int(p.r), 200)
+        XCTAssertLessThan(Int(p.g), 130)
+    }
+
+    func testCalloutMeasurerWrapsAndCaps() {
+        let short = CalloutMeasurer.size(title: "Prado", lines: ["Museum"], maxWidth: 280)
+        XCTAssertGreaterThanOrEqual(short.width, 120)
+        XCTAssertLessThan(short.width, 200)
+        let long = CalloutMeasurer.size(title: "Prado", lines: [String(repeating: "very long text ", count: 20)],
+                                        maxWidth: 240)
+        XCTAssertEqual(long.width, 240)
+        XCTAssertGreaterThan(long.height, short.height + 30, "wraps onto more lines")
+        let many = CalloutMeasurer.size(title: "Prado", lines: (0..<100).map { "property \($0): value" },
+                                        maxWidth: 240, maxHeight: 200)
+        XCTAssertEqual(many.height, 200)
+        XCTAssertEqual(CalloutMeasurer.size(title: "A <b>b</b>", lines: [], maxWidth: 300),
+                       CalloutMeasurer.size(title: "A <b>b</b>", lines: [], maxWidth: 300))
+    }
+
+    func testCalloutFillsItsFrameAndFadesOrGrows() {
+        var scene = Scene()
+        let size = CalloutMeasurer.size(title: "Prado Museum", lines: ["Art museum", "open 10–20"])
+        let pin = ScreenPoint(x: 100, y: 110)
+        let frame = CalloutPlacement.frame(above: pin, size: size)
+        scene.callout = SceneCallout(pointIndex: 0, frame: frame, anchor: pin, title: "Prado Museum",
+                                     lines: ["Art museum", "open 10–20"])
+        let full = drawOnTransparent(scene, width: 200, height: 130)
+        // Corners of the frame (inset past the rounding) are painted; outside the frame only shadow.
+        XCTAssertEqual(full.pixel(x: Int(frame.minX) + 6, y: Int(frame.minY) + 6).a, 255)
+        XCTAssertEqual(full.pixel(x: Int(frame.maxX) - 6, y: Int(frame.maxY) - 6).a, 255)
+        // The arrow reaches down towards the pin.
+        XCTAssertEqual(full.pixel(x: Int(pin.x), y: Int(frame.maxY) + 4).a, 255)
+        scene.callout?.progress = 0.5
+        scene.callout?.fades = true
+        let faded = drawOnTransparent(scene, width: 200, height: 130)
+        XCTAssertEqual(Int(faded.pixel(x: Int(frame.minX) + 6, y: Int(frame.minY) + 6).a), 128, accuracy: 3)
+        scene.callout?.fades = false
+        let grown = drawOnTransparent(scene, width: 200, height: 130)
+        XCTAssertEqual(grown.pixel(x: Int(frame.minX) + 6, y: Int(frame.minY) + 6).a, 0, "half size: the corner is empty")
+    }
+}
+
+private extension ScreenRect {
+    var midYForTest: Double { y + height / 2 }
+}
