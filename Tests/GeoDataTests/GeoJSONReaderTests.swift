@@ -190,4 +190,18 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(set.propertiesJSON(at: 1), "{}")
         XCTAssertTrue(set.properties(at: 1).isEmpty)
     }
+
+    /// The string scanner reads 8 bytes at a time: put a special byte at every offset.
+    func testSpecialCharactersAtEveryOffsetInAString() throws {
+        for length in 0..<24 {
+            for (special, decoded) in [(#"\""#, "\""), (#"\n"#, "\n"), ("é", "é"), ("😀", "😀")] {
+                for at in 0...length {
+                    let plain = String(repeating: "a", count: length)
+                    let raw = String(plain.prefix(at)) + special + String(plain.dropFirst(at))
+                    let set = try load(collection(pointFeature("0", "0", properties: "{\"name\":\"\(raw)\"}")))
+                    XCTAssertEqual(set.name(at: 0), String(plain.prefix(at)) + decoded + String(plain.dropFirst(at)))
+                }
+            }
+        }
+    }
 }

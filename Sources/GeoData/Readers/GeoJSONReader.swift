@@ -31,7 +31,8 @@ struct GeoJSONReader {
     var multiLon: [Double] = []
     var multiLat: [Double] = []
     var multiStatus: [PositionStatus] = []
-    var scratch: [UInt8] = []
+    /// The feature being read.
+    var cur = FeatureState()
 
     enum GeometryKind { case missing, null, point, multiPoint, other, untyped }
     enum CoordinateShape { case none, empty, position, positions, deeper }
@@ -118,6 +119,23 @@ struct GeoJSONReader {
         let start = pos
         var escaped = false
         while true {
+            // Eight bytes at a time while none is a quote, backslash, control byte or non-ASCII
+            // (SWAR; a false alarm only drops to the byte loop). Reading ahead is safe: the
+            // buffer is padded, and the NUL padding stops the scan.
+            while true {
+                let x = UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let q = x ^ (ones &* 0x22)
+                let b = x ^ (ones &* 0x5C)
+                let special = (((q &- ones) & ~q) | ((b &- ones) & ~b) | (x &- ones &* 0x20) | x) & highs
+                if special != 0 {
+                    // The lowest flagged byte is always a real one: go straight to it.
+                    pos += special.trailingZeroBitCount >> 3
+                    break
+                }
+                pos += 8
+            }
             let c = p[pos]
             if c == 34 {
                 let e = pos
@@ -257,25 +275,22 @@ struct GeoJSONReader {
         }
     }
 
-    @inline(__always)
-    func bytesEqual(_ s: Span, _ lit: StaticString) -> Bool {
-        let n = lit.utf8CodeUnitCount
-        return s.end - s.start == n && memcmp(p + s.start, lit.utf8Start, n) == 0
-    }
+    // Helpers on the bytes are static: calling a non-mutating method of this large struct from
+    // a mutating one makes Swift copy the whole struct.
 
-    /// The bytes of a key, decoded when it has escapes (rare).
-    func keyBytes(_ s: Span) -> [UInt8] {
+    /// The decoded bytes of a key with escapes (rare), followed by 16 bytes of padding.
+    static func paddedKeyBytes(_ p: UnsafePointer<UInt8>, _ s: Span) -> [UInt8] {
         var out: [UInt8] = []
         JSONStringDecoder.decode(p, from: s.start, to: s.end, into: &out)
-        return out
+        return out + [UInt8](repeating: 0, count: 16)
     }
 
-    /// Is the (unescaped) key `s` the member name `lit`?
+    /// Is the member name `s` (decoded) equal to `key`?
     @inline(__always)
-    func keyIs(_ s: Span, _ lit: StaticString) -> Bool {
-        if !s.escaped { return bytesEqual(s, lit) }
-        let k = keyBytes(s)
-        return k.count == lit.utf8CodeUnitCount && memcmp(k, lit.utf8Start, k.count) == 0
+    static func keyIs(_ p: UnsafePointer<UInt8>, _ s: Span, _ key: KeyWord) -> Bool {
+        if !s.escaped { return key.matches(p, s.start, s.end - s.start) }
+        let k = paddedKeyBytes(p, s)
+        return k.withUnsafeBufferPointer { key.matches($0.baseAddress!, 0, k.count - 16) }
     }
 
     // MARK: - Document
@@ -291,7 +306,7 @@ struct GeoJSONReader {
         skipWhitespace()
         var topType: String?
         var sawFeatures = false
-        var single = FeatureState()
+        cur = FeatureState()
         if p[pos] != UInt8(ascii: "}") {
             while true {
                 guard p[pos] == 34 else { throw expected("a member name in quotes") }
@@ -299,17 +314,19 @@ struct GeoJSONReader {
                 skipWhitespace()
                 try expectByte(UInt8(ascii: ":"), "':' after a member name")
                 skipWhitespace()
-                if keyIs(key, "type") {
+                if GeoJSONReader.keyIs(p, key, .type) {
                     guard p[pos] == 34 else { throw error("\"type\" must be a string", kind: .notGeoJSON) }
                     let s = try scanString()
                     topType = JSONStringDecoder.string(p, from: s.start, to: s.end, hasEscapes: s.escaped)
-                } else if keyIs(key, "features") {
+                } else if GeoJSONReader.keyIs(p, key, .features) {
                     guard p[pos] == UInt8(ascii: "[") else {
                         throw error("\"features\" must be an array, found \(describeByte(at: pos))", kind: .notGeoJSON)
                     }
+                    let topLevelFeature = cur   // the members of a top-level Feature, if any
                     try parseFeatures()
+                    cur = topLevelFeature
                     sawFeatures = true
-                } else if try !parseFeatureMember(key, &single, depth: 1) {
+                } else if try !parseFeatureMember(key, depth: 1) {
                     try skipValue(depth: 1)
                 }
                 skipWhitespace()
@@ -330,7 +347,7 @@ struct GeoJSONReader {
         case "Feature":
             featureIndex = 0
             report.itemsRead = 1
-            commit(&single, position: 0)
+            commit(position: 0)
         case nil:
             guard sawFeatures else {
                 throw GeoDataError(kind: .notGeoJSON, fileName: fileName,
@@ -368,7 +385,7 @@ struct GeoJSONReader {
     mutating func parseFeature(position: Int) throws {
         pos += 1
         skipWhitespace()
-        var st = FeatureState()
+        cur = FeatureState()
         if p[pos] != UInt8(ascii: "}") {
             while true {
                 guard p[pos] == 34 else { throw expected("a member name in quotes") }
@@ -376,7 +393,7 @@ struct GeoJSONReader {
                 skipWhitespace()
                 try expectByte(UInt8(ascii: ":"), "':' after a member name")
                 skipWhitespace()
-                if try !parseFeatureMember(key, &st, depth: 2) {
+                if try !parseFeatureMember(key, depth: 2) {
                     try skipValue(depth: 2)
                 }
                 skipWhitespace()
@@ -387,21 +404,21 @@ struct GeoJSONReader {
             }
         }
         pos += 1
-        commit(&st, position: position)
+        commit(position: position)
     }
 
     /// Reads `geometry`, `properties` or `id`; returns false for other members (not consumed).
-    mutating func parseFeatureMember(_ key: Span, _ st: inout FeatureState, depth: Int) throws -> Bool {
+    mutating func parseFeatureMember(_ key: Span, depth: Int) throws -> Bool {
         let n = key.end - key.start
         let esc = key.escaped
-        if (esc || n == 8) && keyIs(key, "geometry") {
-            try parseGeometry(&st, depth: depth + 1)
+        if (esc || n == 8) && GeoJSONReader.keyIs(p, key, .geometry) {
+            try parseGeometry(depth: depth + 1)
             return true
         }
-        if (esc || n == 10) && keyIs(key, "properties") {
+        if (esc || n == 10) && GeoJSONReader.keyIs(p, key, .properties) {
             let c = p[pos]
             if c == UInt8(ascii: "{") {
-                try parseProperties(&st, depth: depth + 1)
+                try parseProperties(depth: depth + 1)
             } else if c == UInt8(ascii: "n") {
                 try expectLiteral("null")
             } else {
@@ -409,14 +426,14 @@ struct GeoJSONReader {
             }
             return true
         }
-        if (esc || n == 2) && keyIs(key, "id") {
+        if (esc || n == 2) && GeoJSONReader.keyIs(p, key, .id) {
             let s = pos
             let c = p[pos]
             try skipValue(depth: depth + 1)
             // Only string and number ids are kept (RFC 7946 §3.2); others are ignored.
             if c == 34 || c == UInt8(ascii: "-") || c &- 48 < 10 {
-                st.idStart = s
-                st.idEnd = pos
+                cur.idStart = s
+                cur.idEnd = pos
             }
             return true
         }
@@ -425,17 +442,17 @@ struct GeoJSONReader {
 
     // MARK: - Geometry
 
-    mutating func parseGeometry(_ st: inout FeatureState, depth: Int) throws {
+    mutating func parseGeometry(depth: Int) throws {
         let c = p[pos]
         if c == UInt8(ascii: "n") {
             try expectLiteral("null")
-            st.kind = .null
+            cur.kind = .null
             return
         }
         guard c == UInt8(ascii: "{") else { throw expected("\"geometry\" to be an object or null") }
         pos += 1
         skipWhitespace()
-        st.kind = .untyped
+        cur.kind = .untyped
         if p[pos] == UInt8(ascii: "}") { pos += 1; return }
         while true {
             guard p[pos] == 34 else { throw expected("a member name in quotes") }
@@ -443,14 +460,14 @@ struct GeoJSONReader {
             skipWhitespace()
             try expectByte(UInt8(ascii: ":"), "':' after a member name")
             skipWhitespace()
-            if keyIs(key, "type") {
+            if GeoJSONReader.keyIs(p, key, .type) {
                 guard p[pos] == 34 else { throw expected("the geometry \"type\" to be a string") }
                 let t = try scanString()
-                if bytesEqual(t, "Point") { st.kind = .point }
-                else if bytesEqual(t, "MultiPoint") { st.kind = .multiPoint }
-                else { st.kind = .other }
-            } else if keyIs(key, "coordinates") {
-                try parseCoordinates(&st, depth: depth + 1)
+                if KeyWord.point.matches(p, t.start, t.end - t.start) { cur.kind = .point }
+                else if KeyWord.multiPoint.matches(p, t.start, t.end - t.start) { cur.kind = .multiPoint }
+                else { cur.kind = .other }
+            } else if GeoJSONReader.keyIs(p, key, .coordinates) {
+                try parseCoordinates(depth: depth + 1)
             } else {
                 try skipValue(depth: depth + 1)
             }
@@ -462,11 +479,11 @@ struct GeoJSONReader {
         }
     }
 
-    mutating func parseCoordinates(_ st: inout FeatureState, depth: Int) throws {
+    mutating func parseCoordinates(depth: Int) throws {
         let c = p[pos]
         if c == UInt8(ascii: "n") {
             try expectLiteral("null")
-            st.shape = .none
+            cur.shape = .none
             return
         }
         guard c == UInt8(ascii: "[") else { throw expected("\"coordinates\" to be an array") }
@@ -475,25 +492,25 @@ struct GeoJSONReader {
         let first = p[pos]
         if first == UInt8(ascii: "]") {
             pos += 1
-            st.shape = .empty
+            cur.shape = .empty
             return
         }
         if first != UInt8(ascii: "[") {
             let r = try parsePosition(depth: depth + 1)
-            st.shape = .position
-            st.lon = r.lon
-            st.lat = r.lat
-            st.status = r.status
+            cur.shape = .position
+            cur.lon = r.lon
+            cur.lat = r.lat
+            cur.status = r.status
             return
         }
         // An array of positions (MultiPoint, LineString) or deeper (polygons).
         multiLon.removeAll(keepingCapacity: true)
         multiLat.removeAll(keepingCapacity: true)
         multiStatus.removeAll(keepingCapacity: true)
-        st.shape = .positions
+        cur.shape = .positions
         while true {
             guard p[pos] == UInt8(ascii: "[") else {
-                if st.shape == .deeper { try skipValue(depth: depth + 1) } else { throw expected("a position '['") }
+                if cur.shape == .deeper { try skipValue(depth: depth + 1) } else { throw expected("a position '['") }
                 skipWhitespace()
                 let c = p[pos]
                 if c == UInt8(ascii: ",") { pos += 1; skipWhitespace(); continue }
@@ -503,8 +520,8 @@ struct GeoJSONReader {
             let elementStart = pos
             pos += 1
             skipWhitespace()
-            if st.shape == .deeper || p[pos] == UInt8(ascii: "[") {
-                st.shape = .deeper
+            if cur.shape == .deeper || p[pos] == UInt8(ascii: "[") {
+                cur.shape = .deeper
                 pos = elementStart
                 try skipValue(depth: depth + 1)
             } else {
@@ -551,25 +568,28 @@ struct GeoJSONReader {
     // MARK: - Properties
 
     @inline(__always)
-    func role(of key: Span) -> UInt16 {
+    static func role(_ p: UnsafePointer<UInt8>, of key: Span, _ numericKey: [UInt8]?, _ categoryKey: [UInt8]?) -> UInt16 {
         if key.escaped {
-            let k = keyBytes(key)
-            return k.withUnsafeBufferPointer { role(bytes: $0.baseAddress ?? p, count: k.count) }
+            let padded = paddedKeyBytes(p, key)
+            return padded.withUnsafeBufferPointer {
+                role(bytes: $0.baseAddress!, count: padded.count - 16, numericKey, categoryKey)
+            }
         }
-        return role(bytes: p + key.start, count: key.end - key.start)
+        return role(bytes: p + key.start, count: key.end - key.start, numericKey, categoryKey)
     }
 
     @inline(__always)
-    func role(bytes k: UnsafePointer<UInt8>, count n: Int) -> UInt16 {
-        @inline(__always) func eq(_ lit: StaticString) -> Bool { memcmp(k, lit.utf8Start, n) == 0 }
+    static func role(bytes k: UnsafePointer<UInt8>, count n: Int, _ numericKey: [UInt8]?, _ categoryKey: [UInt8]?) -> UInt16 {
         var r: UInt16 = 0
         switch n {
-        case 4: if eq("name") { r = GeoJSONReader.roleName }
-        case 5: if eq("title") { r = GeoJSONReader.roleTitle } else if eq("label") { r = GeoJSONReader.roleLabel }
-        case 8: if eq("category") { r = GeoJSONReader.roleCategory }
-        case 11: if eq("description") { r = GeoJSONReader.roleDescription }
-        case 12: if eq("marker-color") { r = GeoJSONReader.roleMarkerColor }
-        case 13: if eq("marker-symbol") { r = GeoJSONReader.roleMarkerSymbol }
+        case 4: if KeyWord.name.matches(k, 0, n) { r = GeoJSONReader.roleName }
+        case 5:
+            if KeyWord.title.matches(k, 0, n) { r = GeoJSONReader.roleTitle }
+            else if KeyWord.label.matches(k, 0, n) { r = GeoJSONReader.roleLabel }
+        case 8: if KeyWord.category.matches(k, 0, n) { r = GeoJSONReader.roleCategory }
+        case 11: if KeyWord.description.matches(k, 0, n) { r = GeoJSONReader.roleDescription }
+        case 12: if KeyWord.markerColor.matches(k, 0, n) { r = GeoJSONReader.roleMarkerColor }
+        case 13: if KeyWord.markerSymbol.matches(k, 0, n) { r = GeoJSONReader.roleMarkerSymbol }
         default: break
         }
         if let nk = numericKey, nk.count == n, nk.withUnsafeBufferPointer({ memcmp($0.baseAddress!, k, n) == 0 }) {
@@ -581,7 +601,7 @@ struct GeoJSONReader {
         return r
     }
 
-    mutating func parseProperties(_ st: inout FeatureState, depth: Int) throws {
+    mutating func parseProperties(depth: Int) throws {
         let start = pos
         pos += 1
         skipWhitespace()
@@ -592,11 +612,11 @@ struct GeoJSONReader {
                 skipWhitespace()
                 try expectByte(UInt8(ascii: ":"), "':' after a property name")
                 skipWhitespace()
-                let r = role(of: key)
+                let r = GeoJSONReader.role(p, of: key, numericKey, categoryKey)
                 if r == 0 {
                     try skipValue(depth: depth + 1)
                 } else {
-                    try readPropertyValue(role: r, &st, depth: depth + 1)
+                    try readPropertyValue(role: r, depth: depth + 1)
                 }
                 skipWhitespace()
                 let c = p[pos]
@@ -606,23 +626,23 @@ struct GeoJSONReader {
             }
         }
         pos += 1
-        st.propsStart = start
-        st.propsEnd = pos
+        cur.propsStart = start
+        cur.propsEnd = pos
     }
 
-    mutating func readPropertyValue(role r: UInt16, _ st: inout FeatureState, depth: Int) throws {
+    mutating func readPropertyValue(role r: UInt16, depth: Int) throws {
         let c = p[pos]
         var span = Span()
         if c == 34 {
             span = try scanString()
             if r & GeoJSONReader.roleNumeric != 0 && !span.escaped {
-                st.numeric = FastDouble.parseLenient(p + span.start, count: span.end - span.start) ?? .nan
+                cur.numeric = FastDouble.parseLenient(p + span.start, count: span.end - span.start) ?? .nan
             }
         } else if c == UInt8(ascii: "-") || c &- 48 < 10 {
             let s = pos
             let v = try scanNumber()
             span = Span(start: s, end: pos, escaped: false)
-            if r & GeoJSONReader.roleNumeric != 0 { st.numeric = v }
+            if r & GeoJSONReader.roleNumeric != 0 { cur.numeric = v }
         } else if c == UInt8(ascii: "t") || c == UInt8(ascii: "f") {
             let s = pos
             try skipValue(depth: depth)
@@ -631,14 +651,14 @@ struct GeoJSONReader {
             try skipValue(depth: depth)
             return
         }
-        if r & GeoJSONReader.roleName != 0 { st.name = span }
-        if r & GeoJSONReader.roleTitle != 0 { st.title = span }
-        if r & GeoJSONReader.roleLabel != 0 { st.label = span }
-        if r & GeoJSONReader.roleDescription != 0 { st.description = span }
-        if r & GeoJSONReader.roleCategory != 0 { st.category = span }
-        if r & GeoJSONReader.roleMarkerSymbol != 0 { st.markerSymbol = span }
-        if r & GeoJSONReader.roleMarkerColor != 0 { st.markerColor = span }
-        if r & GeoJSONReader.roleCategoryOverride != 0 { st.categoryOverride = span }
+        if r & GeoJSONReader.roleName != 0 { cur.name = span }
+        if r & GeoJSONReader.roleTitle != 0 { cur.title = span }
+        if r & GeoJSONReader.roleLabel != 0 { cur.label = span }
+        if r & GeoJSONReader.roleDescription != 0 { cur.description = span }
+        if r & GeoJSONReader.roleCategory != 0 { cur.category = span }
+        if r & GeoJSONReader.roleMarkerSymbol != 0 { cur.markerSymbol = span }
+        if r & GeoJSONReader.roleMarkerColor != 0 { cur.markerColor = span }
+        if r & GeoJSONReader.roleCategoryOverride != 0 { cur.categoryOverride = span }
     }
 
     // MARK: - Committing a feature
@@ -655,27 +675,27 @@ struct GeoJSONReader {
         }
     }
 
-    mutating func commit(_ st: inout FeatureState, position: Int) {
-        switch st.kind {
+    mutating func commit(position: Int) {
+        switch cur.kind {
         case .missing, .null:
             report.skip(.nullGeometry, at: position)
         case .other, .untyped:
             report.skip(.unsupportedGeometry, at: position)
         case .point:
-            guard st.shape == .position else {
-                report.skip(st.shape == .deeper || st.shape == .positions ? .unsupportedGeometry : .noCoordinates, at: position)
+            guard cur.shape == .position else {
+                report.skip(cur.shape == .deeper || cur.shape == .positions ? .unsupportedGeometry : .noCoordinates, at: position)
                 return
             }
-            if let reason = GeoJSONReader.validate(lon: st.lon, lat: st.lat, status: st.status) {
+            if let reason = GeoJSONReader.validate(lon: cur.lon, lat: cur.lat, status: cur.status) {
                 report.skip(reason, at: position)
                 return
             }
-            let (cat, num) = beginRecord(&st)
-            builder.addPoint(GeoCoordinate(latitude: st.lat, longitude: st.lon), record: builder.recordCount - 1,
+            let (cat, num) = beginRecord()
+            builder.addPoint(GeoCoordinate(latitude: cur.lat, longitude: cur.lon), record: builder.recordCount - 1,
                              position: position, category: cat, numeric: num)
         case .multiPoint:
-            guard st.shape == .positions else {
-                report.skip(st.shape == .deeper ? .unsupportedGeometry : .noCoordinates, at: position)
+            guard cur.shape == .positions else {
+                report.skip(cur.shape == .deeper ? .unsupportedGeometry : .noCoordinates, at: position)
                 return
             }
             var record = -1
@@ -687,7 +707,7 @@ struct GeoJSONReader {
                     continue
                 }
                 if record < 0 {
-                    (cat, num) = beginRecord(&st)
+                    (cat, num) = beginRecord()
                     record = builder.recordCount - 1
                 }
                 builder.addPoint(GeoCoordinate(latitude: multiLat[k], longitude: multiLon[k]), record: record,
@@ -697,14 +717,14 @@ struct GeoJSONReader {
     }
 
     /// Appends the record's columns; returns its category index and numeric value.
-    mutating func beginRecord(_ st: inout FeatureState) -> (Int32, Double) {
-        _ = builder.beginRecord(rawStart: st.propsStart, rawEnd: st.propsEnd, idStart: st.idStart, idEnd: st.idEnd)
-        GeoJSONReader.append(p, st.name.isSet ? st.name : st.title, to: &builder.names)
-        GeoJSONReader.append(p, st.label, to: &builder.labels)
-        GeoJSONReader.append(p, st.description, to: &builder.descriptions)
-        GeoJSONReader.append(p, st.markerColor, to: &builder.markerColors)
+    mutating func beginRecord() -> (Int32, Double) {
+        _ = builder.beginRecord(rawStart: cur.propsStart, rawEnd: cur.propsEnd, idStart: cur.idStart, idEnd: cur.idEnd)
+        GeoJSONReader.append(p, cur.name.isSet ? cur.name : cur.title, to: &builder.names)
+        GeoJSONReader.append(p, cur.label, to: &builder.labels)
+        GeoJSONReader.append(p, cur.description, to: &builder.descriptions)
+        GeoJSONReader.append(p, cur.markerColor, to: &builder.markerColors)
         var cat: Int32 = -1
-        let catSpan = categoryKey != nil ? st.categoryOverride : (st.category.isSet ? st.category : st.markerSymbol)
+        let catSpan = categoryKey != nil ? cur.categoryOverride : (cur.category.isSet ? cur.category : cur.markerSymbol)
         if catSpan.isSet && catSpan.end > catSpan.start {
             if !catSpan.escaped && categoryLabels.isEmpty {
                 cat = builder.categories.index(p, from: catSpan.start, to: catSpan.end)
@@ -714,7 +734,7 @@ struct GeoJSONReader {
                 cat = builder.categories.index(text)
             }
         }
-        return (cat, st.numeric)
+        return (cat, cur.numeric)
     }
 
     @inline(__always)

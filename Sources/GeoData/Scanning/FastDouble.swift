@@ -37,16 +37,18 @@ enum FastDouble {
         var negative = false
         if p[i] == UInt8(ascii: "-") { negative = true; i += 1 }
         var mantissa: UInt64 = 0
-        var digits = 0          // significant digits kept in `mantissa`
+        var digits = 0          // digits kept in `mantissa` (at most 19)
         var exponent = 0        // decimal exponent applied to `mantissa`
-        var truncated = false   // more than 19 significant digits
+        var truncated = false   // a non-zero digit was dropped
         var c = p[i]
         if c == UInt8(ascii: "0") {
             i += 1
             c = p[i]
             if c &- 48 < 10 { return (0, i, false) }   // leading zero
         } else if c &- 49 < 9 {
-            while c &- 48 < 10 {
+            while true {
+                c = p[i]
+                guard c &- 48 < 10 else { break }
                 if digits < 19 {
                     mantissa = mantissa &* 10 &+ UInt64(c &- 48)
                     digits += 1
@@ -55,28 +57,35 @@ enum FastDouble {
                     if c != 48 { truncated = true }
                 }
                 i += 1
-                c = p[i]
             }
         } else {
             return (0, i, false)
         }
         if c == UInt8(ascii: ".") {
             i += 1
-            c = p[i]
-            if c &- 48 >= 10 { return (0, i, false) }
-            while c &- 48 < 10 {
+            if p[i] &- 48 >= 10 { return (0, i, false) }
+            let fractionStart = i
+            var dropped = 0
+            if mantissa == 0 { while p[i] == 48 { i += 1 } }   // leading zeros are not significant
+            // Long fractions (full-precision coordinates): eight digits at a time first.
+            while digits <= 11, let v = eightDigits(p + i) {
+                mantissa = mantissa &* 100_000_000 &+ v
+                digits += 8
+                i += 8
+            }
+            while true {
+                c = p[i]
+                guard c &- 48 < 10 else { break }
                 if digits < 19 {
-                    if mantissa != 0 || c != 48 {
-                        mantissa = mantissa &* 10 &+ UInt64(c &- 48)
-                        digits += 1
-                    }
-                    exponent -= 1
-                } else if c != 48 {
-                    truncated = true
+                    mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+                    digits += 1
+                } else {
+                    dropped += 1
+                    if c != 48 { truncated = true }
                 }
                 i += 1
-                c = p[i]
             }
+            exponent -= (i - fractionStart) - dropped
         }
         if c | 0x20 == UInt8(ascii: "e") {
             i += 1
@@ -97,6 +106,19 @@ enum FastDouble {
             return (negative ? -v : v, i, true)
         }
         return (strtodBytes(p + start, count: i - start), i, true)
+    }
+
+    /// The value of the 8 ASCII digits at `p`, or nil when they are not all digits (SWAR).
+    @inline(__always)
+    static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+        let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+        let allDigits = ((x & 0xF0F0_F0F0_F0F0_F0F0) | (((x &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
+            == 0x3333_3333_3333_3333
+        guard allDigits else { return nil }
+        var v = x & 0x0F0F_0F0F_0F0F_0F0F
+        v = (v &* 2561) >> 8
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        return ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
     }
 
     /// The correctly rounded value of `mantissa · 10^exponent` when a cheap exact method exists.
