@@ -28,7 +28,9 @@ extension MapViewController {
         loadGeneration += 1
         let generation = loadGeneration
         let cancelFlag = CancelFlag()
+        currentLoadCancel?.cancel()
         currentLoadCancel = cancelFlag
+        chrome?.loadDidStart(name: datasets.first??.title ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
         let log = eventLog
         let started = ProcessClock.now()
         Thread.detachNewThread {
@@ -41,6 +43,7 @@ extension MapViewController {
                                                       progress: { f in
                         let total = (Double(i) + f) / Double(files.count)
                         log.emit("load-progress", [("fraction", .number((total * 1000).rounded() / 1000))])
+                        runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, total) }
                     }, isCancelled: { cancelFlag.isCancelled })
                     sets.append(set)
                 } catch is CancellationError {
@@ -58,16 +61,35 @@ extension MapViewController {
         }
     }
 
+    /// Stops the running load; what is shown stays.
+    func cancelLoad() {
+        currentLoadCancel?.cancel()
+    }
+
+    private func loadProgress(_ generation: Int, _ fraction: Double) {
+        guard generation == loadGeneration else { return }
+        chrome?.loadDidProgress(fraction)
+    }
+
     private func loadDidCancel(_ generation: Int) {
         guard generation == loadGeneration else { return }
+        currentLoadCancel = nil
+        chrome?.loadDidEnd()
         eventLog.emit("load-cancelled")
     }
 
     private func loadDidFinish(_ generation: Int, session: MapDataSession?, failure: String?, ms: Double) {
         guard generation == loadGeneration else { return }
+        currentLoadCancel = nil
+        chrome?.loadDidEnd()
         if let failure { showError(failure) }
         guard let session else { return }
         self.session = session
+        sceneState = SceneState()
+        containerCache = nil
+        chrome?.dataDidChange()
+        let skipMessages = session.sources.flatMap { s in s.points.report.messages.map { "\(s.points.sourceName): \($0)" } }
+        if !skipMessages.isEmpty { chrome?.show(message: skipMessages.joined(separator: "\n"), isError: false) }
         let skipped = session.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
         eventLog.emit("load-done", [("points", .int(session.pointCount)), ("skipped", .int(skipped)),
                                     ("ms", .number(ms.rounded()))])
@@ -103,6 +125,7 @@ extension MapViewController {
     /// Reports an error in the window and on stderr.
     func showError(_ message: String) {
         FileHandle.standardError.write("clustermap: \(message)\n".data(using: .utf8)!)
+        chrome?.show(message: message, isError: true)
         eventLog.emit("error", [("message", .string(message))])
     }
 }

@@ -35,6 +35,8 @@ final class MapViewController {
     /// Which selected place's container was computed for which index zoom (cached).
     var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
     var loadGeneration = 0
+    /// The window's header bar, banner and progress bar.
+    weak var chrome: MapChrome?
     /// Log the scene at the next rest even if the camera did not move.
     var forceSceneEvent = false
     var currentLoadCancel: CancelFlag?
@@ -74,7 +76,8 @@ final class MapViewController {
         renderer.overlays = [ClosureOverlay { cr, _, palette in
             MapApplication.window?.controller.drawScene(cr, palette: palette)
         }]
-        loadInitialData()
+        // Load once the window (and its chrome) exists, from the main loop.
+        runOnGtkThread { MapApplication.window?.controller.loadInitialData() }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

@@ -11,6 +11,7 @@ final class MapWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     let drawingArea: UnsafeMutablePointer<GtkWidget>
     let controller: MapViewController
+    private(set) var chrome: AppChrome?
 
     init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
         window = gtk_application_window_new(application)
@@ -45,6 +46,8 @@ final class MapWindow {
         gtk_window_set_child(gcast(window), overlay)
         installActions()
         controller.installGestures(window: window)
+        chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
+        controller.chrome = chrome
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)
     }
