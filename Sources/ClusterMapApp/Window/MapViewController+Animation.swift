@@ -14,19 +14,29 @@ extension MapViewController {
         tickCallbackID = gtk_widget_add_tick_callback(drawingArea, tick, nil, nil)
     }
 
-    /// Advances the running animation; returns whether to keep ticking.
+    /// Advances the running animations (camera, bubble transitions, callout); returns whether
+    /// to keep ticking.
     private func tick(frameTime: Double) -> Bool {
-        let frame = cameraController.advance(to: max(frameTime, MapViewController.now()))
-        cameraDidChange()
+        let now = max(frameTime, MapViewController.now())
+        if cameraController.isAnimating {
+            let frame = cameraController.advance(to: now)
+            cameraDidChange()
+            if let finished = frame.finished, finished.isFlight {
+                eventLog.emit("flight-end")
+            }
+        }
         redraw()
-        if let finished = frame.finished, finished.isFlight {
-            eventLog.emit("flight-end")
+        if cameraController.isAnimating || transitions.isAnimating(at: now) || isCalloutAnimating(at: now) {
+            return true
         }
-        if !frame.isAnimating {
-            tickCallbackID = 0
-            return false
-        }
-        return true
+        tickCallbackID = 0
+        return false
+    }
+
+    /// Whether the callout is still growing or fading in.
+    func isCalloutAnimating(at now: Double) -> Bool {
+        guard let opened = calloutOpenedAt else { return false }
+        return now - opened < MapViewController.calloutAppearSeconds
     }
 
     func logFlightStart(_ path: FlightPath) {

@@ -9,14 +9,19 @@ extension MapViewController {
     /// The scene for the current camera and state.
     func buildScene() -> Scene {
         guard let session else { return Scene() }
-        let items = session.visibleItems(for: camera)
+        let now = MapViewController.now()
+        let queried = session.visibleItems(for: camera)
+        let indexZoom = Int(min(camera.zoom, Double(MapDataSession.clusterOptions.maxZoom + 1)).rounded(.down))
+        let items = transitions.items(for: queried, indexZoom: indexZoom, now: now,
+                                      reducedMotion: cameraController.motionPolicy.prefersReducedMotion)
+        if transitions.isAnimating(at: now) { startTicking() }
         var container: SceneItemID?
         if let sel = sceneState.selectedPoint {
             let z = Int(camera.zoom.rounded(.down))
             if let cache = containerCache, cache.point == sel, cache.zoom == z {
                 container = cache.container
             } else {
-                container = session.container(of: sel, among: items, camera: camera)
+                container = session.container(of: sel, among: queried, camera: camera)
                 containerCache = (sel, z, container)
             }
         }

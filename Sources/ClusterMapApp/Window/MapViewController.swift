@@ -32,6 +32,11 @@ final class MapViewController {
     /// What the last frame drew (for hit-testing and the scene event).
     var lastScene = Scene()
     let sceneBuilder = SceneBuilder()
+    /// Bubbles splitting and merging when the index zoom changes.
+    var transitions = ClusterTransitions()
+    /// When the callout started to appear (it grows, or fades under reduced motion).
+    var calloutOpenedAt: Double?
+    static let calloutAppearSeconds = 0.2
     /// Which selected place's container was computed for which index zoom (cached).
     var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
     var loadGeneration = 0
@@ -172,7 +177,8 @@ final class MapViewController {
     private func restCheck() -> gboolean {
         restCheckPending = false
         let still = ProcessClock.now() - lastCameraChange >= MapViewController.restDelaySeconds * 0.9
-        if !still || isGestureActive || cameraController.isAnimating {
+        let now = MapViewController.now()
+        if !still || isGestureActive || cameraController.isAnimating || transitions.isAnimating(at: now) || isCalloutAnimating(at: now) {
             scheduleRestCheck()
             return 0
         }
