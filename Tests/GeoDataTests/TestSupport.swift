@@ -32,11 +32,6 @@ let repositoryDataDirectory: String = {
     return url.appendingPathComponent("data").path
 }()
 
-/// Fixture files next to the tests.
-func fixturePath(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
-}
-
 /// A feature collection from feature texts.
 func collection(_ features: String...) -> String {
     "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"

@@ -102,8 +102,8 @@ extension PointSet {
 
     /// A CSV cell as a value: a number when the text is a JSON number, else a string.
     private static func cellValue(_ p: UnsafePointer<UInt8>, _ sc: CSVScanner, _ c: Int) -> (value: PropertyValue, numberText: String?) {
-        let s = sc.fieldStarts[c], e = sc.fieldEnds[c]
-        if e > s && sc.fieldFlags[c] == 0 {
+        let s = sc.fields[c].start, e = sc.fields[c].end
+        if e > s && sc.fields[c].flags == 0 {
             let r = FastDouble.scanJSONNumber(p, at: s)
             if r.ok && r.end == e && r.value.isFinite {
                 return (.number(r.value), String(decoding: UnsafeBufferPointer(start: p + s, count: e - s), as: UTF8.self))

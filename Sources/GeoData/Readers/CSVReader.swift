@@ -98,8 +98,8 @@ struct CSVReader {
                 continue
             }
             var lat = 0.0, lon = 0.0
-            let latReason = CSVReader.coordinate(p, scanner.fieldStarts[latColumn], scanner.fieldEnds[latColumn], &lat)
-            let lonReason = CSVReader.coordinate(p, scanner.fieldStarts[lonColumn], scanner.fieldEnds[lonColumn], &lon)
+            let latReason = CSVReader.coordinate(p, scanner.fields[latColumn].start, scanner.fields[latColumn].end, &lat)
+            let lonReason = CSVReader.coordinate(p, scanner.fields[lonColumn].start, scanner.fields[lonColumn].end, &lon)
             if let reason = latReason ?? lonReason {
                 report.skip(reason, at: rowLine)
                 continue
@@ -109,11 +109,11 @@ struct CSVReader {
                 continue
             }
             var idStart = -1, idEnd = -1
-            if idCol >= 0 && scanner.fieldEnds[idCol] > scanner.fieldStarts[idCol] {
+            if idCol >= 0 && scanner.fields[idCol].end > scanner.fields[idCol].start {
                 // Keep the raw field, quotes included, so it can be decoded later.
-                let quoted = scanner.fieldFlags[idCol] & 1 != 0
-                idStart = scanner.fieldStarts[idCol] - (quoted ? 1 : 0)
-                idEnd = scanner.fieldEnds[idCol] + (quoted ? 1 : 0)
+                let quoted = scanner.fields[idCol].flags & 1 != 0
+                idStart = scanner.fields[idCol].start - (quoted ? 1 : 0)
+                idEnd = scanner.fields[idCol].end + (quoted ? 1 : 0)
             }
             let record = builder.beginRecord(rawStart: rowStart, rawEnd: scanner.recordEnd, idStart: idStart, idEnd: idEnd)
             CSVReader.appendField(scanner, p, nameCol, to: &builder.names)
@@ -122,9 +122,9 @@ struct CSVReader {
             CSVReader.appendField(scanner, p, colorCol, to: &builder.markerColors)
             var cat: Int32 = -1
             if catCol >= 0 {
-                let s = scanner.fieldStarts[catCol], e = scanner.fieldEnds[catCol]
+                let s = scanner.fields[catCol].start, e = scanner.fields[catCol].end
                 if e > s {
-                    if labels.isEmpty && scanner.fieldFlags[catCol] & 2 == 0 {
+                    if labels.isEmpty && scanner.fields[catCol].flags & 2 == 0 {
                         cat = builder.categories.index(p, from: s, to: e)
                     } else {
                         var text = scanner.fieldString(catCol)
@@ -135,7 +135,7 @@ struct CSVReader {
             }
             var numeric = Double.nan
             if numCol >= 0 {
-                let s = scanner.fieldStarts[numCol], e = scanner.fieldEnds[numCol]
+                let s = scanner.fields[numCol].start, e = scanner.fields[numCol].end
                 numeric = CSVReader.number(p, s, e) ?? .nan
             }
             builder.addPoint(GeoCoordinate(latitude: lat, longitude: lon), record: record, position: position,
@@ -148,8 +148,8 @@ struct CSVReader {
     @inline(__always)
     static func appendField(_ scanner: borrowing CSVScanner, _ p: UnsafePointer<UInt8>, _ col: Int, to column: inout StringColumn) {
         if col < 0 { column.appendEmpty(); return }
-        let s = scanner.fieldStarts[col], e = scanner.fieldEnds[col]
-        if scanner.fieldFlags[col] & 2 == 0 {
+        let s = scanner.fields[col].start, e = scanner.fields[col].end
+        if scanner.fields[col].flags & 2 == 0 {
             column.append(p, from: s, to: e)
         } else {
             column.append(bytes: scanner.fieldBytes(col))

@@ -7,11 +7,16 @@ struct CSVScanner {
     var pos: Int
     /// 1-based physical line of `pos`.
     var line: Int
-    /// Field `i` occupies `p[fieldStarts[i]..<fieldEnds[i]]` (inside the quotes when quoted).
-    var fieldStarts: [Int] = []
-    var fieldEnds: [Int] = []
-    /// Bit 0: quoted; bit 1: has doubled quotes to undo.
-    var fieldFlags: [UInt8] = []
+    /// One field: `p[start..<end]` (inside the quotes when quoted).
+    struct Field {
+        var start: Int
+        var end: Int
+        /// Bit 0: quoted; bit 1: has doubled quotes to undo.
+        var flags: UInt8
+    }
+    /// The fields of the current record are `fields[0..<fieldCount]` (the array is reused).
+    var fields: [Field] = []
+    private(set) var fieldCount = 0
     /// The record had text after a closing quote (`"ab"c`).
     var malformed = false
     /// Where the record's text ends (before its line break).
@@ -24,7 +29,12 @@ struct CSVScanner {
         self.line = line
     }
 
-    var fieldCount: Int { fieldStarts.count }
+    @inline(__always)
+    mutating func addField(_ start: Int, _ end: Int, _ flags: UInt8) {
+        let f = Field(start: start, end: end, flags: flags)
+        if fieldCount < fields.count { fields[fieldCount] = f } else { fields.append(f) }
+        fieldCount += 1
+    }
 
     func invalidUTF8(at i: Int, fileName: String) -> GeoDataError {
         GeoDataError.at(i, in: p, count: end, kind: .invalidUTF8, fileName: fileName, featureIndex: nil,
@@ -33,9 +43,7 @@ struct CSVScanner {
 
     /// Reads one record starting at `pos`; afterwards `pos` is at the next record.
     mutating func readRecord(fileName: String) throws {
-        fieldStarts.removeAll(keepingCapacity: true)
-        fieldEnds.removeAll(keepingCapacity: true)
-        fieldFlags.removeAll(keepingCapacity: true)
+        fieldCount = 0
         malformed = false
         while true {
             if p[pos] == 34 {
@@ -45,6 +53,7 @@ struct CSVScanner {
                 let s = pos
                 var flags: UInt8 = 1
                 while true {
+                    skipPlain(stoppingAt: 34)
                     let c = p[pos]
                     if c == 34 {
                         if p[pos + 1] == 34 { flags |= 2; pos += 2; continue }
@@ -63,9 +72,7 @@ struct CSVScanner {
                         pos += 1
                     }
                 }
-                fieldStarts.append(s)
-                fieldEnds.append(pos)
-                fieldFlags.append(flags)
+                addField(s, pos, flags)
                 pos += 1
                 let d = p[pos]
                 if !(d == 44 || d == 10 || d == 13 || pos >= end) {
@@ -75,9 +82,7 @@ struct CSVScanner {
             } else {
                 let s = pos
                 try scanUnquoted(fileName: fileName)
-                fieldStarts.append(s)
-                fieldEnds.append(pos)
-                fieldFlags.append(0)
+                addField(s, pos, 0)
             }
             let d = p[pos]
             if d == 44 { pos += 1; continue }
@@ -94,9 +99,30 @@ struct CSVScanner {
         }
     }
 
+    /// Marks (high bit of each byte) control bytes, non-ASCII bytes and bytes equal to `byte`.
+    /// The lowest marked byte is always a real match; higher ones may be false alarms.
+    @inline(__always)
+    static func specialBytes(_ x: UInt64, or byte: UInt8) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let y = x ^ (ones &* UInt64(byte))
+        return (((y &- ones) & ~y) | (x &- ones &* 0x20) | x) & 0x8080_8080_8080_8080
+    }
+
+    /// Skips ahead 8 bytes at a time to the next byte that may need attention. Safe to read
+    /// ahead: buffers are padded, and the NUL padding counts as a control byte.
+    @inline(__always)
+    mutating func skipPlain(stoppingAt byte: UInt8) {
+        while true {
+            let m = CSVScanner.specialBytes(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self), or: byte)
+            if m != 0 { pos += m.trailingZeroBitCount >> 3; return }
+            pos += 8
+        }
+    }
+
     @inline(__always)
     mutating func scanUnquoted(fileName: String) throws {
         while true {
+            skipPlain(stoppingAt: 44)
             let c = p[pos]
             if c == 44 || c == 10 || c == 13 { return }
             if c >= 0x80 {
@@ -111,11 +137,11 @@ struct CSVScanner {
     }
 
     /// Whether the record is an empty line.
-    var isBlank: Bool { fieldStarts.count == 1 && fieldFlags[0] == 0 && fieldEnds[0] == fieldStarts[0] }
+    var isBlank: Bool { fieldCount == 1 && fields[0].flags == 0 && fields[0].end == fields[0].start }
 
     /// The decoded bytes of field `i` (quotes undone).
     func fieldBytes(_ i: Int) -> [UInt8] {
-        CSVScanner.decode(p, from: fieldStarts[i], to: fieldEnds[i], flags: fieldFlags[i])
+        CSVScanner.decode(p, from: fields[i].start, to: fields[i].end, flags: fields[i].flags)
     }
 
     func fieldString(_ i: Int) -> String { String(decoding: fieldBytes(i), as: UTF8.self) }
