@@ -107,3 +107,11 @@ public final class MapDataSession: @unchecked Sendable {
         return w <= e ? GeoBounds(west: w, south: s, east: e, north: n) : nil
     }
 }
+
+extension MapDataSession {
+    /// The callout title and lines of a place (global index).
+    public func calloutText(of point: Int) -> (title: String, lines: [String]) {
+        let (src, local) = source(of: point)
+        return CalloutText.content(for: src.points, at: local, fallbackTitle: places.name(of: point))
+    }
+}

@@ -2,6 +2,7 @@ import CGtk
 import AppSupport
 import ClusterCore
 import MapModel
+import MapRender
 
 /// Clicks and keys that are about what is on the map (not just the camera).
 extension MapViewController {
@@ -40,8 +41,29 @@ extension MapViewController {
     func select(point index: Int) {
         guard let session else { return }
         sceneState.selectedPoint = index
+        let text = session.calloutText(of: index)
+        let size = CalloutMeasurer.size(title: text.title, lines: text.lines)
+        sceneState.callout = SceneState.CalloutContent(pointIndex: index, title: text.title, lines: text.lines, size: size)
+        sceneState.calloutFades = cameraController.motionPolicy.prefersReducedMotion
+        calloutOpenedAt = MapViewController.now()
+        containerCache = nil
         eventLog.emit("select", [("id", .int(index)), ("name", .string(session.places.name(of: index)))])
+        revealCallout(of: index, size: size)
         sceneDidChange()
+        startTicking()
+    }
+
+    /// Eases the camera just enough to show the pin and its callout (no zoom change; a jump
+    /// under reduced motion, which the controller handles).
+    private func revealCallout(of index: Int, size: ScreenSize) {
+        guard let session else { return }
+        let pin = camera.screenPoint(for: session.places.coordinates[index])
+        let frame = CalloutPlacement.frame(above: pin, size: size)
+        let shift = CalloutPlacement.revealShift(callout: frame, pin: pin, pinRadius: sceneBuilder.style.pinRadius,
+                                                 viewport: camera.viewportSize)
+        guard shift.dx != 0 || shift.dy != 0 else { return }
+        let ctx = beginInput()
+        apply(RevealPan.change(panBy: shift.dx, shift.dy, in: ctx))
     }
 
     /// Clears the selection and closes an open fan (map click, Escape).
@@ -52,6 +74,8 @@ extension MapViewController {
         }
         if sceneState.selectedPoint != nil {
             sceneState.selectedPoint = nil
+            sceneState.callout = nil
+            calloutOpenedAt = nil
             eventLog.emit("deselect")
         }
         sceneDidChange()

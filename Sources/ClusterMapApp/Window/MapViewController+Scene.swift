@@ -25,7 +25,12 @@ extension MapViewController {
                 containerCache = (sel, z, container)
             }
         }
-        return sceneBuilder.build(camera: camera, items: items, places: session.places, state: sceneState,
+        var state = sceneState
+        if let opened = calloutOpenedAt {
+            let t = min(1, max(0, (now - opened) / MapViewController.calloutAppearSeconds))
+            state.calloutProgress = Easing.easeOut(t)
+        }
+        return sceneBuilder.build(camera: camera, items: items, places: session.places, state: state,
                                   selectedContainer: container)
     }
 
@@ -47,6 +52,15 @@ extension MapViewController {
         return ScreenPoint(x: x + sx, y: y + sy)
     }
 
+    /// Logs the open callout's box in window surface coordinates.
+    func emitCalloutEvent() {
+        guard let c = lastScene.callout else { return }
+        let o = surfaceOffset
+        eventLog.emit("callout", [("id", .int(c.pointIndex)), ("x", .number((c.frame.x + o.x).rounded())),
+                                  ("y", .number((c.frame.y + o.y).rounded())), ("width", .number(c.frame.width.rounded())),
+                                  ("height", .number(c.frame.height.rounded()))])
+    }
+
     /// Logs what is on screen (positions in window surface coordinates).
     func emitSceneEvent() {
         guard eventLog.isEnabled else { return }
@@ -63,25 +77,10 @@ extension MapViewController {
                      ("name", .string($0.name))])
         }
         eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins))])
+        if lastScene.callout?.pointIndex != lastLoggedCallout {
+            lastLoggedCallout = lastScene.callout?.pointIndex
+            emitCalloutEvent()
+        }
     }
 
-    /// Paints the last built scene (temporary simple painter until the sprite renderer lands).
-    func drawScene(_ cr: OpaquePointer, palette: MapPalette) {
-        for b in lastScene.bubbles {
-            palette.bubbleColor(count: b.count).setSource(on: cr)
-            cairo_arc(cr, b.center.x, b.center.y, b.radius, 0, 2 * .pi)
-            cairo_fill_preserve(cr)
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_set_line_width(cr, 2)
-            cairo_stroke(cr)
-        }
-        for p in lastScene.pins {
-            cairo_set_source_rgb(cr, Double(p.color >> 16 & 0xFF) / 255, Double(p.color >> 8 & 0xFF) / 255, Double(p.color & 0xFF) / 255)
-            cairo_arc(cr, p.center.x, p.center.y, p.isSelected ? 8 : 6, 0, 2 * .pi)
-            cairo_fill_preserve(cr)
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_set_line_width(cr, 1.5)
-            cairo_stroke(cr)
-        }
-    }
 }

@@ -32,6 +32,10 @@ final class MapViewController {
     /// What the last frame drew (for hit-testing and the scene event).
     var lastScene = Scene()
     let sceneBuilder = SceneBuilder()
+    /// Paints the scene (sprite-cached bubbles and pins, callout) as a frame overlay.
+    let sceneRenderer = SceneRenderer()
+    /// The callout last reported in the event log.
+    var lastLoggedCallout: Int?
     /// Bubbles splitting and merging when the index zoom changes.
     var transitions = ClusterTransitions()
     /// When the callout started to appear (it grows, or fades under reduced motion).
@@ -78,9 +82,7 @@ final class MapViewController {
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
         loadDetailedBaseMapInBackground()
         followDesktopPreferences()
-        renderer.overlays = [ClosureOverlay { cr, _, palette in
-            MapApplication.window?.controller.drawScene(cr, palette: palette)
-        }]
+        renderer.overlays = [sceneRenderer]
         // Load once the window (and its chrome) exists, from the main loop.
         runOnGtkThread { MapApplication.window?.controller.loadInitialData() }
     }
@@ -110,6 +112,7 @@ final class MapViewController {
         let size = ScreenSize(width: Double(width), height: Double(height))
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
+        sceneRenderer.scene = lastScene
         renderer.draw(in: cr, camera: camera)
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {

@@ -68,7 +68,17 @@ public struct SceneBuilder: Sendable {
                 selectedPin = pin
             }
         }
-        if let s = selectedPin { scene.pins.append(s) }
+        if let s = selectedPin {
+            scene.pins.append(s)
+            if let content = state.callout, content.pointIndex == s.pointIndex {
+                let anchor = ScreenPoint(x: s.center.x, y: s.center.y - style.pinRadius)
+                var c = SceneCallout(pointIndex: s.pointIndex, frame: CalloutPlacement.frame(above: s.center, size: content.size),
+                                     anchor: anchor, title: content.title, lines: content.lines)
+                c.progress = state.calloutProgress
+                c.fades = state.calloutFades
+                scene.callout = c
+            }
+        }
 
         if state.hoverMembers.count >= 3, case .cluster? = state.hovered {
             scene.hull = ConvexHull.hull(of: state.hoverMembers.map { camera.screenPoint(for: $0) })

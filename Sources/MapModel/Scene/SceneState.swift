@@ -13,6 +13,22 @@ public struct SceneState: Sendable, Equatable {
     public var hoverMembers: [GeoCoordinate] = []
     /// An open fan: the bubble it belongs to, its centre and the members fanned out around it.
     public var fan: Fan?
+    /// The selected place's callout text and measured size (shown above its pin).
+    public var callout: CalloutContent?
+    /// Callout appearance 0…1, and whether it fades (reduced motion) rather than grows.
+    public var calloutProgress: Double = 1
+    public var calloutFades = false
+
+    /// What the callout says and how big it is (measured by the renderer's text engine).
+    public struct CalloutContent: Sendable, Equatable {
+        public var pointIndex: Int
+        public var title: String
+        public var lines: [String]
+        public var size: ScreenSize
+        public init(pointIndex: Int, title: String, lines: [String], size: ScreenSize) {
+            self.pointIndex = pointIndex; self.title = title; self.lines = lines; self.size = size
+        }
+    }
 
     /// A same-spot bubble fanned out (SPEC §5.4).
     public struct Fan: Sendable, Equatable {
