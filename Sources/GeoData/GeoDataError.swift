@@ -1,7 +1,7 @@
 /// A file that could not be loaded: what went wrong and exactly where.
 ///
 /// `description` reads like
-/// `cities.geojson: line 1,234, column 17, feature 56: expected ',' or '}' after a property`.
+/// `cities.geojson: line 1,234, column 17 (byte 98,765), feature 56: expected ',' or '}' after a property`.
 /// Feature numbers are 0-based positions in the `features` array (the same numbers the CLI uses
 /// as point ids); lines and columns are 1-based, columns count characters.
 public struct GeoDataError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -52,7 +52,9 @@ public struct GeoDataError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         var parts: [String] = []
         if let line { parts.append("line \(formatCount(line))") }
-        if let column { parts.append("column \(formatCount(column))") }
+        if let column {
+            parts.append("column \(formatCount(column))" + (byteOffset.map { " (byte \(formatCount($0)))" } ?? ""))
+        }
         if let featureIndex { parts.append("feature \(formatCount(featureIndex))") }
         let place = parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + ":"
         return "\(fileName):\(place) \(message)"

@@ -122,7 +122,7 @@ final class CSVReaderTests: XCTestCase {
         let e = loadError("name,lat,lon\nA,1,1\n\"B,2,2\nC,3,3\n", name: "q.csv")
         XCTAssertEqual(e?.kind, .syntax)
         XCTAssertEqual(e?.line, 3)
-        XCTAssertEqual(e?.description, "q.csv: line 3, column 1: a quoted field that starts on line 3 never ends (missing closing '\"')")
+        XCTAssertEqual(e?.description, "q.csv: line 3, column 1 (byte 19): a quoted field that starts on line 3 never ends (missing closing '\"')")
     }
 
     func testTextAfterAClosingQuoteMakesABadRow() throws {
@@ -136,7 +136,7 @@ final class CSVReaderTests: XCTestCase {
         bytes += [0xE9] + Array(",2,2\n".utf8)
         let e = loadError(bytes: bytes, name: "latin1.csv")
         XCTAssertEqual(e?.kind, .invalidUTF8)
-        XCTAssertEqual(e?.description, "latin1.csv: line 3, column 4: invalid UTF-8 byte 0xE9 (the file must be UTF-8)")
+        XCTAssertEqual(e?.description, "latin1.csv: line 3, column 4 (byte 22): invalid UTF-8 byte 0xE9 (the file must be UTF-8)")
     }
 
     func testEmptyFileAndHeaderOnly() throws {

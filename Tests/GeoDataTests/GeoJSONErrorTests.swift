@@ -29,7 +29,7 @@ final class GeoJSONErrorTests: XCTestCase {
         XCTAssertEqual(e.line, 3)
         XCTAssertEqual(e.featureIndex, 1)
         XCTAssertEqual(e.column, 44)
-        XCTAssertEqual(e.description, "cities.geojson: line 3, column 44, feature 1: expected ',' or '}' after a property, found '\"'")
+        XCTAssertEqual(e.description, "cities.geojson: line 3, column 44 (byte 178), feature 1: expected ',' or '}' after a property, found '\"'")
     }
 
     func testTruncatedFile() throws {
@@ -80,7 +80,7 @@ final class GeoJSONErrorTests: XCTestCase {
         XCTAssertEqual(e.line, 3)
         XCTAssertEqual(e.featureIndex, 1)
         XCTAssertEqual(e.description,
-                       "latin1.geojson: line 3, column 41, feature 1: invalid UTF-8 byte 0xE9 in a string (the file must be UTF-8)")
+                       "latin1.geojson: line 3, column 41 (byte 175), feature 1: invalid UTF-8 byte 0xE9 in a string (the file must be UTF-8)")
     }
 
     func testOverlongAndSurrogateUTF8AreRejected() throws {
