@@ -33,6 +33,11 @@ extension MapDataSession {
         public func name(of point: Int) -> String {
             let (src, local) = source(of: point)
             if let n = src.points.name(at: local), !n.isEmpty { return n }
+            if let l = src.points.label(at: local), !l.isEmpty { return l }
+            // Unnamed places (earthquakes): their measured value says more than a number.
+            if let prop = src.points.numericPropertyName, let v = src.points.numericValue(at: local) {
+                return "\(prop) \(v == v.rounded() ? String(Int(v)) : String(v))"
+            }
             return "Place \(src.points.sourcePositions[local] + 1)"
         }
 

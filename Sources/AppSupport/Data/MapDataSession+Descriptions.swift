@@ -1,0 +1,48 @@
+import ClusterCore
+import MapModel
+
+/// Words for bubbles and places: tooltips, screen-reader names and list rows (SPEC §5.5, §5.7).
+extension MapDataSession {
+    /// "12 places, mostly museum" — the exact count, and the top category when one dominates.
+    public func summary(of item: ClusterItem) -> String {
+        let count = item.count
+        let noun = count == 1 ? "place" : "places"
+        var text = "\(MapDataSession.formatted(count)) \(noun)"
+        guard item.isCluster else { return text }
+        let agg = clusterer.aggregates(of: item)
+        if let top = agg.categoryCounts.first, top.category >= 0, let name = categoryName(top.category) {
+            let share = Double(top.count) / Double(max(1, agg.count))
+            if share >= 0.5 { text += ", mostly \(name)" } else { text += ", including \(name)" }
+        }
+        return text
+    }
+
+    /// The summary plus the first few names ("12 places, mostly museum\nPrado, Thyssen, Retiro, …").
+    public func tooltip(of item: ClusterItem, names limit: Int = 4) -> String {
+        guard let id = item.clusterID else { return places.name(of: item.pointIndex ?? 0) }
+        let leaves = clusterer.leaves(of: id, limit: limit, offset: 0)
+        var names = leaves.map { places.name(of: $0) }.joined(separator: ", ")
+        if item.count > leaves.count { names += ", …" }
+        return summary(of: item) + "\n" + names
+    }
+
+    /// Name of an aggregate category: the file's category names, or the file names when several
+    /// files are shown together.
+    func categoryName(_ category: Int32) -> String? {
+        let i = Int(category)
+        if sources.count > 1 { return i < sources.count ? sources[i].points.sourceName : nil }
+        let names = sources.first?.points.categoryNames ?? []
+        return i < names.count ? names[i] : nil
+    }
+
+    /// 12,345 with a thousands separator (no Foundation locale dependence).
+    public static func formatted(_ n: Int) -> String {
+        let digits = String(abs(n))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return n < 0 ? "-" + out : out
+    }
+}

@@ -1,0 +1,56 @@
+import CGtk
+import AppSupport
+import ClusterCore
+import MapModel
+
+/// Hover (SPEC §5.5): a hand over anything clickable; over a bubble its members' hull and a tooltip.
+extension MapViewController {
+    /// Most members used for the hover hull (a hull of a sample of a huge bubble looks the same).
+    static let maxHullMembers = 5_000
+
+    func pointerMoved(to p: ScreenPoint) {
+        pointer = p
+        guard !isGestureActive else { return }
+        updateHover(SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style))
+    }
+
+    func pointerLeft() { updateHover(nil) }
+
+    private func updateHover(_ hit: SceneHitTester.Hit?) {
+        let id: SceneItemID?
+        switch hit {
+        case .bubble(let b)?: id = b
+        case .pin(let p, _)?: id = p
+        default: id = nil
+        }
+        let clickable = hit != nil
+        gtk_widget_set_cursor_from_name(drawingArea, clickable ? "pointer" : nil)
+        guard id != sceneState.hovered else { return }
+        sceneState.hovered = id
+        sceneState.hoverMembers = []
+        if case .cluster(let raw)? = id, let session {
+            let leaves = session.clusterer.leaves(of: ClusterID(rawValue: raw), limit: MapViewController.maxHullMembers, offset: 0)
+            sceneState.hoverMembers = leaves.map { session.places.coordinates[$0] }
+        }
+        if let id { eventLog.emit("hover", [("id", .int(id.logID))]) }
+        redraw()
+    }
+
+    /// Tooltip text and the area it belongs to, for the item under `p`.
+    func tooltip(at p: ScreenPoint) -> (String, ScreenRect)? {
+        guard let session else { return nil }
+        switch SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style) {
+        case .bubble(let id)?:
+            guard case .cluster(let raw) = id, let b = lastScene.bubbles.first(where: { $0.id == id }),
+                  let item = session.clusterer.item(for: ClusterID(rawValue: raw)) else { return nil }
+            return (session.tooltip(of: item), ScreenRect(x: b.center.x - b.radius, y: b.center.y - b.radius,
+                                                          width: 2 * b.radius, height: 2 * b.radius))
+        case .pin(_, let index)?:
+            guard let pin = lastScene.pins.last(where: { $0.pointIndex == index }) else { return nil }
+            let r = sceneBuilder.style.pinRadius + 2
+            return (session.places.name(of: index), ScreenRect(x: pin.center.x - r, y: pin.center.y - r, width: 2 * r, height: 2 * r))
+        default:
+            return nil
+        }
+    }
+}
