@@ -170,4 +170,16 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(try load(collection(pointFeature("1", "1")), name: "data.txt").format, .geoJSON)
         XCTAssertEqual(try load("lat,lon\n1,1\n", name: "x.geojson", options: LoadOptions(format: .csv)).count, 1)
     }
+
+    func testTabAndSemicolonSeparatedFiles() throws {
+        let tsv = try load("name\tlat\tlon\nA, B\t1.5\t2.5\n", name: "places.tsv")
+        XCTAssertEqual(tsv.name(at: 0), "A, B")
+        XCTAssertEqual(tsv.coordinates, [GeoCoordinate(latitude: 1.5, longitude: 2.5)])
+        XCTAssertEqual(tsv.propertiesJSON(at: 0), #"{"name":"A, B"}"#)
+        let semicolons = try csv("name;lat;lon\n\"x;y\";-1,5;2\n\"z\";3;4\n")
+        XCTAssertEqual(semicolons.count, 1)   // "-1,5" (decimal comma) is not a number
+        XCTAssertEqual(semicolons.report.skips[.notANumber]?.firstPositions, [2])
+        XCTAssertEqual(semicolons.name(at: 0), "z")
+        XCTAssertEqual(semicolons.properties(at: 0).map(\.key), ["name"])
+    }
 }

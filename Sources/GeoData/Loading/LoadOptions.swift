@@ -2,9 +2,12 @@
 public struct LoadOptions: Sendable, Equatable {
     /// Which reader to use.
     public enum Format: String, Sendable, Equatable {
-        /// By extension (`.geojson`, `.json`, `.csv`), else by the first byte (`{` → GeoJSON).
+        /// By extension (`.geojson`, `.json` / `.csv`, `.tsv`), else by the first byte
+        /// (`{` → GeoJSON, anything else → CSV).
         case automatic
         case geoJSON
+        /// Delimited text with a header row: comma-separated, or tab / semicolon when the header
+        /// line has no comma.
         case csv
     }
 

@@ -50,7 +50,7 @@ public enum PointSetLoader {
         }
         let lower = path.lowercased()
         if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geoJSON }
-        if lower.hasSuffix(".csv") { return .csv }
+        if lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") { return .csv }
         return buffer.withBytes { p in
             var i = 0
             if buffer.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { i = 3 }
@@ -74,7 +74,8 @@ public enum PointSetLoader {
                 try reader.parse()
                 return PointSet(sourceName: name, format: .csv, builder: reader.builder,
                                 numericPropertyName: options.numericProperty, report: reader.report, buffer: buffer,
-                                csvHeader: reader.header, csvCoordinateColumns: (reader.latColumn, reader.lonColumn))
+                                csvHeader: reader.header, csvCoordinateColumns: (reader.latColumn, reader.lonColumn),
+                                csvDelimiter: reader.delimiter)
             }
         }
         progress?(1)

@@ -53,7 +53,7 @@ extension PointSet {
                 var parser = JSONValueParser(p: p, pos: s, end: e)
                 return parser.value()
             case .csv:
-                var sc = CSVScanner(p: p, end: e, pos: s, line: 1)
+                var sc = CSVScanner(p: p, end: e, pos: s, line: 1, delimiter: csvDelimiter)
                 guard (try? sc.readRecord(fileName: "")) != nil, sc.fieldCount > 0 else { return nil }
                 return PointSet.cellValue(p, sc, 0).value
             }
@@ -89,7 +89,7 @@ extension PointSet {
     }
 
     private func csvCells(_ p: UnsafePointer<UInt8>, _ start: Int) -> [Cell] {
-        var sc = CSVScanner(p: p, end: buffer.count, pos: start, line: 1)
+        var sc = CSVScanner(p: p, end: buffer.count, pos: start, line: 1, delimiter: csvDelimiter)
         guard (try? sc.readRecord(fileName: "")) != nil else { return [] }
         var cells: [Cell] = []
         for c in 0..<min(sc.fieldCount, csvHeader.count)

@@ -46,10 +46,11 @@ public struct PointSet: Sendable {
     /// CSV only: column names, and which columns hold the coordinates.
     let csvHeader: [String]
     let csvCoordinateColumns: (latitude: Int, longitude: Int)
+    let csvDelimiter: UInt8
 
     init(sourceName: String, format: Format, builder b: PointSetBuilder, numericPropertyName: String?,
          report: LoadReport, buffer: FileBuffer, csvHeader: [String] = [],
-         csvCoordinateColumns: (Int, Int) = (-1, -1)) {
+         csvCoordinateColumns: (Int, Int) = (-1, -1), csvDelimiter: UInt8 = 44) {
         self.sourceName = sourceName
         self.format = format
         self.coordinates = b.coordinates
@@ -71,6 +72,7 @@ public struct PointSet: Sendable {
         self.buffer = buffer
         self.csvHeader = csvHeader
         self.csvCoordinateColumns = csvCoordinateColumns
+        self.csvDelimiter = csvDelimiter
     }
 
     /// Number of points.

@@ -16,6 +16,8 @@ struct CSVReader {
     private(set) var header: [String] = []
     private(set) var latColumn = -1
     private(set) var lonColumn = -1
+    /// The field separator found in the header line.
+    var delimiter: UInt8 { scanner.delimiter }
 
     init(bytes: UnsafePointer<UInt8>, count: Int, fileName: String, options: LoadOptions, ticker: ProgressTicker) {
         p = bytes
@@ -40,6 +42,7 @@ struct CSVReader {
         while i < end && (p[i] == 32 || p[i] == 10 || p[i] == 13 || p[i] == 9) { i += 1 }
         if i >= end { throw GeoDataError(kind: .empty, fileName: fileName, message: "the file is empty") }
 
+        scanner.delimiter = CSVScanner.detectDelimiter(p, from: scanner.pos, end: end)
         try scanner.readRecord(fileName: fileName)
         header = (0..<scanner.fieldCount).map { scanner.fieldString($0).trimmingSpaces() }
         let lowered = header.map { $0.lowercased() }

@@ -1,4 +1,4 @@
-/// Splits RFC 4180 records: fields separated by commas, optionally double-quoted (with `""`
+/// Splits RFC 4180 records: fields separated by commas (or another delimiter), optionally double-quoted (with `""`
 /// for a quote), quoted fields may hold commas and line breaks; records end at LF, CRLF or CR.
 /// Every byte is checked for UTF-8.
 struct CSVScanner {
@@ -22,7 +22,11 @@ struct CSVScanner {
     /// Where the record's text ends (before its line break).
     var recordEnd = 0
 
-    init(p: UnsafePointer<UInt8>, end: Int, pos: Int, line: Int) {
+    /// The field separator: `,` normally; `\t` or `;` when the header line has no comma.
+    var delimiter: UInt8 = 44
+
+    init(p: UnsafePointer<UInt8>, end: Int, pos: Int, line: Int, delimiter: UInt8 = 44) {
+        self.delimiter = delimiter
         self.p = p
         self.end = end
         self.pos = pos
@@ -75,7 +79,7 @@ struct CSVScanner {
                 addField(s, pos, flags)
                 pos += 1
                 let d = p[pos]
-                if !(d == 44 || d == 10 || d == 13 || pos >= end) {
+                if !(d == delimiter || d == 10 || d == 13 || pos >= end) {
                     malformed = true
                     try scanUnquoted(fileName: fileName)
                 }
@@ -85,7 +89,7 @@ struct CSVScanner {
                 addField(s, pos, 0)
             }
             let d = p[pos]
-            if d == 44 { pos += 1; continue }
+            if d == delimiter { pos += 1; continue }
             recordEnd = pos
             if d == 13 {
                 pos += 1
@@ -122,9 +126,9 @@ struct CSVScanner {
     @inline(__always)
     mutating func scanUnquoted(fileName: String) throws {
         while true {
-            skipPlain(stoppingAt: 44)
+            skipPlain(stoppingAt: delimiter)
             let c = p[pos]
-            if c == 44 || c == 10 || c == 13 { return }
+            if c == delimiter || c == 10 || c == 13 { return }
             if c >= 0x80 {
                 guard let n = UTF8Check.sequenceLength(p, at: pos) else { throw invalidUTF8(at: pos, fileName: fileName) }
                 pos += n
@@ -134,6 +138,27 @@ struct CSVScanner {
                 pos += 1
             }
         }
+    }
+
+    /// The delimiter for a file whose header line starts at `start`: a comma when the header has
+    /// one (outside quotes), else a tab, else a semicolon, else a comma.
+    static func detectDelimiter(_ p: UnsafePointer<UInt8>, from start: Int, end: Int) -> UInt8 {
+        var commas = 0, tabs = 0, semicolons = 0
+        var quoted = false
+        var i = start
+        while i < end {
+            let c = p[i]
+            if c == 34 { quoted.toggle() }
+            else if !quoted {
+                if c == 10 || c == 13 { break }
+                if c == 44 { commas += 1 } else if c == 9 { tabs += 1 } else if c == 59 { semicolons += 1 }
+            }
+            i += 1
+        }
+        if commas > 0 { return 44 }
+        if tabs > 0 { return 9 }
+        if semicolons > 0 { return 59 }
+        return 44
     }
 
     /// Whether the record is an empty line.
