@@ -1,3 +1,4 @@
+import CCairo
 import ClusterCore
 import Foundation
 import GeoData
@@ -7,6 +8,7 @@ import MapRender
 // `clustermap-bench basemap` and `clustermap-bench frame`: base-map load times and per-frame draw
 // times for a 1280×800 frame, one JSON line per measurement.
 //
+// `frame` adds the scene (bubbles, pins, a callout) and a zoom animation; see `runFrameBenchmark`.
 // Modes: "static" draws the same camera again and again (the window at rest: cached tiles are
 // blitted); "panning" moves the centre a few pixels per frame (a drag: tiles scrolling into view are
 // rendered); "direct" draws without the tile cache (what every frame of a zoom animation costs).
@@ -138,10 +140,161 @@ private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [
     }
 }
 
-/// `clustermap-bench frame`: for now the base map at zoom 4 (bubbles and a callout come later).
+/// A deterministic pseudo-random generator (SplitMix64) so every run draws the same scene.
+private struct BenchRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
+/// `items` visible marks spread over the viewport: about 60 % bubbles (counts from 2 to ~50k, so
+/// all three steps and labels like `7`, `312`, `1.2k`, `15k`), 40 % pins in six category colours,
+/// a quarter of them with a price capsule; one selected pin with an open callout.
+private func benchScene(items: Int, size: ScreenSize) -> Scene {
+    var rng = BenchRandom(state: 42)
+    var scene = Scene()
+    let style = BubbleStyle()
+    let colors: [UInt32] = [0x2F78C2, 0xD6336C, 0x2B8A3E, 0xF08C00, 0x7048E8, 0x1098AD]
+    for n in 0..<items {
+        let p = ScreenPoint(x: rng.unit() * size.width, y: rng.unit() * size.height)
+        if rng.unit() < 0.6 {
+            let count = max(2, Int(exp(rng.unit() * 10.8)))
+            scene.bubbles.append(SceneBubble(id: .cluster(n), center: p, radius: style.radius(forCount: count),
+                                             count: count, label: abbreviatedCount(count), step: style.step(forCount: count)))
+        } else {
+            let label: String? = rng.unit() < 0.25 ? "$\(40 + Int(rng.unit() * 260))" : nil
+            scene.pins.append(ScenePin(id: .point(n), pointIndex: n, center: p, name: "Place \(n)", label: label,
+                                       color: colors[Int(rng.unit() * Double(colors.count)) % colors.count]))
+        }
+    }
+    var selected = ScenePin(id: .point(items), pointIndex: items,
+                            center: ScreenPoint(x: size.width / 2, y: size.height / 2 + 60),
+                            name: "Rooftop Loft", label: "$120", color: colors[0])
+    selected.isSelected = true
+    scene.pins.append(selected)
+    let title = "Rooftop Loft with a terrace over the river"
+    let lines = ["$120 per night", "A bright loft under the roof of an old building, five minutes from the tram stop.",
+                 "rooms: 2", "rating: 4.9", "host: Ana"]
+    let box = CalloutMeasurer.size(title: title, lines: lines, maxWidth: 280)
+    scene.callout = SceneCallout(pointIndex: items, frame: CalloutPlacement.frame(above: selected.center, size: box),
+                                 anchor: selected.center, title: title, lines: lines)
+    return scene
+}
+
+/// The scene moved by (dx, dy) and scaled by `k` about `pivot` (what the app's scene does when
+/// the camera pans or zooms; the callout keeps its size).
+private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivot: ScreenPoint) -> Scene {
+    func t(_ p: ScreenPoint) -> ScreenPoint {
+        ScreenPoint(x: pivot.x + (p.x - pivot.x) * k + dx, y: pivot.y + (p.y - pivot.y) * k + dy)
+    }
+    var s = scene
+    for i in s.bubbles.indices { s.bubbles[i].center = t(s.bubbles[i].center) }
+    for i in s.pins.indices { s.pins[i].center = t(s.pins[i].center) }
+    if var c = s.callout {
+        let a = t(c.anchor)
+        c.frame.x += a.x - c.anchor.x
+        c.frame.y += a.y - c.anchor.y
+        c.anchor = a
+        s.callout = c
+    }
+    return s
+}
+
+/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]`: whole frames —
+/// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
+/// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
+/// out again, drawn with `isAnimating: true` as the app does). `zoom_at_rest` draws the same
+/// animation as if at rest (every frame a direct paint), for comparison.
 func runFrameBenchmark(_ args: [String]) {
     let options = BenchOptions(args)
-    runFrameBenchmarks(options, bench: "frame", zooms: [4], reportLoad: false)
+    var items = 1500
+    if let i = args.firstIndex(of: "--items"), i + 1 < args.count, let v = Int(args[i + 1]) { items = max(0, v) }
+    guard let (coarse, detailed) = loadMaps(report: false) else { return }
+    let size = ScreenSize(width: options.width, height: options.height)
+    let image = ImageSurface(width: Int(size.width), height: Int(size.height), scale: options.scale)
+    let scene = benchScene(items: items, size: size)
+    let pivot = ScreenPoint(x: size.width / 2, y: size.height / 2)
+    let frames = options.frames
+    // The scene alone (sprites, capsules, callout), on a cleared image.
+    let sceneOnly = SceneRenderer()
+    var sceneTimes: [Double] = []
+    image.withContext { cr in
+        for _ in 0..<frames {
+            cairo_set_source_rgb(cr, 0.9, 0.9, 0.9)
+            cairo_paint(cr)
+            let t0 = nowMs()
+            sceneOnly.draw(scene, in: cr, palette: .light)
+            sceneTimes.append(nowMs() - t0)
+        }
+    }
+    print(#"{"bench":"frame","mode":"scene_only","items":\#(items),"scale":\#(options.scale),"#
+        + #""median_ms":\#(fmt(percentile(sceneTimes, 0.5))),"p95_ms":\#(fmt(percentile(sceneTimes, 0.95)))}"#)
+    for (name, centre) in benchCentres.prefix(2) {
+        let start = Camera(center: centre, zoom: 4, viewportSize: size)
+        typealias Frame = (camera: Camera, scene: Scene, animating: Bool)
+        var runs: [(String, [Frame])] = []
+        runs.append(("static", Array(repeating: (start, scene, false), count: frames)))
+        var panning: [Frame] = []
+        var cam = start
+        for n in 0..<frames {
+            cam.pan(by: -9, 4)
+            // Items leaving one edge come back at the other, so the number in view stays the same.
+            var moved = transformed(scene, dx: -9 * Double(n + 1), dy: 4 * Double(n + 1), k: 1, pivot: pivot)
+            func wrap(_ p: ScreenPoint) -> ScreenPoint {
+                ScreenPoint(x: (p.x.truncatingRemainder(dividingBy: size.width) + size.width)
+                                .truncatingRemainder(dividingBy: size.width),
+                            y: p.y.truncatingRemainder(dividingBy: size.height))
+            }
+            for i in moved.bubbles.indices { moved.bubbles[i].center = wrap(moved.bubbles[i].center) }
+            for i in moved.pins.indices where !moved.pins[i].isSelected { moved.pins[i].center = wrap(moved.pins[i].center) }
+            panning.append((cam, moved, true))
+        }
+        runs.append(("panning", panning))
+        var zooming: [Frame] = []
+        for n in 0..<frames {
+            // 4 → 6 → 4 with an ease, a new fractional zoom every frame.
+            let u = Double(n) / Double(max(1, frames - 1))
+            let dz = 2 * (0.5 - 0.5 * cos(2 * .pi * u))
+            var c = start
+            c.setZoom(4 + dz)
+            zooming.append((c, transformed(scene, dx: 0, dy: 0, k: exp2(dz), pivot: pivot), true))
+        }
+        runs.append(("zoom_animation", zooming))
+        runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
+        for (mode, list) in runs {
+            let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, palette: .light)
+            let overlay = SceneRenderer()
+            renderer.overlays = [overlay]
+            // Warm-up frame at rest (the window was showing the map before the interaction).
+            image.withContext { renderer.draw(in: $0, camera: start) ; renderer.draw(in: $0, camera: start) }
+            var times: [Double] = []
+            var drawnItems = 0
+            image.withContext { cr in
+                for f in list {
+                    overlay.scene = f.scene
+                    let t0 = nowMs()
+                    renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
+                    times.append(nowMs() - t0)
+                    drawnItems = max(drawnItems, overlay.lastDrawnItemCount)
+                }
+            }
+            print(#"{"bench":"frame","mode":"\#(mode)","center":"\#(name)","items":\#(items),"drawn_items":\#(drawnItems),"#
+                + #""width":\#(Int(size.width)),"height":\#(Int(size.height)),"scale":\#(options.scale),"#
+                + #""frames":\#(times.count),"median_ms":\#(fmt(percentile(times, 0.5))),"#
+                + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#
+                + #""first_ms":\#(fmt(times.first ?? .nan)),"sprites":\#(overlay.cachedSpriteCount)}"#)
+            fflush(nil)
+            if let dir = options.pngDirectory {
+                try? image.writePNG(to: dir.appendingPathComponent("frame-\(mode)-\(name).png"))
+            }
+        }
+    }
 }
 
 /// `clustermap-bench basemap [--scale S] [--frames N] [--size WxH] [--zooms 1,4,8] [--png DIR]`.

@@ -4,7 +4,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
 usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench generate N OUT.geojson [--seed S]
-       clustermap-bench frame [--items N]
+       clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]
        clustermap-bench basemap
 """
 switch arguments.first {

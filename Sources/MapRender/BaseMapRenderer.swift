@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import GeoData
 import MapModel
 
@@ -23,7 +24,6 @@ public final class BaseMapRenderer {
 
     let cache = BaseMapTileCache()
     private var dataVersion = 0
-    private var lastGeneration: BaseMapTileCache.Generation?
 
     /// Creates a renderer with the maps loaded so far.
     public init(coarse: BaseMap?, detailed: BaseMap? = nil, palette: MapPalette = .light) {
@@ -45,7 +45,7 @@ public final class BaseMapRenderer {
     /// Drops all cached tiles (e.g. on memory pressure).
     public func invalidateCache() {
         cache.removeAll()
-        lastGeneration = nil
+        lastZoom = nil
     }
 
     /// The map drawn at a zoom level.
@@ -65,77 +65,268 @@ public final class BaseMapRenderer {
         return s.isFinite && s > 0 ? s : 1
     }
 
-    /// Draws the viewport of `camera` into `cr`, its top-left corner at the user-space origin.
+    /// Draws the viewport of `camera` into `cr`, its top-left corner at the user-space origin, as
+    /// at rest: crisp (see `draw(in:camera:isAnimating:)`).
     public func draw(in cr: OpaquePointer, camera: Camera) {
+        draw(in: cr, camera: camera, isAnimating: false)
+    }
+
+    /// Draws the viewport of `camera` into `cr`, its top-left corner at the user-space origin.
+    ///
+    /// At rest (`isAnimating` false) frames are exact: tiles rendered at the camera's own zoom, or,
+    /// for the first frame at a zoom whose tiles aren't cached, a direct paint (headless renders
+    /// always take that path, so golden images are deterministic). While the camera animates or a
+    /// gesture runs, the map is drawn from tiles of the nearest integer zoom level scaled by at
+    /// most √2 either way (slightly soft during motion, like every web map); a level's missing
+    /// tiles are rendered `tilesPerAnimationFrame` at a time, the others meanwhile drawn from a
+    /// cached neighbouring level or the zoom the map rested at.
+    public func draw(in cr: OpaquePointer, camera: Camera, isAnimating: Bool) {
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         guard w > 0, h > 0 else { return }
         let scale = BaseMapRenderer.deviceScale(of: cr)
         let cw = camera.centerWorldPixel
-        let left = cw.x - w / 2, top = cw.y - h / 2
+        let view = TileView(left: cw.x - w / 2, top: cw.y - h / 2, width: w, height: h, zoom: camera.zoom,
+                            worldSize: camera.worldSize, scale: scale, tileSize: cache.tileSize)
         guard let map = baseMap(forZoom: camera.zoom) else {
             palette.water.setSource(on: cr)
             cairo_rectangle(cr, 0, 0, w, h)
             cairo_fill(cr)
             return
         }
-        let generation = BaseMapTileCache.Generation(zoom: camera.zoom, deviceScale: scale, palette: palette,
-                                                     level: map.level, dataVersion: dataVersion)
-        defer { lastGeneration = generation }
-        if !usesTileCache || generation != lastGeneration {
-            // A new zoom (or first frame): paint directly; tiles are built once the zoom holds.
-            let painter = BaseMapPainter(originX: left, originY: top, width: w, height: h,
-                                         worldSize: camera.worldSize, deviceScale: scale)
-            painter.paint(map, palette: palette, into: cr)
+        let previousZoom = lastZoom
+        lastZoom = camera.zoom
+        guard usesTileCache else {
+            paintDirectly(map, view: view, in: cr)
             return
         }
-        drawTiles(map, generation: generation, in: cr, left: left, top: top, width: w, height: h,
-                  worldSize: camera.worldSize)
-    }
-
-    // swiftlint:disable:next function_parameter_count
-    private func drawTiles(_ map: BaseMap, generation: BaseMapTileCache.Generation, in cr: OpaquePointer,
-                           left: Double, top: Double, width w: Double, height h: Double, worldSize ws: Double) {
-        let scale = generation.deviceScale
-        let t = cache.tileSize
-        cache.beginFrame(generation)
-        // Screen x of world pixel X is X + ox, rounded to whole device pixels so tiles blit without
-        // resampling (the base map may sit up to half a device pixel off; nothing else does).
-        let ox = (-left * scale).rounded() / scale
-        let oy = (-top * scale).rounded() / scale
+        cache.beginFrame(BaseMapTileCache.Generation(deviceScale: scale, palette: palette, dataVersion: dataVersion))
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, w, h)
         cairo_clip(cr)
-        if top < 0 || top + h > ws {
+        if view.top < 0 || view.top + h > view.worldSize {
             palette.water.setSource(on: cr)
             cairo_paint(cr)
         }
-        let across = ws / t
-        let wrapsOnTiles = across == across.rounded() && across >= 1
-        let n = Int(across.rounded())
-        let iMin = Int(((0 - ox) / t).rounded(.down)), iMax = Int(((w - ox) / t).rounded(.down))
-        let jMin = max(0, Int(((0 - oy) / t).rounded(.down)))
-        let jMax = min(Int((ws / t).rounded(.up)) - 1, Int(((h - oy) / t).rounded(.down)))
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        if jMin <= jMax {
-            for j in jMin...jMax {
-                for i in iMin...iMax {
-                    let keyI = wrapsOnTiles ? ((i % n) + n) % n : i
-                    let image = cache.tile(.init(i: keyI, j: j)) { image in
-                        image.withContext { tcr in
-                            let painter = BaseMapPainter(originX: Double(keyI) * t, originY: Double(j) * t,
-                                                         width: t, height: t, worldSize: ws, deviceScale: scale)
-                            painter.paint(map, palette: palette, into: tcr)
-                        }
-                    }
-                    let x = Double(i) * t + ox, y = Double(j) * t + oy
-                    cairo_set_source_surface(cr, image.surface, x, y)
-                    // Whole-device-pixel offsets: sample without filtering (pixman's copy path).
-                    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
-                    cairo_rectangle(cr, x, y, t, t)
-                    cairo_fill(cr)
+        if isAnimating {
+            drawAnimated(view, in: cr)
+        } else if previousZoom != camera.zoom && !allTilesCached(zoom: camera.zoom, view: view) {
+            // A new zoom at rest: paint directly (one viewport's worth); tiles follow if it holds.
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            paintDirectly(map, view: view, in: cr)
+        } else {
+            drawExactTiles(map, view: view, in: cr)
+            restZoom = camera.zoom
+        }
+        cairo_restore(cr)
+    }
+
+    /// Tiles rendered per frame while animating, beyond those that nothing cached can stand in for.
+    public var tilesPerAnimationFrame = 4
+    private var lastZoom: Double?
+    /// The zoom of the last frame drawn from tiles at rest (a fallback source while animating).
+    private var restZoom: Double?
+
+    private func paintDirectly(_ map: BaseMap, view: TileView, in cr: OpaquePointer) {
+        let painter = BaseMapPainter(originX: view.left, originY: view.top, width: view.width, height: view.height,
+                                     worldSize: view.worldSize, deviceScale: view.scale)
+        painter.paint(map, palette: palette, into: cr)
+    }
+
+    private func renderTile(_ key: BaseMapTileCache.Key, view: TileView) -> ImageSurface? {
+        guard let map = baseMap(forZoom: key.zoom) else { return nil }
+        let t = cache.tileSize, scale = view.scale, palette = self.palette
+        let ws = 256 * exp2(key.zoom)
+        return cache.tile(key) { image in
+            image.withContext { tcr in
+                let painter = BaseMapPainter(originX: Double(key.i) * t, originY: Double(key.j) * t,
+                                             width: t, height: t, worldSize: ws, deviceScale: scale)
+                painter.paint(map, palette: palette, into: tcr)
+            }
+        }
+    }
+
+    private func key(zoom: Double, i: Int, j: Int, view: TileView) -> BaseMapTileCache.Key {
+        let level = baseMap(forZoom: zoom)?.level ?? .coarse
+        return BaseMapTileCache.Key(zoom: zoom, level: level, i: view.wrappedColumn(i, zoom: zoom), j: j)
+    }
+
+    private func allTilesCached(zoom: Double, view: TileView) -> Bool {
+        let r = view.tileRange(zoom: zoom, snapped: true)
+        guard r.jMin <= r.jMax else { return true }
+        for j in r.jMin...r.jMax { for i in r.iMin...r.iMax where !cache.contains(key(zoom: zoom, i: i, j: j, view: view)) {
+            return false
+        } }
+        return true
+    }
+
+    /// Tiles at the camera's own zoom, blitted at whole device pixels without resampling.
+    private func drawExactTiles(_ map: BaseMap, view: TileView, in cr: OpaquePointer) {
+        let t = cache.tileSize
+        let (ox, oy) = view.snappedOrigin
+        let r = view.tileRange(zoom: view.zoom, snapped: true)
+        guard r.jMin <= r.jMax else { return }
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax {
+                guard let image = renderTile(key(zoom: view.zoom, i: i, j: j, view: view), view: view) else { continue }
+                let x = Double(i) * t + ox, y = Double(j) * t + oy
+                cairo_set_source_surface(cr, image.surface, x, y)
+                // Whole-device-pixel offsets: sample without filtering (pixman's copy path).
+                cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+                cairo_rectangle(cr, x, y, t, t)
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    /// A frame during motion: the nearest integer level's tiles, scaled.
+    private func drawAnimated(_ view: TileView, in cr: OpaquePointer) {
+        let level = max(0, view.zoom.rounded())
+        let r = view.tileRange(zoom: level, snapped: false)
+        guard r.jMin <= r.jMax else { return }
+        var missing: [(i: Int, j: Int, fallback: Double?)] = []
+        var uncovered = 0
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax {
+                let k = key(zoom: level, i: i, j: j, view: view)
+                if let image = cache.cachedTile(k) {
+                    paintScaled(image, zoom: level, i: i, j: j, view: view, in: cr)
+                } else {
+                    let fallback = fallbackZoom(forTile: i, j, level: level, view: view)
+                    if fallback == nil { uncovered += 1 }
+                    missing.append((i, j, fallback))
                 }
             }
         }
-        cairo_restore(cr)
+        guard !missing.isEmpty else { return }
+        var budget = tilesPerAnimationFrame
+        if uncovered > 2 * tilesPerAnimationFrame, let map = baseMap(forZoom: view.zoom) {
+            // Nothing cached near this zoom (a jump, or the first frame): one direct paint costs
+            // less than rendering every tile; start filling the level for the next frames.
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            paintDirectly(map, view: view, in: cr)
+            for m in missing.prefix(budget) { _ = renderTile(key(zoom: level, i: m.i, j: m.j, view: view), view: view) }
+            return
+        }
+        // Tiles nothing can stand in for first, then as many others as the budget allows.
+        for m in missing.sorted(by: { ($0.fallback == nil ? 0 : 1) < ($1.fallback == nil ? 0 : 1) }) {
+            if m.fallback == nil || budget > 0 {
+                budget -= 1
+                if let image = renderTile(key(zoom: level, i: m.i, j: m.j, view: view), view: view) {
+                    paintScaled(image, zoom: level, i: m.i, j: m.j, view: view, in: cr)
+                }
+            } else if let zs = m.fallback {
+                let rect = view.snappedRect(zoom: level, i: m.i, j: m.j)
+                cairo_save(cr)
+                cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
+                cairo_clip(cr)
+                let s = view.sourceRange(zoom: zs, coveringTile: m.i, m.j, level: level)
+                for sj in s.jMin...s.jMax {
+                    for si in s.iMin...s.iMax {
+                        if let image = cache.cachedTile(key(zoom: zs, i: si, j: sj, view: view)) {
+                            paintScaled(image, zoom: zs, i: si, j: sj, view: view, in: cr)
+                        }
+                    }
+                }
+                cairo_restore(cr)
+            }
+        }
+    }
+
+    /// A cached zoom whose tiles fully cover tile (i, j) of `level`: the levels next to it, then
+    /// the zoom the map rested at.
+    private func fallbackZoom(forTile i: Int, _ j: Int, level: Double, view: TileView) -> Double? {
+        var candidates = [level - 1, level + 1]
+        if let rest = restZoom, rest != level, abs(rest - level) < 2.5 { candidates.append(rest) }
+        candidates.append(level - 2)
+        for zs in candidates where zs >= 0 {
+            let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level)
+            guard s.jMin <= s.jMax, (s.iMax - s.iMin + 1) * (s.jMax - s.jMin + 1) <= 9 else { continue }
+            var complete = true
+            for sj in s.jMin...s.jMax where complete {
+                for si in s.iMin...s.iMax where !cache.contains(key(zoom: zs, i: si, j: sj, view: view)) {
+                    complete = false
+                    break
+                }
+            }
+            if complete { return zs }
+        }
+        return nil
+    }
+
+    /// Paints tile (i, j) of zoom `zs` (unwrapped column) scaled to the view's zoom, its edges on
+    /// whole device pixels so neighbouring tiles meet without seams.
+    private func paintScaled(_ image: ImageSurface, zoom zs: Double, i: Int, j: Int, view: TileView,
+                             in cr: OpaquePointer) {
+        let g = exp2(view.zoom - zs), size = cache.tileSize * g
+        let x = Double(i) * size - view.left, y = Double(j) * size - view.top
+        let rect = view.snappedRect(zoom: zs, i: i, j: j)
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        let pattern = cairo_get_source(cr)
+        var m = cairo_matrix_t()
+        cairo_matrix_init_scale(&m, 1 / g, 1 / g)
+        cairo_matrix_translate(&m, -x, -y)
+        cairo_pattern_set_matrix(pattern, &m)
+        cairo_pattern_set_filter(pattern, g == 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
+        cairo_fill(cr)
+    }
+}
+
+/// The viewport in world pixels of the camera's zoom, and tile arithmetic at other zooms.
+struct TileView {
+    var left: Double
+    var top: Double
+    var width: Double
+    var height: Double
+    var zoom: Double
+    var worldSize: Double
+    var scale: Double
+    var tileSize: Double
+
+    /// Screen position of world pixel (0, 0) rounded to whole device pixels (exact-zoom blits).
+    var snappedOrigin: (Double, Double) { ((-left * scale).rounded() / scale, (-top * scale).rounded() / scale) }
+
+    /// Tiles of zoom `zs` per world width, when whole (then columns wrap around the world).
+    func tilesAcross(zoom zs: Double) -> Int? {
+        let across = 256 * exp2(zs) / tileSize
+        return across == across.rounded() && across >= 1 ? Int(across) : nil
+    }
+
+    func wrappedColumn(_ i: Int, zoom zs: Double) -> Int {
+        guard let n = tilesAcross(zoom: zs) else { return i }
+        return ((i % n) + n) % n
+    }
+
+    /// The tiles of zoom `zs` that cover the viewport (rows clamped to the world).
+    func tileRange(zoom zs: Double, snapped: Bool) -> (iMin: Int, iMax: Int, jMin: Int, jMax: Int) {
+        let size = tileSize * exp2(zoom - zs)
+        let (ox, oy) = snapped ? snappedOrigin : (-left, -top)
+        let rows = Int((256 * exp2(zs) / tileSize).rounded(.up))
+        let iMin = Int(((0 - ox) / size).rounded(.down)), iMax = Int(((width - ox) / size).rounded(.down))
+        let jMin = max(0, Int(((0 - oy) / size).rounded(.down)))
+        let jMax = min(rows - 1, Int(((height - oy) / size).rounded(.down)))
+        return (iMin, iMax, jMin, jMax)
+    }
+
+    /// The tiles of zoom `zs` covering tile (i, j) of `level`.
+    func sourceRange(zoom zs: Double, coveringTile i: Int, _ j: Int, level: Double)
+        -> (iMin: Int, iMax: Int, jMin: Int, jMax: Int) {
+        let ratio = exp2(zs - level)  // source tiles per target tile side
+        let eps = 1e-9
+        let rows = Int((256 * exp2(zs) / tileSize).rounded(.up))
+        let iMin = Int((Double(i) * ratio + eps).rounded(.down)), iMax = Int((Double(i + 1) * ratio - eps).rounded(.down))
+        let jMin = max(0, Int((Double(j) * ratio + eps).rounded(.down)))
+        let jMax = min(rows - 1, Int((Double(j + 1) * ratio - eps).rounded(.down)))
+        return (iMin, iMax, jMin, jMax)
+    }
+
+    /// Screen rectangle of tile (i, j) of zoom `zs`, edges rounded to whole device pixels.
+    func snappedRect(zoom zs: Double, i: Int, j: Int) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+        let size = tileSize * exp2(zoom - zs)
+        func snap(_ v: Double) -> Double { (v * scale).rounded() / scale }
+        return (snap(Double(i) * size - left), snap(Double(j) * size - top),
+                snap(Double(i + 1) * size - left), snap(Double(j + 1) * size - top))
     }
 }

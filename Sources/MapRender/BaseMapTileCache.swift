@@ -1,23 +1,27 @@
 import CCairo
 import GeoData
 
-/// Rendered base-map tiles for one zoom, device scale, palette and data set.
+/// Rendered base-map tiles for one device scale, palette and data set, at any number of zooms.
 ///
 /// A tile is `tileSize` logical pixels square, anchored to the world-pixel grid of its zoom, so its
 /// pixels don't depend on where the camera is: panning at one zoom only renders the tiles that
-/// scroll into view and re-blits the others. Least recently used tiles are evicted beyond a byte
-/// budget.
+/// scroll into view and re-blits the others. Tiles of several zooms live side by side — the exact
+/// zoom the map rests at, and the integer levels a zoom animation draws scaled — and the least
+/// recently used are evicted beyond a byte budget.
 final class BaseMapTileCache {
-    /// Everything a tile's pixels depend on besides its position.
+    /// Everything a tile's pixels depend on besides its zoom and position.
     struct Generation: Hashable {
-        var zoom: Double
         var deviceScale: Double
         var palette: MapPalette
-        var level: BaseMap.Level
         var dataVersion: Int
     }
 
-    struct Key: Hashable { var i: Int; var j: Int }
+    struct Key: Hashable {
+        var zoom: Double
+        var level: BaseMap.Level
+        var i: Int
+        var j: Int
+    }
 
     final class Tile {
         let image: ImageSurface
@@ -35,7 +39,7 @@ final class BaseMapTileCache {
     /// Tiles rendered since creation (for tests and benchmarks).
     private(set) var renderedTileCount = 0
 
-    init(tileSize: Double = 256, byteLimit: Int = 96 << 20) {
+    init(tileSize: Double = 256, byteLimit: Int = 192 << 20) {
         self.tileSize = tileSize
         self.byteLimit = byteLimit
     }
@@ -56,12 +60,19 @@ final class BaseMapTileCache {
         clock += 1
     }
 
-    /// The tile at (i, j), rendered with `render` if it isn't cached.
+    /// The cached tile for `key`, if any (marked as used).
+    func cachedTile(_ key: Key) -> ImageSurface? {
+        guard let t = tiles[key] else { return nil }
+        t.lastUsed = clock
+        return t.image
+    }
+
+    /// Whether `key` is cached (without marking it used).
+    func contains(_ key: Key) -> Bool { tiles[key] != nil }
+
+    /// The tile at `key`, rendered with `render` if it isn't cached.
     func tile(_ key: Key, render: (ImageSurface) -> Void) -> ImageSurface {
-        if let t = tiles[key] {
-            t.lastUsed = clock
-            return t.image
-        }
+        if let image = cachedTile(key) { return image }
         let scale = generation?.deviceScale ?? 1
         let image = ImageSurface(width: Int(tileSize), height: Int(tileSize), scale: scale, opaque: true)
         render(image)

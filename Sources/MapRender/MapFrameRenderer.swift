@@ -47,10 +47,18 @@ public final class MapFrameRenderer {
         set { baseMap.palette = newValue }
     }
 
-    /// Draws a frame for `camera` into `cr` (top-left of the viewport at the user-space origin).
+    /// Draws a frame for `camera` into `cr` (top-left of the viewport at the user-space origin),
+    /// as at rest: crisp base map.
     public func draw(in cr: OpaquePointer, camera: Camera) {
+        draw(in: cr, camera: camera, isAnimating: false)
+    }
+
+    /// Draws a frame; pass `isAnimating: true` while a camera animation or a gesture runs: the
+    /// base map then comes from scaled tiles of the nearest zoom level (fast, slightly soft),
+    /// and the first frame at rest is crisp again.
+    public func draw(in cr: OpaquePointer, camera: Camera, isAnimating: Bool) {
         cairo_save(cr)
-        baseMap.draw(in: cr, camera: camera)
+        baseMap.draw(in: cr, camera: camera, isAnimating: isAnimating)
         for overlay in overlays {
             cairo_save(cr)
             overlay.draw(in: cr, camera: camera, palette: palette)

@@ -1,4 +1,5 @@
 import CCairo
+import ClusterCore
 import MapModel
 @testable import MapRender
 import XCTest
@@ -175,4 +176,45 @@ final class SceneRendererTests: XCTestCase {
 
 private extension ScreenRect {
     var midYForTest: Double { y + height / 2 }
+}
+
+/// The base map while animating: scaled tiles of the nearest level, close to the exact frame.
+final class AnimatedBaseMapTests: XCTestCase {
+    func testAnimatedFramesUseLevelTilesAndStayCloseToExact() {
+        let size = ScreenSize(width: 320, height: 200)
+        let cam = Camera(center: GeoCoordinate(latitude: 48, longitude: 8), zoom: 4.3, viewportSize: size)
+        let exact = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        let exactImage = ImageSurface(width: 320, height: 200)
+        exactImage.withContext { exact.draw(in: $0, camera: cam) }
+        let animated = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        animated.tilesPerAnimationFrame = 100
+        let image = ImageSurface(width: 320, height: 200)
+        image.withContext { animated.draw(in: $0, camera: cam, isAnimating: true) }
+        // Level 4 tiles (zoom 4.3 rounds to 4), whole ones: keys at an integer zoom.
+        XCTAssertGreaterThan(animated.cache.renderedTileCount, 0)
+        let diff = PixelDiff.compare(image, exactImage, channelTolerance: 40)
+        XCTAssertLessThan(diff.differingFraction, 0.05, "scaled tiles look like the exact map")
+        // A later frame at another fractional zoom of the same level renders nothing new.
+        let before = animated.cache.renderedTileCount
+        var next = cam
+        next.setZoom(4.2)
+        image.withContext { animated.draw(in: $0, camera: next, isAnimating: true) }
+        XCTAssertEqual(animated.cache.renderedTileCount, before)
+    }
+
+    func testMissingLevelTilesAreBuiltWithinTheBudgetUsingAFallback() {
+        let size = ScreenSize(width: 640, height: 400)
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        renderer.tilesPerAnimationFrame = 2
+        let image = ImageSurface(width: 640, height: 400)
+        var cam = Camera(center: GeoCoordinate(latitude: 48, longitude: 8), zoom: 5, viewportSize: size)
+        image.withContext { renderer.draw(in: $0, camera: cam); renderer.draw(in: $0, camera: cam) }  // at rest: level 5 tiles
+        let rested = renderer.cache.renderedTileCount
+        cam.setZoom(5.6)  // rounds to level 6: missing, level 5 stands in
+        image.withContext { renderer.draw(in: $0, camera: cam, isAnimating: true) }
+        XCTAssertEqual(renderer.cache.renderedTileCount - rested, 2, "only the budget is rendered")
+        // No holes: every pixel is painted (map or water).
+        XCTAssertEqual(image.pixel(x: 5, y: 5).a, 255)
+        XCTAssertEqual(image.pixel(x: 634, y: 394).a, 255)
+    }
 }

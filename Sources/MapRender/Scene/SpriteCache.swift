@@ -38,13 +38,9 @@ public final class Sprite {
         let top = ((y - anchorY) * s).rounded() / s
         cairo_set_source_surface(cr, image.surface, left, top)
         if alpha >= 0.999 {
-            cairo_rectangle(cr, left, top, width, height)
-            cairo_fill(cr)
+            cairo_paint(cr)
         } else if alpha > 0.004 {
-            cairo_rectangle(cr, left, top, width, height)
-            cairo_clip(cr)
             cairo_paint_with_alpha(cr, alpha)
-            cairo_reset_clip(cr)
         }
     }
 }
