@@ -41,6 +41,18 @@ final class LoaderTests: XCTestCase {
         }
     }
 
+    func testOneHugeMultiPointReportsProgressAndCanBeCancelled() throws {
+        let positions = (0..<20_000).map { "[\($0 % 180),\($0 % 90)]" }.joined(separator: ",")
+        let text = #"{"type":"Feature","geometry":{"type":"MultiPoint","coordinates":["# + positions + "]}}"
+        let steps = Atomic<Int>(0)
+        let set = try PointSetLoader.load(bytes: Array(text.utf8), name: "multi.geojson",
+                                          progress: { _ in steps.add(1, ordering: .relaxed) })
+        XCTAssertEqual(set.count, 20_000)
+        XCTAssertEqual(Set(set.sourcePositions), [0])
+        XCTAssertGreaterThan(steps.load(ordering: .relaxed), 20)   // one per 4 KB here
+        XCTAssertThrowsError(try PointSetLoader.load(bytes: Array(text.utf8), name: "multi.geojson", isCancelled: { true }))
+    }
+
     func testLoadsOnABackgroundThread() throws {
         let path = try temporaryGeoJSON(points: 1_000)
         defer { try? FileManager.default.removeItem(atPath: path) }

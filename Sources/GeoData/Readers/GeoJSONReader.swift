@@ -529,6 +529,7 @@ struct GeoJSONReader {
                 multiLon.append(r.lon)
                 multiLat.append(r.lat)
                 multiStatus.append(r.status)
+                try ticker.tick(pos)   // one huge MultiPoint still reports progress and can be cancelled
             }
             skipWhitespace()
             let c = p[pos]
