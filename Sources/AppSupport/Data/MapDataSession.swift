@@ -80,7 +80,7 @@ public final class MapDataSession: @unchecked Sendable {
             return (a.x - p.x) * (a.x - p.x) + (a.y - p.y) * (a.y - p.y) < (b.x - p.x) * (b.x - p.x) + (b.y - p.y) * (b.y - p.y)
         }
         for c in candidates.prefix(6) {
-            if let id = c.item.clusterID, clusterer.leaves(of: id).contains(point) { return c.id }
+            if let id = c.item.clusterID, clusterer.leaves(of: id, limit: .max, offset: 0).contains(point) { return c.id }
         }
         return nil
     }

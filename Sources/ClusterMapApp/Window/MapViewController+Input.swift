@@ -1,3 +1,4 @@
+import Foundation
 import CGtk
 import AppSupport
 import ClusterCore
@@ -25,7 +26,7 @@ extension MapViewController {
         guard case .cluster(let raw) = id, let session else { return }
         let cluster = ClusterID(rawValue: raw)
         guard let expansion = session.clusterer.expansionZoom(of: cluster) else { return }
-        let leaves = session.clusterer.leaves(of: cluster)
+        let leaves = session.clusterer.leaves(of: cluster, limit: .max, offset: 0)
         if Double(expansion) > camera.maxZoom {
             openFan(cluster: id, leaves: leaves)
             return
@@ -66,12 +67,22 @@ extension MapViewController {
         apply(RevealPan.change(panBy: shift.dx, shift.dy, in: ctx))
     }
 
-    /// Clears the selection and closes an open fan (map click, Escape).
-    func clearSelectionAndFan() {
+    /// Closes an open fan or place list (map click, Escape, zoom).
+    func closeFan() {
+        if let panel = MapApplication.window?.placeList, panel.isShown {
+            panel.hide()
+            eventLog.emit("fan-close")
+        }
         if sceneState.fan != nil {
             sceneState.fan = nil
             eventLog.emit("fan-close")
+            redraw()
         }
+    }
+
+    /// Clears the selection and closes an open fan (map click, Escape).
+    func clearSelectionAndFan() {
+        closeFan()
         if sceneState.selectedPoint != nil {
             sceneState.selectedPoint = nil
             sceneState.callout = nil
@@ -84,6 +95,28 @@ extension MapViewController {
     /// Fans out the members of a bubble whose places share one spot (SPEC §5.4).
     func openFan(cluster id: SceneItemID, leaves: [Int]) {
         guard let session, let first = leaves.first else { return }
+        closeFan()
+        if sceneBuilder.fanLayout.prefersList(count: leaves.count), let panel = MapApplication.window?.placeList {
+            let p = camera.screenPoint(for: session.places.coordinates[first])
+            panel.onPick = { [weak self] index in
+                panel.hide()
+                self?.select(point: index)
+                gtk_widget_grab_focus(self?.drawingArea)
+            }
+            panel.onClose = { [weak self] in
+                panel.hide()
+                self?.eventLog.emit("fan-close")
+                gtk_widget_grab_focus(self?.drawingArea)
+            }
+            // Alphabetical, so a person can scan the list.
+            let rows = leaves.map { ($0, session.places.name(of: $0)) }
+                .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
+            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows.map(\.0),
+                       names: rows.map(\.1), near: (p.x, p.y),
+                       in: (camera.viewportSize.width, camera.viewportSize.height))
+            eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true))])
+            return
+        }
         sceneState.fan = SceneState.Fan(cluster: id, center: session.places.coordinates[first], members: leaves)
         eventLog.emit("fan-open", [("count", .int(leaves.count))])
         sceneDidChange()
@@ -92,7 +125,8 @@ extension MapViewController {
     /// A key press on the window; returns whether it was handled.
     func handleKey(_ keyval: UInt32) -> Bool {
         if Int32(keyval) == GDK_KEY_Escape {
-            guard sceneState.selectedPoint != nil || sceneState.fan != nil else { return false }
+            let listShown = MapApplication.window?.placeList.isShown ?? false
+            guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else { return false }
             clearSelectionAndFan()
             return true
         }

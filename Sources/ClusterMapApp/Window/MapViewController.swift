@@ -154,6 +154,10 @@ final class MapViewController {
             startTicking()
         }
         if camera != before { cameraDidChange(); redraw() }
+        // The fan belongs to one zoom: any zoom change (gesture or animation) closes it.
+        if camera.zoom != before.zoom || cameraController.animation.map({ $0.target.zoom != before.zoom }) == true {
+            closeFan()
+        }
     }
 
     /// Zooms one step around the viewport centre (buttons).

@@ -12,6 +12,8 @@ final class MapWindow {
     let drawingArea: UnsafeMutablePointer<GtkWidget>
     let controller: MapViewController
     private(set) var chrome: AppChrome?
+    /// The list of a same-spot bubble's members (more than a fan can show).
+    private(set) var placeList: PlaceListPanel!
 
     init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
         window = gtk_application_window_new(application)
@@ -42,6 +44,7 @@ final class MapWindow {
         gtk_box_append(gcast(zoomBox), zoomIn)
         gtk_box_append(gcast(zoomBox), zoomOut)
         gtk_overlay_add_overlay(opaque(overlay), zoomBox)
+        placeList = PlaceListPanel(overlay: overlay)
 
         gtk_window_set_child(gcast(window), overlay)
         installActions()
