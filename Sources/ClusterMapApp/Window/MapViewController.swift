@@ -113,7 +113,10 @@ final class MapViewController {
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
         sceneRenderer.scene = lastScene
-        renderer.draw(in: cr, camera: camera)
+        // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
+        // the frame at rest is exact.
+        let moving = isGestureActive || cameraController.isAnimating
+        renderer.draw(in: cr, camera: camera, isAnimating: moving)
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {
             eventLog.emit("frame", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded())),
@@ -204,7 +207,10 @@ final class MapViewController {
     }
 
     /// Called when a gesture ends so the rest check can fire.
-    func gestureDidEnd() { cameraDidChange() }
+    func gestureDidEnd() {
+        cameraDidChange()
+        redraw()
+    }
 }
 
 extension MapViewController {
