@@ -69,12 +69,16 @@ extension MapViewController {
         let vw = camera.viewportSize.width, vh = camera.viewportSize.height
         func onScreen(_ p: ScreenPoint) -> Bool { p.x >= 0 && p.y >= 0 && p.x <= vw && p.y <= vh }
         let bubbles: [JSONValue] = lastScene.bubbles.filter { onScreen($0.center) }.map {
-            .object([("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)), ("y", r($0.center.y + o.y)),
-                     ("r", r($0.radius)), ("count", .int($0.count))])
+            var fields: [(String, JSONValue)] = [("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)),
+                                                 ("y", r($0.center.y + o.y)), ("r", r($0.radius)), ("count", .int($0.count))]
+            if $0.containsSelection { fields.append(("marked", .bool(true))) }
+            return .object(fields)
         }
         let pins: [JSONValue] = lastScene.pins.filter { onScreen($0.center) }.map {
-            .object([("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)), ("y", r($0.center.y + o.y)),
-                     ("name", .string($0.name))])
+            var fields: [(String, JSONValue)] = [("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)),
+                                                 ("y", r($0.center.y + o.y)), ("name", .string($0.name))]
+            if $0.isSelected { fields.append(("selected", .bool(true))) }
+            return .object(fields)
         }
         eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins))])
         if lastScene.callout?.pointIndex != lastLoggedCallout {
