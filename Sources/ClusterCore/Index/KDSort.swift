@@ -23,8 +23,16 @@ struct KDBuffers<Scalar: BinaryFloatingPoint & Sendable>: @unchecked Sendable {
 
     @inline(__always) func swapItems(_ i: Int, _ j: Int) {
         let id = ids[i]; ids[i] = ids[j]; ids[j] = id
-        let x = coords[2 * i]; coords[2 * i] = coords[2 * j]; coords[2 * j] = x
-        let y = coords[2 * i + 1]; coords[2 * i + 1] = coords[2 * j + 1]; coords[2 * j + 1] = y
+        // Move a coordinate pair as one unit (one 64-bit word for Float).
+        if MemoryLayout<Scalar>.size == 4 {
+            let raw = UnsafeMutableRawPointer(coords)
+            let a = raw.load(fromByteOffset: 8 * i, as: UInt64.self)
+            raw.storeBytes(of: raw.load(fromByteOffset: 8 * j, as: UInt64.self), toByteOffset: 8 * i, as: UInt64.self)
+            raw.storeBytes(of: a, toByteOffset: 8 * j, as: UInt64.self)
+        } else {
+            let x = coords[2 * i]; coords[2 * i] = coords[2 * j]; coords[2 * j] = x
+            let y = coords[2 * i + 1]; coords[2 * i + 1] = coords[2 * j + 1]; coords[2 * j + 1] = y
+        }
     }
 
     /// kd-sorts `left...right` so that each node's middle item splits its range on alternating axes.
