@@ -66,44 +66,59 @@ struct LevelBuilder {
         }
     }
 
+    /// The radius at zoom z.
+    func radius(atZoom z: Int) -> Double { options.radius / (options.extent * pow(2, Double(z))) }
+
+    /// The cell index of a level whose items are clustered at zoom `z` (cells fit that radius).
+    func makeIndex(_ w: Working, clusteredAtZoom z: Int) -> CellIndex {
+        CellIndex(xs: w.x, ys: w.y, cell: NeighborGraph.cellSize(radius: radius(atZoom: z)))
+    }
+
     mutating func build(validIndices: [UInt32]) -> [Level] {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
         let nodeSize = options.nodeSize
         let n0 = validIndices.count
+        // With minPoints > 2, items that don't make a cluster are carried to the next level in the
+        // order the radius query reports them, which decides later visiting orders: then the
+        // order of supercluster's kd-tree is needed. Otherwise it only orders floating-point sums.
+        let exactOrder = options.minPoints > 2
 
         var current = Working(capacity: n0)
         for r in validIndices {
             current.append(r, Double(projected[2 * Int(r)]), Double(projected[2 * Int(r) + 1]), 1)
         }
-        var tree = StaticKDTree<Float>(interleaved: current.floatCoordinates(), nodeSize: nodeSize,
-                                       parallel: n0 >= 200_000)
+        var index = makeIndex(current, clusteredAtZoom: maxZoom)
 
         var aggregateBuilder = attributes.isEmpty ? nil : AggregateTable.Builder(attributes: attributes)
         var useGraph = true
         var builtLevels: [Level] = []  // maxZoom + 1 first
         builtLevels.reserveCapacity(maxZoom - minZoom + 2)
         var visited = [Bool](repeating: false, count: n0)
-        var pendingGraph: NeighborGraph? = nil
         var neighbors: [UInt32] = []
+        var childPositions: [UInt32] = []
+        table.childStart.append(0)
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
             table.zoomStart.append(table.x.count)
             if traceEnabled { traceTime("start z\(z)") }
             let n = current.items.count
-            let r = options.radius / (options.extent * pow(2, Double(z)))
+            let r = radius(atZoom: z)
 
-            // Exact neighbour lists from a grid sweep, when the level is big and not too dense;
-            // otherwise radius queries on the tree, as supercluster does. (Built while the
-            // level's tree was being sorted, below.)
-            var graph = pendingGraph
-            pendingGraph = nil
-            if graph == nil && useGraph && n >= 4096 {
-                graph = NeighborGraph.build(x: current.x, y: current.y, radius: r, budget: 48 * n)
+            // Exact neighbour lists from a sweep over the cell index when the level is big and
+            // not too dense; otherwise a radius query per item.
+            var graph: NeighborGraph? = nil
+            if useGraph && n >= 2048 {
+                graph = NeighborGraph.build(index: index, centreX: current.x, centreY: current.y, radius: r,
+                                            budget: 48 * n)
+                if graph == nil { useGraph = false }
             }
-            if graph == nil { useGraph = false }
             var ranks: [UInt32] = []
+            if exactOrder {
+                let tree = StaticKDTree<Float>(interleaved: current.floatCoordinates(), nodeSize: nodeSize,
+                                               parallel: n >= 200_000)
+                ranks = NeighborGraph.traversalRanks(tree)
+            }
 
-            var parents = [UInt32](repeating: .max, count: n)
             var next = Working(capacity: n)
             var changed = false
             let minPoints = options.minPoints
@@ -114,7 +129,6 @@ struct LevelBuilder {
             current.x.withUnsafeBufferPointer { xs in
             current.y.withUnsafeBufferPointer { ys in
             current.count.withUnsafeBufferPointer { counts in
-            parents.withUnsafeMutableBufferPointer { parents in
                 for i in 0..<n { visited[i] = false }
                 for i in 0..<n {
                     if visited[i] { continue }
@@ -128,13 +142,14 @@ struct LevelBuilder {
                             next.append(ref, x, y, counts[i])
                             continue
                         }
-                        // Put the neighbours in the order the radius query would report them.
-                        if ranks.isEmpty { ranks = NeighborGraph.traversalRanks(tree) }
                         for k in s..<e { neighbors.append(graph.targets[k]) }
-                        NeighborGraph.sortByRank(&neighbors, ranks: ranks)
                     } else {
-                        tree.within(x: x, y: y, radius: r, into: &neighbors)
+                        index.forEachWithin(qx: x, qy: y, r: r) { p in
+                            let j = index.items[p]
+                            if Int(j) != i { neighbors.append(j) }
+                        }
                     }
+                    if exactOrder { NeighborGraph.sortByRank(&neighbors, ranks: ranks) }
 
                     let numPointsOrigin = Int(counts[i])
                     var numPoints = numPointsOrigin
@@ -145,6 +160,8 @@ struct LevelBuilder {
                         var wx = x * Double(numPointsOrigin)
                         var wy = y * Double(numPointsOrigin)
                         aggregateBuilder?.add(ref, inputCount: inputCount, table: aggregates)
+                        childPositions.removeAll(keepingCapacity: true)
+                        childPositions.append(UInt32(i))
                         for k in neighbors {
                             let j = Int(k)
                             if visited[j] { continue }
@@ -152,16 +169,19 @@ struct LevelBuilder {
                             let numPoints2 = Double(counts[j])
                             wx += xs[j] * numPoints2
                             wy += ys[j] * numPoints2
-                            parents[j] = UInt32(c)
+                            childPositions.append(k)
                             aggregateBuilder?.add(items[j], inputCount: inputCount, table: aggregates)
                         }
-                        parents[i] = UInt32(c)
+                        // Children in the order a radius query reports them (known with exact
+                        // order only; otherwise the origin first, then its neighbours).
+                        if exactOrder { NeighborGraph.sortByRank(&childPositions, ranks: ranks) }
+                        for k in childPositions { table.childItems.append(items[Int(k)]) }
+                        table.childStart.append(UInt32(table.childItems.count))
                         let cx = wx / Double(numPoints), cy = wy / Double(numPoints)
                         table.x.append(cx)
                         table.y.append(cy)
                         table.count.append(UInt32(numPoints))
                         table.origin.append(UInt32(i))
-                        table.originItem.append(ref)
                         table.zoom.append(UInt8(z))
                         aggregateBuilder?.commit(to: &aggregates)
                         next.append(clusterBase + UInt32(c), cx, cy, UInt32(numPoints))
@@ -184,74 +204,36 @@ struct LevelBuilder {
             }
             }
             }
-            }
 
             if traceEnabled {
                 traceTime("z\(z) n=\(n) graph=\(graph.map { $0.targets.count } ?? -1) next=\(next.items.count)")
             }
+            // Store this level (items as references, in cell order) and index the next one.
+            builtLevels.append(Self.finish(index, dataItems: current.items))
             if changed {
-                // Sort the next level's tree and find its neighbours at the same time; finish
-                // this level meanwhile too. The three only read what they share.
-                let nextCount = next.items.count
-                let nextR = z > minZoom ? options.radius / (options.extent * pow(2, Double(z - 1))) : 0
-                let wantGraph = z > minZoom && useGraph && nextCount >= 4096
-                let box = BuildBox()
-                let coords = next.floatCoordinates()
-                let nx = next.x, ny = next.y
-                let finishedTree = tree
-                let items = current.items
-                let parentsCopy = parents
-                tree = StaticKDTree<Float>(interleaved: [], nodeSize: nodeSize)
-                DispatchQueue.concurrentPerform(iterations: 2) { task in
-                    if task == 0 {
-                        box.tree = StaticKDTree<Float>(interleaved: coords, nodeSize: nodeSize,
-                                                       parallel: nextCount >= 200_000)
-                    } else {
-                        if wantGraph {
-                            box.graph = NeighborGraph.build(x: nx, y: ny, radius: nextR, budget: 48 * nextCount)
-                            box.graphTried = true
-                        }
-                        var t = finishedTree
-                        box.level = Self.finish(&t, dataItems: items, parents: parentsCopy)
-                    }
-                }
-                tree = box.tree!
-                builtLevels.append(box.level!)
-                pendingGraph = box.graph
-                if box.graphTried && box.graph == nil { useGraph = false }
                 current = next
-            } else {
-                // Nothing merged and nothing moved: the next level is this one again (same
-                // items, same order, so the same tree); only the coordinates are shared.
-                var copy = tree
-                builtLevels.append(Self.finish(&copy, dataItems: current.items, parents: []))
-                pendingGraph = nil
+                index = makeIndex(current, clusteredAtZoom: z - 1)
+            } else if z > minZoom {
+                // Nothing merged or moved: same items, same order; only the cells must fit the
+                // next radius.
+                index = makeIndex(current, clusteredAtZoom: z - 1)
             }
         }
         table.zoomStart.append(table.x.count)
-        builtLevels.append(Self.finish(&tree, dataItems: current.items, parents: []))
+        builtLevels.append(Self.finish(index, dataItems: current.items))
         return builtLevels.reversed()
     }
 
-    /// Rewrites a finished level from visiting-order positions to item references in tree order.
-    static func finish(_ tree: inout StaticKDTree<Float>, dataItems: [UInt32], parents: [UInt32]) -> Level {
-        var byPosition: [UInt32] = []
-        if !parents.isEmpty {
-            byPosition = [UInt32](repeating: .max, count: tree.count)
-            for p in 0..<tree.count { byPosition[p] = parents[Int(tree.ids[p])] }
+    /// A finished level: the index with visiting-order positions replaced by item references.
+    static func finish(_ index: CellIndex, dataItems: [UInt32]) -> Level {
+        var index = index
+        dataItems.withUnsafeBufferPointer { d in
+            index.items.withUnsafeMutableBufferPointer { items in
+                for p in 0..<items.count { items[p] = d[Int(items[p])] }
+            }
         }
-        for p in 0..<tree.count { tree.ids[p] = dataItems[Int(tree.ids[p])] }
-        return Level(tree: tree, parents: byPosition)
+        return Level(index: index)
     }
-
-}
-
-/// Results handed back from the concurrent steps of one level (each slot written by one task).
-private final class BuildBox: @unchecked Sendable {
-    var tree: StaticKDTree<Float>?
-    var graph: NeighborGraph?
-    var graphTried = false
-    var level: HierarchicalClusterer.Level?
 }
 
 extension AggregateTable.Builder {

@@ -42,18 +42,11 @@ public final class HierarchicalClusterer: PointClusterer {
         }
     }
 
-    /// One zoom's items, in kd-tree order.
+    /// One zoom's items.
     struct Level: Sendable {
-        /// Item coordinates (Float, as supercluster's trees) and, per tree position, the item:
-        /// an input index (`< inputCount`) or `inputCount + cluster number`.
-        var tree: StaticKDTree<Float>
-        /// Per tree position: the cluster number of the item's parent one zoom lower, or
-        /// `UInt32.max`; empty when no item of the level has a parent.
-        var parents: [UInt32]
-
-        @inline(__always) func parent(atPosition p: Int) -> UInt32 {
-            parents.isEmpty ? .max : parents[p]
-        }
+        /// Item coordinates (Float, as supercluster's trees) and, per position, the item: an
+        /// input index (`< inputCount`) or `inputCount + cluster number`.
+        var index: CellIndex
     }
 
     /// Every cluster of every zoom, in creation order (zoom descending, then origin ascending).
@@ -63,8 +56,10 @@ public final class HierarchicalClusterer: PointClusterer {
         var count: [UInt32] = []
         /// Position of the origin item in its level's stored (visiting) order.
         var origin: [UInt32] = []
-        /// The origin item itself (input index or `inputCount + cluster number`).
-        var originItem: [UInt32] = []
+        /// `childItems[childStart[c]..<childStart[c + 1]]` are cluster c's children (item
+        /// references at the zoom above): the origin and the neighbours it took.
+        var childStart: [UInt32] = []
+        var childItems: [UInt32] = []
         /// The zoom each cluster belongs to.
         var zoom: [UInt8] = []
         /// `zoomStart[z - minZoom]..<zoomStart[z - minZoom + 1]` are the clusters of zoom z.
@@ -259,28 +254,18 @@ public final class HierarchicalClusterer: PointClusterer {
 
     private func rangeQuery(level z: Int, minLng: Double, minLat: Double, maxLng: Double, maxLat: Double,
                             _ body: (ClusterItem) -> Void) {
-        let level = self.level(forZoom: z)
-        let ids = level.tree.ids
-        level.tree.forEachPosition(
-            inRangeMinX: WebMercator.x(longitude: minLng), minY: WebMercator.y(latitude: maxLat),
+        let index = level(forZoom: z).index
+        index.forEachInRange(
+            minX: WebMercator.x(longitude: minLng), minY: WebMercator.y(latitude: maxLat),
             maxX: WebMercator.x(longitude: maxLng), maxY: WebMercator.y(latitude: minLat)
         ) { pos in
-            body(makeItem(ids[pos]))
+            body(makeItem(index.items[pos]))
         }
     }
 
-    /// Calls `body` with the item reference of each child of cluster number `c`, in
-    /// supercluster's order (the radius query's order on the level above).
-    func forEachChild(ofCluster c: Int, _ body: (UInt32) -> Void) {
-        let zoom = zoomOfCluster(c)
-        let level = self.level(forZoom: zoom + 1)
-        let r = options.radius / (options.extent * pow(2, Double(zoom)))
-        let (x, y) = position(ofItem: table.originItem[c])
-        let ids = level.tree.ids
-        let target = UInt32(c)
-        level.tree.forEachPosition(withinRadius: r, ofX: x, y: y) { pos in
-            if level.parent(atPosition: pos) == target { body(ids[pos]) }
-        }
+    /// Calls `body` with the item reference of each child of cluster number `c`.
+    @inline(__always) func forEachChild(ofCluster c: Int, _ body: (UInt32) -> Void) {
+        for k in Int(table.childStart[c])..<Int(table.childStart[c + 1]) { body(table.childItems[k]) }
     }
 
     /// The items one zoom deeper that make up the cluster, in supercluster's order.
@@ -371,7 +356,7 @@ public final class HierarchicalClusterer: PointClusterer {
     /// The number of items (points and clusters) at a zoom.
     public func itemCount(atZoom zoom: Int) -> Int {
         let z = min(max(zoom, options.minZoom), options.maxZoom + 1)
-        return level(forZoom: z).tree.count
+        return level(forZoom: z).index.count
     }
 }
 

@@ -5,77 +5,74 @@
 /// own: the neighbour's Float coordinates against the centre's Double coordinates,
 /// `dx·dx + dy·dy <= r·r`, so the sets are identical; only the order differs, and
 /// `sortByRank` restores the query's order.
+import Dispatch
+
+/// Per-thread results of the sweep.
+private final class SweepResults: @unchecked Sendable {
+    var edges: [[UInt64]?]
+    init(_ n: Int) { edges = Array(repeating: nil, count: n) }
+}
+
 struct NeighborGraph {
     var start: [UInt32]
     var targets: [UInt32]
 
-    /// Builds the lists with a grid sweep over cells a little wider than the radius; nil when
-    /// the candidate pairs would exceed `budget` (very dense data), in which case per-item
-    /// radius queries are the better tool.
-    static func build(x centreX: [Double], y centreY: [Double], radius r: Double,
-                      budget: Int) -> NeighborGraph? {
-        let n = centreX.count
-        // A neighbour's Float coordinates are within r of the centre, and the centre is within
-        // half a Float ulp (< 3e-8 on 0…1) of its own Float coordinates.
-        let eps = r * (1 + 1e-9) + 1e-7
-        let cell = eps * 1.0001
-        guard n > 0, cell > 0, 1 / cell < Double(1 << 25) else { return nil }
-        let width = UInt64(1 / cell) + 3
-        // Items with their Float coordinates (as the tree stores them), sorted by grid cell.
-        var cells = [GridEntry](repeating: GridEntry(), count: n)
-        centreX.withUnsafeBufferPointer { xs in
-            centreY.withUnsafeBufferPointer { ys in
-                cells.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<n {
-                        let fx = Float(xs[i]), fy = Float(ys[i])
-                        let ix = UInt64(max(0, Double(fx) / cell))
-                        let iy = UInt64(max(0, Double(fy) / cell))
-                        out[i] = GridEntry(key: iy * width + ix, x: fx, y: fy, item: UInt32(i))
-                    }
-                }
-            }
-        }
-        radixSort(&cells, maxKey: width * width)
+    /// The grid cell needed to find neighbours within `r` (see `build`).
+    static func cellSize(radius r: Double) -> Double { searchDistance(radius: r) * 1.0001 }
 
+    /// A neighbour's Float coordinates are within r of the centre, and the centre is within
+    /// half a Float ulp (< 3e-8 on 0…1) of its own Float coordinates: candidates are the pairs
+    /// whose Float coordinates are this close on both axes.
+    static func searchDistance(radius r: Double) -> Double { r * (1 + 1e-9) + 1e-7 }
+
+    /// Builds the lists with a sweep over `index` (cells at least `cellSize(radius:)` wide, items
+    /// being visiting-order positions; `centreX/Y` are the Double positions by visiting order);
+    /// nil when the candidate pairs would exceed `budget` (very dense data), in which case
+    /// per-item radius queries are the better tool.
+    static func build(index: CellIndex, centreX: [Double], centreY: [Double], radius r: Double,
+                      budget: Int) -> NeighborGraph? {
+        let n = index.count
+        let eps = searchDistance(radius: r)
+        precondition(index.cell >= eps, "grid cells too small for the radius")
+        let width = index.width
         let r2 = r * r
-        var edges: [UInt64] = []
-        var work = 0
-        let ok: Bool = cells.withUnsafeBufferPointer { g in
-            centreX.withUnsafeBufferPointer { cx in
-                centreY.withUnsafeBufferPointer { cy in
-                    @inline(__always) func check(_ a: Int, _ b: Int) {
-                        let fxa = Double(g[a].x), fya = Double(g[a].y), fxb = Double(g[b].x), fyb = Double(g[b].y)
-                        guard abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps else { return }
-                        let ia = Int(g[a].item), ib = Int(g[b].item)
-                        var dx = fxb - cx[ia], dy = fyb - cy[ia]
-                        if dx * dx + dy * dy <= r2 { edges.append(UInt64(ia) << 32 | UInt64(ib)) }
-                        dx = fxa - cx[ib]
-                        dy = fya - cy[ib]
-                        if dx * dx + dy * dy <= r2 { edges.append(UInt64(ib) << 32 | UInt64(ia)) }
-                    }
-                    var p = 0
-                    for a in 0..<n {
-                        let ka = g[a].key
-                        var b = a + 1
-                        while b < n && g[b].key <= ka + 1 {  // same cell and the next one in the row
-                            check(a, b)
-                            b += 1
-                        }
-                        let lo = ka + width - 1, hi = ka + width + 1  // the three cells below
-                        while p < n && g[p].key < lo { p += 1 }
-                        var q = p
-                        while q < n && g[q].key <= hi {
-                            check(a, q)
-                            q += 1
-                        }
-                        work += (b - a) + (q - p)
-                        if work > budget { return false }
-                    }
-                    return true
-                }
+        var keys = [UInt64](repeating: 0, count: n)
+        index.x.withUnsafeBufferPointer { xs in
+            index.y.withUnsafeBufferPointer { ys in
+                for p in 0..<n { keys[p] = CellIndex.key(xs[p], ys[p], cell: index.cell, width: width) }
             }
         }
-        guard ok else { return nil }
+        // Two halves of the sweep on two threads; each finds the pairs whose first item is in
+        // its half, so together they find each pair once, and the edge order is fixed.
+        let halves = n >= 65_536 ? 2 : 1
+        let results = SweepResults(halves)
+        let perHalfBudget = budget / halves
+        index.x.withUnsafeBufferPointer { xs in
+          index.y.withUnsafeBufferPointer { ys in
+            index.items.withUnsafeBufferPointer { item in
+              centreX.withUnsafeBufferPointer { cx in
+                centreY.withUnsafeBufferPointer { cy in
+                  keys.withUnsafeBufferPointer { k in
+                    let xs = SendableConstPointer(xs.baseAddress), ys = SendableConstPointer(ys.baseAddress)
+                    let item = SendableConstPointer(item.baseAddress), k = SendableConstPointer(k.baseAddress)
+                    let cx = SendableConstPointer(cx.baseAddress), cy = SendableConstPointer(cy.baseAddress)
+                    DispatchQueue.concurrentPerform(iterations: halves) { h in
+                        results.edges[h] = sweep(from: n * h / halves, to: n * (h + 1) / halves, count: n,
+                                                 xs: xs.pointer!, ys: ys.pointer!, item: item.pointer!, k: k.pointer!,
+                                                 cx: cx.pointer!, cy: cy.pointer!, eps: eps, r2: r2, width: width,
+                                                 budget: perHalfBudget)
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+        var edges: [UInt64] = []
+        for h in 0..<halves {
+            guard let e = results.edges[h] else { return nil }
+            edges += e
+        }
 
         var start = [UInt32](repeating: 0, count: n + 1)
         for e in edges { start[Int(e >> 32) + 1] &+= 1 }
@@ -90,43 +87,52 @@ struct NeighborGraph {
         return NeighborGraph(start: start, targets: targets)
     }
 
-    struct GridEntry {
-        var key: UInt64 = 0
-        var x: Float = 0
-        var y: Float = 0
-        var item: UInt32 = 0
-    }
-
-    /// LSD radix sort by key (all ≤ `maxKey`), 11 bits a pass; stable.
-    static func radixSort(_ a: inout [GridEntry], maxKey: UInt64) {
-        let n = a.count
-        let bits = 64 - maxKey.leadingZeroBitCount
-        var b = [GridEntry](repeating: GridEntry(), count: n)
-        var counts = [Int](repeating: 0, count: 2048)
-        var shift: UInt64 = 0
-        while shift < UInt64(bits) {
-            a.withUnsafeBufferPointer { src in
-                b.withUnsafeMutableBufferPointer { dst in
-                    counts.withUnsafeMutableBufferPointer { counts in
-                        for i in 0..<2048 { counts[i] = 0 }
-                        for i in 0..<n { counts[Int((src[i].key >> shift) & 2047)] += 1 }
-                        var sum = 0
-                        for i in 0..<2048 {
-                            let c = counts[i]
-                            counts[i] = sum
-                            sum += c
-                        }
-                        for i in 0..<n {
-                            let d = Int((src[i].key >> shift) & 2047)
-                            dst[counts[d]] = src[i]
-                            counts[d] += 1
-                        }
-                    }
-                }
-            }
-            swap(&a, &b)
-            shift += 11
+    /// Candidate pairs (a, b) with `from ≤ a < to` and b after a in the same cell or the next one
+    /// in the row, or in the three cells below; nil past the budget.
+    static func sweep(from: Int, to: Int, count n: Int, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>,
+                      item: UnsafePointer<UInt32>, k: UnsafePointer<UInt64>, cx: UnsafePointer<Double>,
+                      cy: UnsafePointer<Double>, eps: Double, r2: Double, width: UInt64, budget: Int) -> [UInt64]? {
+        var edges: [UInt64] = []
+        var work = 0
+        @inline(__always) func check(_ a: Int, _ b: Int) {
+            let fxa = Double(xs[a]), fya = Double(ys[a]), fxb = Double(xs[b]), fyb = Double(ys[b])
+            guard abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps else { return }
+            let ia = Int(item[a]), ib = Int(item[b])
+            var dx = fxb - cx[ia], dy = fyb - cy[ia]
+            if dx * dx + dy * dy <= r2 { edges.append(UInt64(ia) << 32 | UInt64(ib)) }
+            dx = fxa - cx[ib]
+            dy = fya - cy[ib]
+            if dx * dx + dy * dy <= r2 { edges.append(UInt64(ib) << 32 | UInt64(ia)) }
         }
+        guard from < to else { return edges }
+        // First position of the rows below, found by binary search for this half's start.
+        var p: Int = {
+            let target = k[from] + width - 1
+            var lo = 0, hi = n
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if k[mid] < target { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }()
+        for a in from..<to {
+            let ka = k[a]
+            var b = a + 1
+            while b < n && k[b] <= ka + 1 {  // same cell and the next one in the row
+                check(a, b)
+                b += 1
+            }
+            let lo = ka + width - 1, hi = ka + width + 1  // the three cells below
+            while p < n && k[p] < lo { p += 1 }
+            var q = p
+            while q < n && k[q] <= hi {
+                check(a, q)
+                q += 1
+            }
+            work += (b - a) + (q - p)
+            if work > budget { return nil }
+        }
+        return edges
     }
 
     /// For each visiting-order position, the rank of its item in the order a radius or range

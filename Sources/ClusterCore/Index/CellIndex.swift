@@ -1,0 +1,192 @@
+import Dispatch
+
+/// A static index of points in the unit square, sorted by the row-major number of a square grid
+/// cell (`row · width + column`), with `Float` coordinates.
+///
+/// It is built with a linear-time radix sort, and answers box and radius queries by
+/// binary-searching each grid row the query touches. The hierarchical clusterer keeps one per
+/// zoom level: building it costs a few sequential passes, where a kd-tree costs a branchy
+/// O(n log n) sort, and the neighbour sweep (`NeighborGraph`) runs on the same sorted order.
+struct CellIndex: Sendable {
+    /// Side of a grid cell.
+    let cell: Double
+    /// Cells per row (columns past the unit square included, so a row never spills over).
+    let width: UInt64
+    /// Coordinates in cell order.
+    private(set) var x: [Float]
+    private(set) var y: [Float]
+    /// Per position: an item reference (or, while a level is being built, a visiting-order index).
+    var items: [UInt32]
+
+    var count: Int { items.count }
+
+    struct Entry {
+        var key: UInt64 = 0
+        var x: Float = 0
+        var y: Float = 0
+        var item: UInt32 = 0
+    }
+
+    /// Cell side for coordinates in 0…1: at least `minimumCell`, and fine enough that keys fit.
+    static func cellSize(minimum: Double) -> Double {
+        max(minimum, 1.0 / Double(1 << 25))
+    }
+
+    /// Indexes `Float(xs[i]), Float(ys[i])` with `items[position] = i`.
+    /// - Complexity: O(*n*).
+    init(xs: [Double], ys: [Double], cell minimumCell: Double) {
+        let n = xs.count
+        let cell = Self.cellSize(minimum: minimumCell)
+        let width = UInt64(1 / cell) + 3
+        self.cell = cell
+        self.width = width
+        var entries = [Entry](repeating: Entry(), count: n)
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                entries.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<n {
+                        let fx = Float(xs[i]), fy = Float(ys[i])
+                        out[i] = Entry(key: Self.key(fx, fy, cell: cell, width: width), x: fx, y: fy, item: UInt32(i))
+                    }
+                }
+            }
+        }
+        Self.radixSort(&entries, maxKey: width * width)
+        var x = [Float](repeating: 0, count: n), y = [Float](repeating: 0, count: n)
+        var items = [UInt32](repeating: 0, count: n)
+        entries.withUnsafeBufferPointer { e in
+            for i in 0..<n {
+                x[i] = e[i].x
+                y[i] = e[i].y
+                items[i] = e[i].item
+            }
+        }
+        self.x = x
+        self.y = y
+        self.items = items
+    }
+
+    @inline(__always) static func column(_ v: Double, cell: Double) -> UInt64 {
+        v > 0 ? UInt64(v / cell) : 0
+    }
+
+    @inline(__always) static func key(_ fx: Float, _ fy: Float, cell: Double, width: UInt64) -> UInt64 {
+        column(Double(fy), cell: cell) * width + column(Double(fx), cell: cell)
+    }
+
+    @inline(__always) func key(at p: Int) -> UInt64 {
+        Self.key(x[p], y[p], cell: cell, width: width)
+    }
+
+    /// The first position whose key is at least `k`.
+    @inline(__always) func lowerBound(_ k: UInt64, from start: Int = 0) -> Int {
+        var lo = start, hi = count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if key(at: mid) < k { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Calls `body(position)` for each item with `minX ≤ x ≤ maxX` and `minY ≤ y ≤ maxY`
+    /// (coordinates as stored, compared in Double), in cell order.
+    /// - Complexity: O(*rows* · log *n* + *k*).
+    func forEachInRange(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (Int) -> Void) {
+        let n = count
+        guard n > 0, minX <= maxX, minY <= maxY, maxX >= 0, maxY >= 0, minX <= 1, minY <= 1 else { return }
+        let r0 = Self.column(minY, cell: cell), r1 = Self.column(min(maxY, 1), cell: cell)
+        let c0 = Self.column(minX, cell: cell), c1 = Self.column(min(maxX, 1), cell: cell)
+        x.withUnsafeBufferPointer { xs in
+            y.withUnsafeBufferPointer { ys in
+                @inline(__always) func test(_ p: Int) {
+                    let px = Double(xs[p]), py = Double(ys[p])
+                    if px >= minX && px <= maxX && py >= minY && py <= maxY { body(p) }
+                }
+                let rows = Int(r1 - r0 + 1)
+                if rows * 24 > n {
+                    // Tall boxes on fine grids: a plain scan is cheaper than a search per row.
+                    let lo = lowerBound(r0 * width), hi = lowerBound((r1 + 1) * width, from: lo)
+                    for p in lo..<hi { test(p) }
+                    return
+                }
+                var start = 0
+                for row in r0...r1 {
+                    let loKey = row * width + c0, hiKey = row * width + c1
+                    var p = lowerBound(loKey, from: start)
+                    while p < n && key(at: p) <= hiKey {
+                        test(p)
+                        p += 1
+                    }
+                    start = p
+                }
+            }
+        }
+    }
+
+    /// Calls `body(position)` for each item whose stored coordinates satisfy
+    /// `dx·dx + dy·dy <= r·r` against (qx, qy) — the kd-tree radius query's own test — in cell
+    /// order.
+    func forEachWithin(qx: Double, qy: Double, r: Double, _ body: (Int) -> Void) {
+        let r2 = r * r
+        x.withUnsafeBufferPointer { xs in
+            y.withUnsafeBufferPointer { ys in
+                forEachInRange(minX: qx - r, minY: qy - r, maxX: qx + r, maxY: qy + r) { p in
+                    let dx = Double(xs[p]) - qx, dy = Double(ys[p]) - qy
+                    if dx * dx + dy * dy <= r2 { body(p) }
+                }
+            }
+        }
+    }
+
+    /// LSD radix sort by key (all ≤ `maxKey`); stable. Each pass counts and scatters the two
+    /// halves of the input on two threads; the result doesn't depend on the threads.
+    static func radixSort(_ a: inout [Entry], maxKey: UInt64) {
+        let n = a.count
+        let bits = 64 - maxKey.leadingZeroBitCount
+        guard n > 1, bits > 0 else { return }
+        let passes = (bits + 13) / 14
+        let digitBits = (bits + passes - 1) / passes
+        let buckets = 1 << digitBits
+        let mask = UInt64(buckets - 1)
+        let halves = n >= 65_536 ? 2 : 1
+        var b = [Entry](repeating: Entry(), count: n)
+        var counts = [Int](repeating: 0, count: 2 * buckets)
+        for pass in 0..<passes {
+            let shift = UInt64(pass * digitBits)
+            a.withUnsafeBufferPointer { src in
+                b.withUnsafeMutableBufferPointer { dst in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        let s = SendableConstPointer(src.baseAddress), d = SendablePointer(dst.baseAddress)
+                        let c = SendablePointer(counts.baseAddress)
+                        DispatchQueue.concurrentPerform(iterations: halves) { h in
+                            let src = s.pointer!, cnt = c.pointer! + h * buckets
+                            for i in 0..<buckets { cnt[i] = 0 }
+                            for i in (n * h / halves)..<(n * (h + 1) / halves) {
+                                cnt[Int((src[i].key >> shift) & mask)] += 1
+                            }
+                        }
+                        // Offsets: digit by digit, the first half's items before the second's.
+                        var sum = 0
+                        for digit in 0..<buckets {
+                            for h in 0..<halves {
+                                let k = h * buckets + digit
+                                let v = counts[k]
+                                counts[k] = sum
+                                sum += v
+                            }
+                        }
+                        DispatchQueue.concurrentPerform(iterations: halves) { h in
+                            let src = s.pointer!, dst = d.pointer!, off = c.pointer! + h * buckets
+                            for i in (n * h / halves)..<(n * (h + 1) / halves) {
+                                let digit = Int((src[i].key >> shift) & mask)
+                                dst[off[digit]] = src[i]
+                                off[digit] += 1
+                            }
+                        }
+                    }
+                }
+            }
+            swap(&a, &b)
+        }
+    }
+}
