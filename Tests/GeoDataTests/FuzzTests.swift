@@ -60,14 +60,17 @@ final class FuzzTests: XCTestCase {
         XCTAssertGreaterThan(failed, 0)
     }
 
+    /// Iterations per test; `GEODATA_FUZZ_ITERATIONS` raises it for a long run.
+    let iterations = ProcessInfo.processInfo.environment["GEODATA_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 4_000
+
     func testGeoJSONMutations() {
         XCTAssertEqual((try? load(FuzzTests.geoJSONSeed))?.count, 3)
-        fuzz(seed: FuzzTests.geoJSONSeed, name: "fuzz.geojson", iterations: 4_000, seedValue: 1)
+        fuzz(seed: FuzzTests.geoJSONSeed, name: "fuzz.geojson", iterations: iterations, seedValue: 1)
     }
 
     func testCSVMutations() {
         XCTAssertEqual((try? load(FuzzTests.csvSeed, name: "fuzz.csv"))?.count, 2)
-        fuzz(seed: FuzzTests.csvSeed, name: "fuzz.csv", iterations: 4_000, seedValue: 2)
+        fuzz(seed: FuzzTests.csvSeed, name: "fuzz.csv", iterations: iterations, seedValue: 2)
     }
 
     func testEveryTruncationOfAValidFile() {
