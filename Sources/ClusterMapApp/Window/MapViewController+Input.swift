@@ -126,7 +126,12 @@ extension MapViewController {
     func handleKey(_ keyval: UInt32) -> Bool {
         if Int32(keyval) == GDK_KEY_Escape {
             let listShown = MapApplication.window?.placeList.isShown ?? false
-            guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else { return false }
+            guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else {
+                // Then focus backs out of the items to the map itself.
+                guard sceneState.focused != nil else { return false }
+                setFocus(nil)
+                return true
+            }
             clearSelectionAndFan()
             return true
         }

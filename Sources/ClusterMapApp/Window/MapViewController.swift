@@ -46,6 +46,8 @@ final class MapViewController {
     var loadGeneration = 0
     /// The window's header bar, banner and progress bar.
     weak var chrome: MapChrome?
+    /// Where the focused item was last drawn (to find its successor after re-clustering).
+    var focusPosition: ScreenPoint?
     /// Log the scene at the next rest even if the camera did not move.
     var forceSceneEvent = false
     var currentLoadCancel: CancelFlag?
@@ -199,6 +201,7 @@ final class MapViewController {
                                      ("lon", .number(camera.center.longitude)),
                                      ("zoom", .number(camera.zoom))])
         }
+        keepFocusThroughReclustering()
         if moved || forceSceneEvent {
             forceSceneEvent = false
             emitSceneEvent()
@@ -221,6 +224,8 @@ extension MapViewController {
         ScrollGesture.install(on: drawingArea)
         PinchGesture.install(on: drawingArea)
         PointerMotion.install(on: drawingArea)
+        MapFocusKeys.install(on: drawingArea)
+        AccessibleText.setLabel(of: drawingArea, to: "Map")
         KeyboardShortcuts.install(on: window)
     }
 }

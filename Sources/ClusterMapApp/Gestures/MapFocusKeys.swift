@@ -1,0 +1,26 @@
+import CGtk
+
+/// Keys that move keyboard focus over the map's items (SPEC §5.7): Tab / Shift+Tab in reading
+/// order, Enter or Space to activate, Escape to back out. On the map widget itself, so Tab only
+/// walks the items while the map has focus and leaves it after the last one.
+enum MapFocusKeys {
+    static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
+        let keys = gtk_event_controller_key_new()!
+        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, _ in
+            guard let c = MapApplication.window?.controller else { return 0 }
+            let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+            switch Int32(keyval) {
+            case GDK_KEY_Tab, GDK_KEY_KP_Tab:
+                return c.moveFocus(forward: !shift) ? 1 : 0
+            case GDK_KEY_ISO_Left_Tab:
+                return c.moveFocus(forward: false) ? 1 : 0
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space:
+                return c.activateFocused() ? 1 : 0
+            default:
+                return 0
+            }
+        }
+        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self))
+        addController(keys, to: widget)
+    }
+}
