@@ -1,4 +1,5 @@
 import ClusterCore
+import GeoData
 
 /// What the command line asked for: `clustermap [FILE…] [--dataset NAME] [--center LAT,LON] [--zoom Z]
 /// [--size WxH] [--reduce-motion] [--event-log PATH|-]`, and for `render` also `--output` and `--dark`.
@@ -79,7 +80,12 @@ public struct LaunchOptions: Equatable, Sendable {
                 return try value(name)
             }
             switch name {
-            case "dataset": o.dataset = try take()
+            case "dataset":
+                let v = try take()
+                guard DatasetCatalog.dataset(id: v) != nil else {
+                    throw ParseError(message: "unknown dataset '\(v)' (bundled: \(DatasetCatalog.all.map(\.id).joined(separator: ", ")))")
+                }
+                o.dataset = v
             case "center": o.center = try parseCenter(try take())
             case "zoom":
                 let v = try take()

@@ -32,7 +32,7 @@ final class LaunchOptionsTests: XCTestCase {
         let cases: [[String]] = [["--zoom", "abc"], ["--zoom", "19"], ["--zoom", "nan"], ["--center", "91,0"],
                                  ["--center", "1"], ["--size", "10x10"], ["--size", "big"], ["--bogus"],
                                  ["--zoom"], ["--output", "x.png"], ["--reduce-motion=yes"],
-                                 ["a.csv", "--dataset", "madrid"]]
+                                 ["a.csv", "--dataset", "madrid"], ["--dataset", "atlantis"]]
         for c in cases {
             XCTAssertThrowsError(try LaunchOptions.parse(c), "\(c)") { e in
                 let m = (e as? LaunchOptions.ParseError)?.message ?? ""

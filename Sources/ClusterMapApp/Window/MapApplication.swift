@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import AppSupport
+import GeoData
 
 /// The GtkApplication: registers the command-line options (so GApplication accepts them and
 /// `--help` lists them) and opens one `MapWindow` on activate/open.
@@ -8,10 +9,20 @@ enum MapApplication {
     /// The options parsed before GTK started (validated in Swift; see `LaunchOptions`).
     nonisolated(unsafe) static var options = LaunchOptions()
     nonisolated(unsafe) static var window: MapWindow?
+    /// The event log, opened before anything else happens.
+    nonisolated(unsafe) static var eventLog = EventLog(path: nil)
+    /// The launch data load, started before GTK so the first frame can already show data.
+    nonisolated(unsafe) static var initialLoad: CancelFlag?
 
     /// Runs the GTK main loop and returns the process exit status.
     static func run(options: LaunchOptions, argv: [String]) -> Int32 {
         self.options = options
+        eventLog = EventLog(path: options.eventLogPath)
+        let initial = MapViewController.initialSources(options, dataDirectory: DataDirectory.locate())
+        if !initial.files.isEmpty {
+            initialLoad = MapViewController.startLoad(files: initial.files, datasets: initial.datasets,
+                                                      generation: 1, log: eventLog)
+        }
         // NON_UNIQUE lets tests run instances side by side; HANDLES_OPEN delivers FILE arguments.
         let flags = GApplicationFlags(rawValue: G_APPLICATION_NON_UNIQUE.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue)
         let app = gtk_application_new("org.clustermap.ClusterMap", flags)!

@@ -7,31 +7,28 @@ import MapModel
 
 /// Loading data off the GTK thread and handing it back the GLib way (ARCHITECTURE §4).
 extension MapViewController {
-    /// Loads the launch data: files from the command line, `--dataset NAME`, or the default dataset.
-    func loadInitialData() {
-        if !options.files.isEmpty {
-            load(files: options.files, datasets: [])
-        } else {
-            let id = options.dataset ?? DatasetCatalog.defaultDataset.id
-            guard let ds = DatasetCatalog.dataset(id: id) else {
-                showError("Unknown dataset “\(id)”. Bundled: \(DatasetCatalog.all.map(\.id).joined(separator: ", ")).")
-                return
-            }
-            guard let dir = dataDirectory else { showError("Cannot find the bundled data folder."); return }
-            load(files: [ds.path(in: dir)], datasets: [ds])
-        }
+    /// The files and datasets to show at launch: the command line's files, `--dataset NAME`,
+    /// or the default dataset.
+    static func initialSources(_ options: LaunchOptions, dataDirectory: String?) -> (files: [String], datasets: [Dataset?]) {
+        if !options.files.isEmpty { return (options.files, []) }
+        let ds = options.dataset.flatMap(DatasetCatalog.dataset(id:)) ?? DatasetCatalog.defaultDataset
+        guard let dir = dataDirectory else { return ([], []) }
+        return ([ds.path(in: dir)], [ds])
     }
 
     /// Loads files in the background; on success they replace what is shown, on failure what is
     /// shown stays and the error is reported.
     func load(files: [String], datasets: [Dataset?]) {
         loadGeneration += 1
-        let generation = loadGeneration
-        let cancelFlag = CancelFlag()
         currentLoadCancel?.cancel()
-        currentLoadCancel = cancelFlag
+        currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
         chrome?.loadDidStart(name: datasets.first??.title ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
-        let log = eventLog
+    }
+
+    /// Starts loading on a background thread (also before the window exists, at launch); results
+    /// come back on the GTK thread to the controller of that load's generation.
+    static func startLoad(files: [String], datasets: [Dataset?], generation: Int, log: EventLog) -> CancelFlag {
+        let cancelFlag = CancelFlag()
         let started = ProcessClock.now()
         Thread.detachNewThread {
             var sets: [PointSet] = []
@@ -47,7 +44,7 @@ extension MapViewController {
                     }, isCancelled: { cancelFlag.isCancelled })
                     sets.append(set)
                 } catch is CancellationError {
-                    runOnGtkThread { MapApplication.window?.controller.loadDidCancel(generation) }
+                    deliver { $0.loadDidCancel(generation) }
                     return
                 } catch {
                     failure = "\(error)"
@@ -55,10 +52,24 @@ extension MapViewController {
             }
             let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
             let ms = (ProcessClock.now() - started) * 1000
-            runOnGtkThread {
-                MapApplication.window?.controller.loadDidFinish(generation, session: session, failure: failure, ms: ms)
-            }
+            deliver { $0.loadDidFinish(generation, session: session, failure: failure, ms: ms) }
         }
+        return cancelFlag
+    }
+
+    /// Runs `body` on the GTK thread with the controller, waiting for the window if a launch load
+    /// finishes before it exists.
+    private static func deliver(_ body: @escaping (MapViewController) -> Void) {
+        runOnGtkThread {
+            if let c = MapApplication.window?.controller { body(c) } else { deliver(body) }
+        }
+    }
+
+    /// Tells the chrome about the launch load (it started before the window existed).
+    func announceInitialLoad() {
+        guard currentLoadCancel != nil else { return }
+        let initial = MapViewController.initialSources(options, dataDirectory: dataDirectory)
+        chrome?.loadDidStart(name: initial.datasets.first??.title ?? initial.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
     }
 
     /// Stops the running load; what is shown stays.

@@ -62,7 +62,7 @@ final class MapViewController {
     init(drawingArea: UnsafeMutablePointer<GtkWidget>, options: LaunchOptions) {
         self.drawingArea = drawingArea
         self.options = options
-        self.eventLog = EventLog(path: options.eventLogPath)
+        self.eventLog = MapApplication.eventLog
         let size = ScreenSize(width: Double(options.width), height: Double(options.height))
         let start = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
                            zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
@@ -85,8 +85,10 @@ final class MapViewController {
         loadDetailedBaseMapInBackground()
         followDesktopPreferences()
         renderer.overlays = [sceneRenderer]
-        // Load once the window (and its chrome) exists, from the main loop.
-        runOnGtkThread { MapApplication.window?.controller.loadInitialData() }
+        // The launch data is already loading (started before GTK); it arrives as generation 1.
+        loadGeneration = 1
+        currentLoadCancel = MapApplication.initialLoad
+        if MapApplication.initialLoad == nil { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

@@ -51,6 +51,7 @@ final class MapWindow {
         controller.installGestures(window: window)
         chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
         controller.chrome = chrome
+        controller.announceInitialLoad()
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)
     }
