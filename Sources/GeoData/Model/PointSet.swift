@@ -17,7 +17,7 @@ public struct PointSet: Sendable {
     public let coordinates: [GeoCoordinate]
     /// For each point: the 0-based index of its GeoJSON feature (null-geometry features count;
     /// MultiPoint members share their feature's index) or of its CSV data row (0 = first row
-    /// after the header).
+    /// after the header; skipped rows count, blank lines do not).
     public let sourcePositions: [Int32]
     /// For each point: index into `categoryNames`, or −1 when it has no category.
     public let categoryIndices: [Int32]
