@@ -140,6 +140,24 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(set.sourcePositions, [0])
     }
 
+    func testNewlineDelimitedAndRFC8142FeatureSequences() throws {
+        let lines = (0..<4).map { pointFeature(String($0), "1", properties: "{\"name\":\"f\($0)\"}") }
+        let ndjson = try load(lines.joined(separator: "\n") + "\n", name: "places.ndjson")
+        XCTAssertEqual(ndjson.count, 4)
+        XCTAssertEqual(ndjson.sourcePositions, [0, 1, 2, 3])
+        XCTAssertEqual(ndjson.name(at: 3), "f3")
+        XCTAssertEqual(ndjson.report.itemsRead, 4)
+        let rs = try load(lines.map { "\u{1E}" + $0 + "\n" }.joined(), name: "places.geojsons")
+        XCTAssertEqual(rs.count, 4)
+        XCTAssertEqual(try load(lines.map { "\u{1E}" + $0 + "\n" }.joined(), name: "noext").format, .geoJSON)
+        let broken = lines[0] + "\n" + lines[1] + "\n[1]\n"
+        let e = loadError(broken, name: "seq.ndjson")
+        XCTAssertEqual(e?.line, 3)
+        XCTAssertEqual(e?.message, "expected a Feature object '{' (the file is a sequence of GeoJSON features), found '['")
+        // After a FeatureCollection nothing may follow.
+        XCTAssertEqual(loadError(collection() + "\n" + lines[0])?.message, "unexpected '{' after the end of the GeoJSON object")
+    }
+
     func testEmptyCollectionAndWhitespaceAndBOM() throws {
         XCTAssertEqual(try load("\u{FEFF} \n{\"type\":\"FeatureCollection\",\"features\":[ ]}\r\n").count, 0)
         let pretty = """

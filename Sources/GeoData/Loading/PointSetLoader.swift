@@ -49,13 +49,15 @@ public enum PointSetLoader {
         case .automatic: break
         }
         let lower = path.lowercased()
-        if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geoJSON }
+        for ext in [".geojson", ".json", ".geojsons", ".geojsonl", ".geojsonseq", ".ndjson", ".jsonl"] where lower.hasSuffix(ext) {
+            return .geoJSON
+        }
         if lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") { return .csv }
         return buffer.withBytes { p in
             var i = 0
             if buffer.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { i = 3 }
             while i < buffer.count && (p[i] == 32 || p[i] == 10 || p[i] == 13 || p[i] == 9) { i += 1 }
-            return i < buffer.count && p[i] == UInt8(ascii: "{") ? .geoJSON : .csv
+            return i < buffer.count && (p[i] == UInt8(ascii: "{") || p[i] == 0x1E) ? .geoJSON : .csv
         }
     }
 

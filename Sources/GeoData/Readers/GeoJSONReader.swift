@@ -5,7 +5,8 @@ import Darwin
 #endif
 import ClusterCore
 
-/// A schema-directed byte scanner for GeoJSON point files.
+/// A schema-directed byte scanner for GeoJSON point files: a FeatureCollection, a single
+/// Feature, or a sequence of Features (RFC 8142 text sequences, newline-delimited GeoJSON).
 ///
 /// It knows the shape of a FeatureCollection, so it reads `geometry` and the interesting
 /// properties directly and only validates-and-skips everything else; no JSON tree is built.
@@ -297,7 +298,7 @@ struct GeoJSONReader {
 
     mutating func parse() throws {
         if end >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { pos = 3 }
-        skipWhitespace()
+        skipSequenceSeparators()
         if pos >= end { throw GeoDataError(kind: .empty, fileName: fileName, message: "the file is empty") }
         guard p[pos] == UInt8(ascii: "{") else {
             throw error("not a GeoJSON object: expected '{' at the start, found \(describeByte(at: pos))", kind: .notGeoJSON)
@@ -337,8 +338,14 @@ struct GeoJSONReader {
             }
         }
         pos += 1
-        skipWhitespace()
-        if pos < end { throw error("unexpected \(describeByte(at: pos)) after the end of the GeoJSON object") }
+        skipSequenceSeparators()
+        if pos < end {
+            guard topType == "Feature" && p[pos] == UInt8(ascii: "{") else {
+                throw error("unexpected \(describeByte(at: pos)) after the end of the GeoJSON object")
+            }
+            try parseFeatureSequence()
+            return
+        }
         switch topType {
         case "FeatureCollection":
             guard sawFeatures else {
@@ -357,6 +364,37 @@ struct GeoJSONReader {
             throw GeoDataError(kind: .notGeoJSON, fileName: fileName,
                                message: "not a GeoJSON FeatureCollection or Feature (the top-level type is \"\(t)\")")
         }
+        report.pointsLoaded = builder.coordinates.count
+    }
+
+    /// White space, and the record separators (0x1E) of GeoJSON text sequences (RFC 8142).
+    mutating func skipSequenceSeparators() {
+        skipWhitespace()
+        while p[pos] == 0x1E {
+            pos += 1
+            skipWhitespace()
+        }
+    }
+
+    /// A GeoJSON text sequence (RFC 8142) or newline-delimited GeoJSON: one Feature after
+    /// another. The first one, already read as the top-level object, is feature 0.
+    mutating func parseFeatureSequence() throws {
+        featureIndex = 0
+        commit(position: 0)
+        featureIndex = nil
+        var index = 1
+        while pos < end {
+            guard p[pos] == UInt8(ascii: "{") else {
+                throw expected("a Feature object '{' (the file is a sequence of GeoJSON features)")
+            }
+            featureIndex = index
+            try parseFeature(position: index)
+            featureIndex = nil
+            index += 1
+            try ticker.tick(pos)
+            skipSequenceSeparators()
+        }
+        report.itemsRead = index
         report.pointsLoaded = builder.coordinates.count
     }
 
