@@ -6,21 +6,44 @@ import MapModel
 import MapRender
 
 /// `clustermap render --output OUT.png …`: draws what the window would show, with no display
-/// (no GTK initialised), through the same frame renderer the window uses.
+/// (no GTK initialised): the same base map, clustering, scene and renderers as the window.
 func runRenderCommand(_ options: LaunchOptions) -> Int32 {
     func fail(_ message: String) -> Int32 {
         FileHandle.standardError.write("clustermap render: \(message)\n".data(using: .utf8)!)
         return 1
     }
-    guard let dir = DataDirectory.locate().map({ URL(fileURLWithPath: $0) }) else { return fail("cannot find the data folder (set CLUSTERMAP_DATA_DIR)") }
+    guard let dirPath = DataDirectory.locate() else { return fail("cannot find the data folder (set CLUSTERMAP_DATA_DIR)") }
+    let dir = URL(fileURLWithPath: dirPath)
     let size = ScreenSize(width: Double(options.width), height: Double(options.height))
-    let camera = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
+    var camera = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
                         zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
     do {
+        var session: MapDataSession?
+        if !options.files.isEmpty || options.dataset != nil {
+            let sources = MapViewController.initialSources(options, dataDirectory: dirPath)
+            var sets: [PointSet] = []
+            for (i, path) in sources.files.enumerated() {
+                let ds = i < sources.datasets.count ? sources.datasets[i] : nil
+                sets.append(try PointSetLoader.load(path: path, options: ds?.loadOptions ?? LoadOptions()))
+            }
+            session = MapDataSession(pointSets: sets, datasets: sources.datasets)
+            // As in the window: files open fitted to their data.
+            if !options.files.isEmpty, options.center == nil, options.zoom == nil, let b = session?.bounds {
+                camera = camera.fitting(b, paddingPixels: 60, maxZoom: 14)
+            }
+        }
         let coarse = try BaseMap.load(level: .coarse, dataDirectory: dir)
         let detailed = camera.zoom >= 3 ? try BaseMap.load(level: .detailed, dataDirectory: dir) : nil
         let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, palette: options.dark ? .dark : .light)
         renderer.baseMap.usesTileCache = false
+        if let session {
+            let scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
+                                             places: session.places, state: SceneState())
+            let sceneRenderer = SceneRenderer()
+            sceneRenderer.scene = scene
+            renderer.overlays = [sceneRenderer]
+            renderer.attribution = session.attribution
+        }
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))
     } catch {
         return fail("\(error)")

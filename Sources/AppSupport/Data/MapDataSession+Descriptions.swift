@@ -46,3 +46,16 @@ extension MapDataSession {
         return n < 0 ? "-" + out : out
     }
 }
+
+extension MapDataSession {
+    /// The attribution line for the base map and the data shown (SPEC §2).
+    public var attribution: String {
+        var parts = ["© Natural Earth"]
+        for s in sources {
+            guard let a = s.dataset?.attribution else { continue }
+            let short = a.contains("GeoNames") ? "GeoNames CC BY 4.0" : a
+            if !parts.contains(short) { parts.append(short) }
+        }
+        return parts.joined(separator: " · ")
+    }
+}

@@ -104,7 +104,7 @@ extension MapViewController {
         let skipped = session.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
         eventLog.emit("load-done", [("points", .int(session.pointCount)), ("skipped", .int(skipped)),
                                     ("ms", .number(ms.rounded()))])
-        renderer.attribution = attribution(for: session)
+        renderer.attribution = session.attribution
         sceneDidChange()
         // Files open fitted to their data; bundled datasets open on the world, one click from flying in.
         if options.center == nil && options.zoom == nil && !options.files.isEmpty {
@@ -119,18 +119,6 @@ extension MapViewController {
         let target = ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
         apply(animated ? .fly(to: target, purpose: .showAll, in: ctx) : .set(target))
         gestureDidEnd()
-    }
-
-    /// The attribution line for the data in view.
-    func attribution(for session: MapDataSession) -> String {
-        var parts = ["© Natural Earth"]
-        for s in session.sources {
-            if let a = s.dataset?.attribution {
-                let short = a.contains("GeoNames") ? "GeoNames CC BY 4.0" : a
-                if !parts.contains(short) { parts.append(short) }
-            }
-        }
-        return parts.joined(separator: " · ")
     }
 
     /// Reports an error in the window and on stderr.
