@@ -46,17 +46,20 @@ enum FastDouble {
             c = p[i]
             if c &- 48 < 10 { return (0, i, false) }   // leading zero
         } else if c &- 49 < 9 {
-            while true {
+            let intStart = i
+            while i < intStart + 19 {
                 c = p[i]
                 guard c &- 48 < 10 else { break }
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(c &- 48)
-                    digits += 1
-                } else {
-                    exponent += 1
-                    if c != 48 { truncated = true }
-                }
+                mantissa = mantissa &* 10 &+ UInt64(c &- 48)
                 i += 1
+            }
+            digits = i - intStart
+            c = p[i]
+            while c &- 48 < 10 {   // beyond 19 digits: dropped, scaled by the exponent
+                exponent += 1
+                if c != 48 { truncated = true }
+                i += 1
+                c = p[i]
             }
         } else {
             return (0, i, false)
@@ -73,17 +76,21 @@ enum FastDouble {
                 digits += 8
                 i += 8
             }
-            while true {
+            let keptStart = i
+            let keptLimit = i + (19 - digits)
+            while i < keptLimit {
                 c = p[i]
                 guard c &- 48 < 10 else { break }
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(c &- 48)
-                    digits += 1
-                } else {
-                    dropped += 1
-                    if c != 48 { truncated = true }
-                }
+                mantissa = mantissa &* 10 &+ UInt64(c &- 48)
                 i += 1
+            }
+            digits += i - keptStart
+            c = p[i]
+            while c &- 48 < 10 {   // beyond 19 digits: dropped
+                dropped += 1
+                if c != 48 { truncated = true }
+                i += 1
+                c = p[i]
             }
             exponent -= (i - fractionStart) - dropped
         }
