@@ -61,9 +61,9 @@ private func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
 
 /// The repo's data folder: $CLUSTERMAP_DATA_DIR, or walking up from the executable or the cwd.
 private func benchDataDirectory() -> URL? {
-    let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    return BaseMapLocation.dataDirectory(searchingUpFrom: exe)
-        ?? BaseMapLocation.dataDirectory(searchingUpFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    let found = DataDirectory.locate()
+        ?? DataDirectory.locate(executablePath: FileManager.default.currentDirectoryPath + "/clustermap-bench")
+    return found.map { URL(fileURLWithPath: $0) }
 }
 
 private func loadMaps(report: Bool) -> (BaseMap, BaseMap)? {

@@ -106,9 +106,9 @@ final class BaseMapScannerTests: XCTestCase {
         }
     }
 
-    func testDataDirectoryDiscovery() {
-        let here = URL(fileURLWithPath: #filePath)
-        XCTAssertNotNil(BaseMapLocation.dataDirectory(searchingUpFrom: here, environment: [:]))
-        XCTAssertNil(BaseMapLocation.dataDirectory(searchingUpFrom: here, environment: ["CLUSTERMAP_DATA_DIR": "/nonexistent"]))
+    func testDataDirectoryHoldsTheBaseMap() throws {
+        let dir = try XCTUnwrap(DataDirectory.locate(environment: [:], executablePath: #filePath))
+        XCTAssertTrue(BaseMapLocation.holdsBaseMap(URL(fileURLWithPath: dir)))
+        XCTAssertFalse(BaseMapLocation.holdsBaseMap(URL(fileURLWithPath: "/nonexistent")))
     }
 }

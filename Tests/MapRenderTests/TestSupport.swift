@@ -8,7 +8,7 @@ import XCTest
 /// Base maps loaded once per test process from the repo's `data/` folder.
 enum TestMaps {
     static let dataDirectory: URL = {
-        guard let dir = BaseMapLocation.dataDirectory(searchingUpFrom: URL(fileURLWithPath: #filePath)) else {
+        guard let dir = DataDirectory.locate(executablePath: #filePath).map({ URL(fileURLWithPath: $0) }) else {
             fatalError("data/basemap not found above \(#filePath); set CLUSTERMAP_DATA_DIR")
         }
         return dir
