@@ -12,7 +12,7 @@ run: setup release
 test:
 	./scripts/setup.sh test
 	$(SWIFT) build
-	$(SWIFT) test 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+	./scripts/test.sh
 
 setup:
 	./scripts/setup.sh
