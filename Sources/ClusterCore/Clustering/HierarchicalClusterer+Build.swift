@@ -3,16 +3,21 @@ import Foundation
 
 /// Builds the levels of a `HierarchicalClusterer`, from `maxZoom + 1` down to `minZoom`.
 ///
-/// This is supercluster's `load`/`_cluster` step by step. While a level is being clustered its
-/// tree's ids are positions in the level's stored (visiting) order, `dataItems[i]` is the item
-/// at position `i`, and parents are recorded per position; when the level is done, ids and
-/// parents are rewritten to item references in tree order, which is all queries need.
+/// This is supercluster's `load`/`_cluster` step by step: the level's items are visited in
+/// their stored order (`Working`, supercluster's `data`), each unvisited one takes all unvisited
+/// neighbours within the radius, and clusters, carried items and their order come out the same.
 ///
-/// One shortcut, which changes no result: on a big level the radius queries are replaced by
-/// neighbour lists computed all at once with a grid sweep (`NeighborGraph`), using the very
-/// predicate of the tree's radius query, and each list is put in the order the query would
-/// have reported it. A million scattered cache-missing tree descents become a few sequential
-/// passes, and the items with no neighbour (nearly all of them at high zooms) cost nothing.
+/// Two shortcuts, which change no membership, count, id or expansion zoom:
+/// - Neighbours come from a grid sweep over the level's `CellIndex` (`NeighborGraph`) using the
+///   very predicate of supercluster's kd-tree radius query (Float coordinates of the neighbour
+///   against the Double centre), all at once: a million scattered, cache-missing tree descents
+///   become a few sequential passes, and items with no neighbour (nearly all of them at high
+///   zooms) cost nothing. Dense levels fall back to one radius query per item.
+/// - No kd-tree is sorted per level. The kd-tree's order only decides the order of the
+///   floating-point sums of a cluster centre (last-bit differences) and, with `minPoints > 2`,
+///   the order in which items that don't make a cluster are carried down, which decides later
+///   visiting orders. In that case (`exactOrder`) each level's tree is built to rank the
+///   neighbours in supercluster's order.
 struct LevelBuilder {
     typealias Level = HierarchicalClusterer.Level
 
@@ -100,7 +105,6 @@ struct LevelBuilder {
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
             table.zoomStart.append(table.x.count)
-            if traceEnabled { traceTime("start z\(z)") }
             let n = current.items.count
             let r = radius(atZoom: z)
 
@@ -205,9 +209,6 @@ struct LevelBuilder {
             }
             }
 
-            if traceEnabled {
-                traceTime("z\(z) n=\(n) graph=\(graph.map { $0.targets.count } ?? -1) next=\(next.items.count)")
-            }
             // Store this level (items as references, in cell order) and index the next one.
             builtLevels.append(Self.finish(index, dataItems: current.items))
             if changed {
@@ -241,14 +242,4 @@ extension AggregateTable.Builder {
         let r = Int(ref)
         if r < inputCount { addPoint(r) } else { addRow(r - inputCount, of: table) }
     }
-}
-
-let traceEnabled = getenv("CLUSTERCORE_TRACE") != nil
-nonisolated(unsafe) var traceLast = 0.0
-func traceTime(_ what: String) {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    let now = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    print("\(what) +\(Int((now - traceLast) * 1000)) ms")
-    traceLast = now
 }

@@ -5,13 +5,15 @@ import Foundation
 /// Points are projected to the unit Web Mercator square. Level `maxZoom + 1` holds every
 /// point; each lower level `z` is built from level `z + 1` by visiting its items in their stored
 /// order and merging each unassigned item with all unassigned items within
-/// `radius / (extent · 2^z)` (a radius query on that level's kd-tree), when together they hold
-/// at least `minPoints` points. A cluster sits at the point-count-weighted mean of its parts.
-/// Every level has its own static kd-tree (`Float` coordinates, as supercluster's), which the
-/// queries use.
+/// `radius / (extent · 2^z)`, when together they hold at least `minPoints` points. A cluster
+/// sits at the point-count-weighted mean of its parts. Coordinates are indexed as `Float`, as in
+/// supercluster's kd-trees, and neighbours are found with the same distance test.
 ///
-/// Results match supercluster's: members, counts, cluster ids, expansion zooms, the order of
-/// `children(of:)` and `leaves(of:limit:offset:)`, and centres to floating-point rounding.
+/// Results match supercluster v8's: the items at every zoom, members, counts, cluster ids and
+/// expansion zooms are identical, and centres agree to floating-point rounding (~1e-13°).
+/// The order of `clusters(in:zoom:)`, `children(of:)` and `leaves(of:limit:offset:)` is
+/// deterministic but, except with `minPoints > 2`, not supercluster's (which follows its
+/// kd-trees): children come origin first, then the neighbours it took.
 /// Invalid input points (NaN, |lat| > 90, |lon| > 180) are skipped, like features without a
 /// geometry in supercluster: they keep their index, they are just never returned.
 public final class HierarchicalClusterer: PointClusterer {
@@ -27,8 +29,8 @@ public final class HierarchicalClusterer: PointClusterer {
         public var radius: Double
         /// Tile width the radius is measured against.
         public var extent: Double
-        /// kd-tree leaf size (speed trade-off only; results don't depend on it, except the order
-        /// of items returned, as in supercluster).
+        /// kd-tree leaf size. Only used with `minPoints > 2`, where supercluster's kd-tree order
+        /// decides results; it never changes membership otherwise.
         public var nodeSize: Int
 
         public init(minZoom: Int = 0, maxZoom: Int = 16, minPoints: Int = 2, radius: Double = 40,
@@ -74,8 +76,6 @@ public final class HierarchicalClusterer: PointClusterer {
 
     /// Input coordinates (points are returned at exactly these).
     let coordinates: [GeoCoordinate]
-    /// Projected input points rounded to Float (supercluster's `fround`), interleaved.
-    let projected: [Float]
     /// Levels `minZoom…maxZoom + 1`, indexed by `zoom - minZoom`.
     let levels: [Level]
     let table: ClusterTable
@@ -104,7 +104,6 @@ public final class HierarchicalClusterer: PointClusterer {
         self.attributes = attributes
 
         let (projected, validIndices) = Self.project(points)
-        self.projected = projected
         self.skippedCount = points.count - validIndices.count
 
         var builder = LevelBuilder(options: options, inputCount: points.count, projected: projected,
@@ -174,18 +173,6 @@ public final class HierarchicalClusterer: PointClusterer {
         return table.zoomStart[k]..<table.zoomStart[k + 1]
     }
 
-    /// The projected double-precision position of an item (what supercluster keeps in `data`).
-    @inline(__always) func position(ofItem ref: UInt32) -> (x: Double, y: Double) {
-        let r = Int(ref)
-        if r < inputCount { return (Double(projected[2 * r]), Double(projected[2 * r + 1])) }
-        return (table.x[r - inputCount], table.y[r - inputCount])
-    }
-
-    @inline(__always) func pointCount(ofItem ref: UInt32) -> Int {
-        let r = Int(ref)
-        return r < inputCount ? 1 : Int(table.count[r - inputCount])
-    }
-
     /// The public value for an item reference.
     @inline(__always) func makeItem(_ ref: UInt32) -> ClusterItem {
         let r = Int(ref)
@@ -215,7 +202,8 @@ public final class HierarchicalClusterer: PointClusterer {
     /// into −180…180 (an east edge of exactly 180 is kept); a box whose wrapped west edge is
     /// east of its east edge is split at 180° (eastern part first); a box 360° or wider is the
     /// whole world. Latitudes are clamped to ±90.
-    /// - Complexity: O(√*n* + *k*) for *n* items at the zoom and *k* results.
+    /// - Complexity: O(*r* log *n* + *k*) for *n* items at the zoom, *r* grid rows the box
+    ///   touches (a few dozen for a screen) and *k* results.
     public func clusters(in bounds: GeoBounds, zoom: Double) -> [ClusterItem] {
         var result: [ClusterItem] = []
         clusters(in: bounds, zoom: zoom, into: &result)
@@ -268,8 +256,9 @@ public final class HierarchicalClusterer: PointClusterer {
         for k in Int(table.childStart[c])..<Int(table.childStart[c + 1]) { body(table.childItems[k]) }
     }
 
-    /// The items one zoom deeper that make up the cluster, in supercluster's order.
-    /// - Complexity: O(√*n* + *k*) for *n* items on the level below.
+    /// The items one zoom deeper that make up the cluster: the item it grew from, then the
+    /// neighbours it took.
+    /// - Complexity: O(*k*) for *k* children.
     public func children(of cluster: ClusterID) -> [ClusterItem] {
         guard let c = clusterNumber(for: cluster) else { return [] }
         var result: [ClusterItem] = []
@@ -277,10 +266,10 @@ public final class HierarchicalClusterer: PointClusterer {
         return result
     }
 
-    /// Input indices of the cluster's points, in supercluster's order (`getLeaves`), after
-    /// skipping `offset` of them and at most `limit` (supercluster's default is 10; pass
-    /// `.max` for all).
-    /// - Complexity: O(*k* log *n*) for *k* points visited.
+    /// Input indices of the cluster's points, walking its children depth-first like
+    /// supercluster's `getLeaves`, after skipping `offset` of them and at most `limit`
+    /// (supercluster's default is 10; pass `.max` for all).
+    /// - Complexity: O(*k*) for *k* items visited.
     public func leaves(of cluster: ClusterID, limit: Int = 10, offset: Int = 0) -> [Int] {
         guard let c = clusterNumber(for: cluster), limit > 0 else { return [] }
         var result: [Int] = []
@@ -315,7 +304,7 @@ public final class HierarchicalClusterer: PointClusterer {
     /// The zoom at which the cluster first splits into more than one item: walks down while it
     /// has exactly one child, like supercluster's `getClusterExpansionZoom`. `maxZoom + 1` for
     /// points that share one spot.
-    /// - Complexity: O(*z* (√*n* + *k*)).
+    /// - Complexity: O(*z*) for *z* zoom levels walked.
     public func expansionZoom(of cluster: ClusterID) -> Int? {
         guard var c = clusterNumber(for: cluster) else { return nil }
         var expansionZoom = zoomOfCluster(c)
