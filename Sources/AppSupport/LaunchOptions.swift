@@ -13,6 +13,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var zoom: Double?
     public var width: Int = 1280
     public var height: Int = 800
+    /// Whether `--size` was given (it then wins over the remembered window size).
+    public var sizeWasGiven = false
     public var reduceMotion = false
     public var eventLogPath: String?
     public var latColumn: String?
@@ -98,7 +100,7 @@ public struct LaunchOptions: Equatable, Sendable {
                 guard let (w, h) = parseSize(v) else {
                     throw ParseError(message: "invalid --size '\(v)': expected WIDTHxHEIGHT, e.g. 1280x800 (each 64…8192)")
                 }
-                o.width = w; o.height = h
+                o.width = w; o.height = h; o.sizeWasGiven = true
             case "event-log": o.eventLogPath = try take()
             case "lat": o.latColumn = try take()
             case "lon": o.lonColumn = try take()

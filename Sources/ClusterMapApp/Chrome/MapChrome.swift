@@ -14,15 +14,3 @@ protocol MapChrome: AnyObject {
     /// The data on the map changed (new dataset or files).
     func dataDidChange()
 }
-
-/// Builds the header bar contents and overlays (Open, dataset menu, search, main menu, banner,
-/// progress) around the map. Placeholder until the chrome lands: no extra widgets.
-final class AppChrome: MapChrome {
-    init(window: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>,
-         overlay: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {}
-    func loadDidStart(name: String) {}
-    func loadDidProgress(_ fraction: Double) {}
-    func loadDidEnd() {}
-    func show(message: String, isError: Bool) {}
-    func dataDidChange() {}
-}

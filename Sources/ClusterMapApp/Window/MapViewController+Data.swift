@@ -72,9 +72,15 @@ extension MapViewController {
         chrome?.loadDidStart(name: initial.datasets.first??.title ?? initial.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
     }
 
-    /// Stops the running load; what is shown stays.
+    /// Stops the running load; what is shown stays. Takes effect at once: results that were
+    /// already on their way (e.g. a load that was indexing) are dropped.
     func cancelLoad() {
-        currentLoadCancel?.cancel()
+        guard let flag = currentLoadCancel else { return }
+        flag.cancel()
+        currentLoadCancel = nil
+        loadGeneration += 1
+        chrome?.loadDidEnd()
+        eventLog.emit("load-cancelled")
     }
 
     private func loadProgress(_ generation: Int, _ fraction: Double) {

@@ -1,0 +1,161 @@
+import CGtk
+import Foundation
+import AppSupport
+import ClusterCore
+import GeoData
+import MapModel
+
+/// The window's chrome around the map (SPEC §4, §6): header bar (Open, dataset menu, search, main
+/// menu), message banner, loading panel, file drops, shortcuts window, About, and the remembered
+/// window state. Each widget lives in its own file; this class wires them to the controller.
+final class AppChrome: MapChrome {
+    let window: UnsafeMutablePointer<GtkWidget>
+    unowned let controller: MapViewController
+    let banner: Banner
+    let progress: LoadProgress
+    let fileOpening: FileOpening
+    let datasetMenu: DatasetMenu
+    let search: SearchField
+    let mainMenu: MainMenu
+    /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
+    private var fitNextLoad = false
+    private var fitThisLoad = false
+
+    init(window: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>,
+         overlay: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
+        self.window = window
+        self.controller = controller
+        ChromeStyle.install()
+        _ = WindowState.restore(window: window, controller: controller)
+
+        banner = Banner(overlay: overlay, eventLog: controller.eventLog)
+        progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog)
+        fileOpening = FileOpening(window: window, dropOn: overlay)
+        gtk_widget_add_css_class(overlay, "cm-drop-target")
+        let options = controller.options
+        datasetMenu = DatasetMenu(window: window, initial: options.files.isEmpty ? (options.dataset ?? DatasetCatalog.defaultDataset.id) : nil)
+        if !options.files.isEmpty {
+            datasetMenu.setTitle(AppChrome.title(forFiles: options.files))
+        }
+        search = SearchField()
+        let dark = controller.renderer.palette == .dark
+        mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
+        if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
+        HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
+        ShortcutsWindow.install(on: window)
+        installActions()
+    }
+
+    // MARK: Actions and shortcuts
+
+    private func installActions() {
+        let map = OpaquePointer(window)
+        typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        func add(_ name: String, _ cb: Activate) {
+            let action = g_simple_action_new(name, nil)!
+            connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self))
+            g_action_map_add_action(map, action)
+            g_object_unref(gpointer(action))
+        }
+        add("open") { _, _, _ in currentChrome?.fileOpening.showChooser() }
+        add("search") { _, _, _ in currentChrome?.search.focus() }
+        add("about") { _, _, _ in
+            guard let c = currentChrome else { return }
+            AboutDialog.present(over: c.window, dataDirectory: c.controller.dataDirectory)
+        }
+        add("quit") { _, _, _ in
+            guard let c = currentChrome else { return }
+            gtk_window_close(gcast(c.window))
+        }
+        guard let app = gtk_window_get_application(gcast(window)) else { return }
+        for (action, accels) in [("win.open", ["<Control>o"]), ("win.search", ["<Control>f"]),
+                                 ("win.quit", ["<Control>q"]), ("win.show-help-overlay", ["<Control>question"])] {
+            withCStringArray(accels) { gtk_application_set_accels_for_action(app, action, $0) }
+        }
+    }
+
+    // MARK: Main menu toggles
+
+    func setReducedMotion(_ on: Bool) {
+        controller.setReducedMotionToggle(on)
+    }
+
+    func setDarkStyle(_ on: Bool) {
+        controller.userDarkStyle = on
+        AppChrome.setThemeDark(on)
+        controller.applyPreferences()
+        controller.eventLog.emit("dark-style", [("on", .bool(on))])
+    }
+
+    /// Makes the widgets follow the map's style.
+    private static func setThemeDark(_ on: Bool) {
+        guard let settings = gtk_settings_get_default() else { return }
+        let s = UnsafeMutableRawPointer(settings)
+        if boolProperty(s, "gtk-application-prefer-dark-theme") != on {
+            setBoolProperty(s, "gtk-application-prefer-dark-theme", on)
+        }
+    }
+
+    // MARK: Loading
+
+    /// The chrome is about to start a load (menu, Open, drop): fit the camera once it is in.
+    func willLoad(title: String, dataset: String?) {
+        fitNextLoad = true
+    }
+
+    /// Flies to a place and selects it (search results).
+    func flyTo(point: Int) {
+        guard let session = controller.session, point >= 0, point < session.pointCount else { return }
+        let coordinate = session.places.coordinates[point]
+        let ctx = controller.beginInput()
+        let c = ctx.camera
+        let target = Camera(center: coordinate, zoom: max(c.zoom, SearchField.placeZoom), viewportSize: c.viewportSize,
+                            minZoom: c.minZoom, maxZoom: c.maxZoom)
+        controller.eventLog.emit("search-pick", [("id", .int(point)), ("name", .string(session.places.name(of: point)))])
+        controller.apply(.fly(to: target, in: ctx))
+        controller.gestureDidEnd()
+        controller.select(point: point)
+    }
+
+    static func title(forFiles files: [String]) -> String {
+        files.count == 1 ? (files[0] as NSString).lastPathComponent : "\(files.count) files"
+    }
+
+    // MARK: MapChrome
+
+    func loadDidStart(name: String) {
+        fitThisLoad = fitNextLoad
+        fitNextLoad = false
+        progress.start(name: name)
+    }
+
+    func loadDidProgress(_ fraction: Double) {
+        progress.progress(fraction)
+    }
+
+    func loadDidEnd() {
+        progress.end()
+    }
+
+    func show(message: String, isError: Bool) {
+        banner.show(message, isError: isError)
+    }
+
+    func dataDidChange() {
+        let session = controller.session
+        if let session {
+            if session.sources.count == 1, let ds = session.sources[0].dataset {
+                datasetMenu.setTitle(ds.title)
+                datasetMenu.setCurrent(ds.id)
+            } else {
+                datasetMenu.setTitle(AppChrome.title(forFiles: session.sources.map(\.points.sourceName)))
+                datasetMenu.setCurrent(nil)
+            }
+        }
+        search.dataDidChange(session)
+        if fitThisLoad {
+            fitThisLoad = false
+            runOnGtkThread { currentChrome?.controller.showAllData(animated: true) }
+        }
+    }
+}

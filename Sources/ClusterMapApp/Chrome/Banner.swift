@@ -1,0 +1,111 @@
+import CGtk
+import AppSupport
+
+/// A message banner over the top of the map (SPEC §4, §9): an icon, a wrapping plain-text label
+/// and a close button in a revealer. Errors stay until closed; information hides after a while.
+/// Every message shown is logged as `{"event":"message","text":…,"error":bool}`.
+final class Banner {
+    let revealer: UnsafeMutablePointer<GtkWidget>
+    private let box: UnsafeMutablePointer<GtkWidget>
+    private let icon: UnsafeMutablePointer<GtkWidget>
+    private let label: UnsafeMutablePointer<GtkWidget>
+    private let eventLog: EventLog
+    /// What is shown: the error (if any) stays on top of later information.
+    private var errorText: String?
+    private var infoText: String?
+    private var hideGeneration = 0
+
+    /// Information messages hide after this long (errors never do).
+    static let infoSeconds: UInt32 = 12
+
+    init(overlay: UnsafeMutablePointer<GtkWidget>, eventLog: EventLog) {
+        self.eventLog = eventLog
+        revealer = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(opaque(revealer), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        gtk_widget_set_halign(revealer, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(revealer, GTK_ALIGN_START)
+        gtk_widget_set_can_target(revealer, 1)
+
+        box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        gtk_widget_add_css_class(box, "cm-banner")
+        gtk_widget_set_margin_top(box, 12)
+        gtk_widget_set_margin_start(box, 12)
+        gtk_widget_set_margin_end(box, 12)
+        gtk_widget_set_size_request(box, 360, -1)
+
+        icon = gtk_image_new_from_icon_name("dialog-information-symbolic")!
+        gtk_widget_set_valign(icon, GTK_ALIGN_START)
+        gtk_widget_add_css_class(icon, "cm-banner-icon")
+        label = plainLabel("")
+        gtk_label_set_wrap(opaque(label), 1)
+        gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_max_width_chars(opaque(label), 72)
+        gtk_label_set_selectable(opaque(label), 1)
+        gtk_widget_set_hexpand(label, 1)
+        gtk_widget_set_valign(label, GTK_ALIGN_CENTER)
+        gtk_widget_set_focusable(label, 0)
+
+        let close = gtk_button_new_from_icon_name("window-close-symbolic")!
+        gtk_widget_add_css_class(close, "flat")
+        gtk_widget_add_css_class(close, "circular")
+        gtk_widget_set_valign(close, GTK_ALIGN_START)
+        gtk_widget_set_tooltip_text(close, "Dismiss")
+        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, _ in
+            currentChrome?.banner.dismiss()
+        }
+        connectSignal(close, "clicked", unsafeBitCast(clicked, to: GCallback.self))
+
+        gtk_box_append(gcast(box), icon)
+        gtk_box_append(gcast(box), label)
+        gtk_box_append(gcast(box), close)
+        gtk_revealer_set_child(opaque(revealer), box)
+        gtk_revealer_set_reveal_child(opaque(revealer), 0)
+        gtk_overlay_add_overlay(opaque(overlay), revealer)
+    }
+
+    var isShown: Bool { gtk_revealer_get_reveal_child(opaque(revealer)) != 0 }
+
+    /// Shows a message (plain text). An error replaces an earlier error; information is added
+    /// below a visible error, or replaces earlier information.
+    func show(_ message: String, isError: Bool) {
+        eventLog.emit("message", [("text", .string(message)), ("error", .bool(isError))])
+        if isError {
+            errorText = message
+            infoText = nil
+        } else {
+            infoText = message
+        }
+        refresh()
+        hideGeneration += 1
+        if errorText == nil {
+            let generation = hideGeneration
+            runAfter(milliseconds: Banner.infoSeconds * 1000) {
+                guard let b = currentChrome?.banner, b.hideGeneration == generation, b.errorText == nil else { return }
+                b.dismiss()
+            }
+        }
+    }
+
+    /// Hides the banner and forgets its messages.
+    func dismiss() {
+        guard isShown else { return }
+        errorText = nil
+        infoText = nil
+        hideGeneration += 1
+        gtk_revealer_set_reveal_child(opaque(revealer), 0)
+        eventLog.emit("message-dismissed")
+    }
+
+    private func refresh() {
+        let text = [errorText, infoText].compactMap { $0 }.joined(separator: "\n")
+        gtk_label_set_text(opaque(label), text)
+        if errorText != nil {
+            gtk_image_set_from_icon_name(opaque(icon), "dialog-error-symbolic")
+            gtk_widget_add_css_class(box, "error")
+        } else {
+            gtk_image_set_from_icon_name(opaque(icon), "dialog-information-symbolic")
+            gtk_widget_remove_css_class(box, "error")
+        }
+        gtk_revealer_set_reveal_child(opaque(revealer), 1)
+    }
+}

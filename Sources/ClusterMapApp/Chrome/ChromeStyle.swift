@@ -1,0 +1,37 @@
+import CGtk
+
+/// The chrome's own CSS (banner, loading panel, search results), on top of the GTK theme.
+enum ChromeStyle {
+    static let css = """
+    .cm-banner {
+      background-color: @theme_base_color;
+      color: @theme_fg_color;
+      border-radius: 12px;
+      padding: 6px 6px 6px 14px;
+      box-shadow: 0 1px 3px alpha(black, 0.25), 0 0 0 1px alpha(black, 0.06);
+    }
+    .cm-banner.error {
+      background-color: mix(@error_color, @theme_base_color, 0.88);
+    }
+    .cm-banner .cm-banner-icon { margin-top: 8px; color: @theme_selected_bg_color; }
+    .cm-banner.error .cm-banner-icon { color: @error_color; }
+    .cm-banner label { margin-top: 6px; margin-bottom: 6px; }
+    .cm-progress {
+      border-radius: 12px;
+      padding: 12px 12px 12px 18px;
+    }
+    .cm-progress progressbar > trough { min-width: 260px; }
+    .cm-search-results { background: none; }
+    .cm-search-results row { border-radius: 6px; }
+    .cm-drop-target:drop(active) { box-shadow: inset 0 0 0 3px @theme_selected_bg_color; }
+    """
+
+    static func install() {
+        let provider = gtk_css_provider_new()!
+        gtk_css_provider_load_from_data(provider, css, -1)
+        if let display = gdk_display_get_default() {
+            gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        }
+        g_object_unref(provider)
+    }
+}

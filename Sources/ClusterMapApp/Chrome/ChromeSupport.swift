@@ -1,0 +1,78 @@
+import CGtk
+import Foundation
+
+// Small helpers the chrome widgets share (on top of Gtk/GtkHelpers.swift).
+
+/// An opaque GTK object (final types: GtkLabel, GtkRevealer, …) as a typed pointer.
+@inline(__always)
+func typed<T>(_ p: OpaquePointer, as: T.Type = T.self) -> UnsafeMutablePointer<T> {
+    UnsafeMutablePointer<T>(p)
+}
+
+/// Sets a string GObject property (variadic g_object_set is unavailable in Swift).
+func setStringProperty(_ object: gpointer, _ name: String, _ value: String) {
+    var v = GValue()
+    g_value_init(&v, GType(16 << G_TYPE_FUNDAMENTAL_SHIFT)) // G_TYPE_STRING
+    defer { g_value_unset(&v) }
+    g_value_set_string(&v, value)
+    g_object_set_property(object.assumingMemoryBound(to: GObject.self), name, &v)
+}
+
+/// Sets a boolean GObject property.
+func setBoolProperty(_ object: gpointer, _ name: String, _ value: Bool) {
+    var v = GValue()
+    g_value_init(&v, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT)) // G_TYPE_BOOLEAN
+    defer { g_value_unset(&v) }
+    g_value_set_boolean(&v, value ? 1 : 0)
+    g_object_set_property(object.assumingMemoryBound(to: GObject.self), name, &v)
+}
+
+/// Calls `body` with a NULL-terminated C string array (accels, credits).
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    var array: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+    return array.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+/// The centre of a widget in window surface coordinates (what `xdotool mousemove --window` and
+/// the event log use; ARCHITECTURE §4), or nil while it is not laid out.
+func surfaceCenter(of widget: UnsafeMutablePointer<GtkWidget>) -> (x: Double, y: Double)? {
+    guard gtk_widget_get_mapped(widget) != 0, let native = gtk_widget_get_native(widget) else { return nil }
+    let w = Double(gtk_widget_get_width(widget)), h = Double(gtk_widget_get_height(widget))
+    guard w > 0, h > 0 else { return nil }
+    var x = 0.0, y = 0.0
+    guard gtk_widget_translate_coordinates(widget, asWidget(native), w / 2, h / 2, &x, &y) != 0 else { return nil }
+    var sx = 0.0, sy = 0.0
+    gtk_native_get_surface_transform(native, &sx, &sy)
+    return (x + sx, y + sy)
+}
+
+/// Runs `work` once after `milliseconds` on the GTK main loop.
+func runAfter(milliseconds: UInt32, _ work: @escaping () -> Void) {
+    final class Box { let work: () -> Void; init(_ w: @escaping () -> Void) { work = w } }
+    let box = Unmanaged.passRetained(Box(work)).toOpaque()
+    g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+        Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().work()
+        return 0 // G_SOURCE_REMOVE
+    }, box, { data in
+        Unmanaged<AnyObject>.fromOpaque(data!).release()
+    })
+}
+
+/// A label with plain text (never markup: names come from people's files, SPEC §4).
+func plainLabel(_ text: String, xalign: Float = 0) -> UnsafeMutablePointer<GtkWidget> {
+    let l = gtk_label_new(nil)!
+    gtk_label_set_text(opaque(l), text)
+    gtk_label_set_xalign(opaque(l), xalign)
+    return l
+}
+
+/// The app's chrome, reachable from C callbacks (which can't capture context).
+var currentChrome: AppChrome? { MapApplication.window?.chrome }
+
+/// Drops a reference to an opaque GObject.
+func unref(_ p: OpaquePointer) { g_object_unref(UnsafeMutableRawPointer(p)) }
+
+/// A GMenu (opaque in Swift) as the GMenuModel it is.
+func menuModel(_ menu: OpaquePointer) -> UnsafeMutablePointer<GMenuModel> { UnsafeMutablePointer(menu) }

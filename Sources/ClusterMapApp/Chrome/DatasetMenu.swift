@@ -1,0 +1,62 @@
+import CGtk
+import GeoData
+
+/// The header bar's dataset menu (SPEC §6): the bundled datasets as radio items on the stateful
+/// `win.dataset` action; choosing one loads it and then fits the camera to it. The button's
+/// label names what the map shows.
+final class DatasetMenu {
+    let button: UnsafeMutablePointer<GtkWidget>
+    private let action: OpaquePointer
+
+    init(window: UnsafeMutablePointer<GtkWidget>, initial: String?) {
+        let type = g_variant_type_new("s")
+        action = g_simple_action_new_stateful("dataset", type, g_variant_new_string(initial ?? ""))
+        g_variant_type_free(type)
+        let change: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, _ in
+            guard let value, let s = g_variant_get_string(value, nil) else { return }
+            currentChrome?.datasetMenu.choose(String(cString: s))
+        }
+        connectSignal(action, "change-state", unsafeBitCast(change, to: GCallback.self))
+        g_action_map_add_action(OpaquePointer(window), action)
+
+        let menu = g_menu_new()!
+        let bundled = g_menu_new()!
+        for ds in DatasetCatalog.all {
+            let item = g_menu_item_new(ds.title, nil)!
+            g_menu_item_set_action_and_target_value(item, "win.dataset", g_variant_new_string(ds.id))
+            g_menu_append_item(bundled, item)
+            unref(item)
+        }
+        g_menu_append_section(menu, "Bundled Datasets", menuModel(bundled))
+        let files = g_menu_new()!
+        g_menu_append(files, "Open Files…", "win.open")
+        g_menu_append_section(menu, nil, menuModel(files))
+
+        button = gtk_menu_button_new()!
+        gtk_menu_button_set_menu_model(opaque(button), menuModel(menu))
+        gtk_widget_set_tooltip_text(button, "Bundled datasets")
+        unref(bundled); unref(files); unref(menu)
+        setTitle(initial.flatMap { DatasetCatalog.dataset(id: $0)?.title } ?? "Data")
+    }
+
+    /// Names what the map shows.
+    func setTitle(_ title: String) {
+        gtk_menu_button_set_label(opaque(button), title)
+    }
+
+    /// Marks a dataset as the one shown ("" when the map shows opened files).
+    func setCurrent(_ id: String?) {
+        g_simple_action_set_state(action, g_variant_new_string(id ?? ""))
+    }
+
+    private func choose(_ id: String) {
+        guard let chrome = currentChrome, let ds = DatasetCatalog.dataset(id: id) else { return }
+        guard let dir = chrome.controller.dataDirectory else {
+            chrome.show(message: "Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).", isError: true)
+            return
+        }
+        chrome.controller.eventLog.emit("open", [("dataset", .string(id)), ("from", .string("menu"))])
+        chrome.willLoad(title: ds.title, dataset: ds.id)
+        chrome.controller.load(files: [ds.path(in: dir)], datasets: [ds])
+    }
+}

@@ -1,0 +1,117 @@
+import CGtk
+import Foundation
+
+/// Opening files (SPEC §4): the Open button's file chooser and dropping files on the map.
+/// GTK 4.8 has no GtkFileDialog, so the chooser is a GtkFileChooserNative (the portal's dialog
+/// when there is one). Several files open together, each in its own colour.
+final class FileOpening {
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private var chooser: OpaquePointer?
+    /// Where the last chooser was (the next one starts there).
+    private var lastFolder: String?
+
+    init(window: UnsafeMutablePointer<GtkWidget>, dropOn target: UnsafeMutablePointer<GtkWidget>) {
+        self.window = window
+        installDropTarget(on: target)
+    }
+
+    // MARK: File chooser
+
+    /// Shows the file chooser (the `win.open` action, Ctrl+O).
+    func showChooser() {
+        if chooser != nil { return }
+        guard let native = gtk_file_chooser_native_new("Open Data Files", gcast(window), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                        "_Open", "_Cancel") else { return }
+        chooser = native
+        let fc = native  // GtkFileChooser interface of the same object
+        gtk_file_chooser_set_select_multiple(fc, 1)
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("Map data (GeoJSON, CSV)", suffixes: ["geojson", "json", "csv"]))
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("GeoJSON", suffixes: ["geojson", "json"]))
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("CSV", suffixes: ["csv"]))
+        if let folder = lastFolder {
+            if let f = g_file_new_for_path(folder) {
+                gtk_file_chooser_set_current_folder(fc, f, nil)
+                unref(f)
+            }
+        }
+        gtk_native_dialog_set_modal(UnsafeMutablePointer(native), 1)
+        let response: @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
+            currentChrome?.fileOpening.chooserDidRespond(dialog!, response)
+        }
+        connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self))
+        gtk_native_dialog_show(UnsafeMutablePointer(native))
+    }
+
+    private static func filter(_ name: String, suffixes: [String]) -> OpaquePointer {
+        let f = gtk_file_filter_new()!
+        gtk_file_filter_set_name(f, name)
+        for s in suffixes {
+            gtk_file_filter_add_suffix(f, s)
+        }
+        return f
+    }
+
+    private func chooserDidRespond(_ dialog: OpaquePointer, _ response: Int32) {
+        var paths: [String] = []
+        if response == GTK_RESPONSE_ACCEPT.rawValue, let files = gtk_file_chooser_get_files(dialog) {
+            let n = g_list_model_get_n_items(files)
+            for i in 0..<n {
+                guard let item = g_list_model_get_item(files, i) else { continue }
+                if let p = FileOpening.path(of: OpaquePointer(item)) { paths.append(p) }
+                g_object_unref(item)
+            }
+            unref(files)
+        }
+        gtk_native_dialog_destroy(UnsafeMutablePointer(dialog))
+        unref(dialog)
+        chooser = nil
+        if response == GTK_RESPONSE_ACCEPT.rawValue {
+            if let first = paths.first { lastFolder = (first as NSString).deletingLastPathComponent }
+            open(paths, from: "chooser")
+        }
+    }
+
+    /// A GFile's local path (nil for remote locations).
+    private static func path(of file: OpaquePointer) -> String? {
+        guard let p = g_file_get_path(file) else { return nil }
+        defer { g_free(p) }
+        return String(cString: p)
+    }
+
+    // MARK: Drag and drop
+
+    private func installDropTarget(on widget: UnsafeMutablePointer<GtkWidget>) {
+        let target = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
+        let drop: @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, _ in
+            guard let value, let list = g_value_get_boxed(value) else { return 0 }
+            var paths: [String] = []
+            var node = gdk_file_list_get_files(OpaquePointer(list))
+            let head = node
+            while let n = node {
+                if let data = n.pointee.data, let p = FileOpening.path(of: OpaquePointer(data)) { paths.append(p) }
+                node = n.pointee.next
+            }
+            g_slist_free(head)
+            guard !paths.isEmpty else { return 0 }
+            // Open from the main loop, after the drop finished.
+            runOnGtkThread { currentChrome?.fileOpening.open(paths, from: "drop") }
+            return 1
+        }
+        connectSignal(target, "drop", unsafeBitCast(drop, to: GCallback.self))
+        addController(target, to: widget)
+    }
+
+    // MARK: Opening
+
+    /// Loads files; what is shown stays until they have loaded (a failed load keeps it).
+    func open(_ paths: [String], from origin: String) {
+        guard let chrome = currentChrome else { return }
+        guard !paths.isEmpty else {
+            chrome.show(message: "Only files on this computer can be opened.", isError: true)
+            return
+        }
+        chrome.controller.eventLog.emit("open", [("files", .array(paths.map { .string($0) })), ("from", .string(origin))])
+        chrome.willLoad(title: paths.count == 1 ? (paths[0] as NSString).lastPathComponent : "\(paths.count) files", dataset: nil)
+        chrome.controller.load(files: paths, datasets: [])
+    }
+}

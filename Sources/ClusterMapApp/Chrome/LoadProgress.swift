@@ -1,0 +1,92 @@
+import CGtk
+import AppSupport
+
+/// The loading panel at the bottom of the map: what is loading, a progress bar and Cancel
+/// (SPEC §4). Shown only for loads that take longer than a moment, so small files don't flash it.
+final class LoadProgress {
+    let panel: UnsafeMutablePointer<GtkWidget>
+    private let title: UnsafeMutablePointer<GtkWidget>
+    private let bar: UnsafeMutablePointer<GtkWidget>
+    let cancelButton: UnsafeMutablePointer<GtkWidget>
+    private let eventLog: EventLog
+    private var loading = false
+    private var loadNumber = 0
+    private var name = ""
+
+    /// Loads shorter than this never show the panel.
+    static let showDelayMs: UInt32 = 150
+
+    init(overlay: UnsafeMutablePointer<GtkWidget>, eventLog: EventLog) {
+        self.eventLog = eventLog
+        panel = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
+        gtk_widget_add_css_class(panel, "cm-progress")
+        gtk_widget_add_css_class(panel, "osd")
+        gtk_widget_set_halign(panel, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(panel, GTK_ALIGN_END)
+        gtk_widget_set_margin_bottom(panel, 36)
+
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
+        title = plainLabel("")
+        gtk_label_set_ellipsize(opaque(title), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_width_chars(opaque(title), 30)
+        gtk_label_set_max_width_chars(opaque(title), 40)
+        bar = gtk_progress_bar_new()!
+        gtk_widget_set_size_request(bar, 280, -1)
+        gtk_box_append(gcast(column), title)
+        gtk_box_append(gcast(column), bar)
+
+        cancelButton = gtk_button_new_with_mnemonic("_Cancel")!
+        gtk_widget_set_valign(cancelButton, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(cancelButton, "Stop loading; the map keeps what it shows")
+        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, _ in
+            MapApplication.window?.controller.cancelLoad()
+        }
+        connectSignal(cancelButton, "clicked", unsafeBitCast(clicked, to: GCallback.self))
+
+        gtk_box_append(gcast(panel), column)
+        gtk_box_append(gcast(panel), cancelButton)
+        gtk_widget_set_visible(panel, 0)
+        gtk_overlay_add_overlay(opaque(overlay), panel)
+    }
+
+    func start(name: String) {
+        loading = true
+        loadNumber += 1
+        self.name = name
+        gtk_label_set_text(opaque(title), "Loading \(name)…")
+        gtk_progress_bar_set_fraction(opaque(bar), 0)
+        let number = loadNumber
+        runAfter(milliseconds: LoadProgress.showDelayMs) {
+            guard let p = currentChrome?.progress, p.loading, p.loadNumber == number else { return }
+            p.reveal()
+        }
+    }
+
+    func progress(_ fraction: Double) {
+        let f = max(0, min(1, fraction.isFinite ? fraction : 0))
+        gtk_progress_bar_set_fraction(opaque(bar), f)
+        gtk_label_set_text(opaque(title), f >= 0.999 ? "Indexing \(name)…" : "Loading \(name)…")
+    }
+
+    func end() {
+        loading = false
+        gtk_widget_set_visible(panel, 0)
+    }
+
+    private func reveal() {
+        gtk_widget_set_visible(panel, 1)
+        reportCancelPosition(attempt: 0)
+    }
+
+    /// Logs where Cancel is once it is laid out (tests click it there).
+    private func reportCancelPosition(attempt: Int) {
+        guard loading else { return }
+        if let c = surfaceCenter(of: cancelButton) {
+            eventLog.emit("widget", [("name", .string("cancel")), ("x", .number(c.x.rounded())), ("y", .number(c.y.rounded()))])
+            return
+        }
+        guard attempt < 40 else { return }
+        runAfter(milliseconds: 25) { currentChrome?.progress.reportCancelPosition(attempt: attempt + 1) }
+    }
+}

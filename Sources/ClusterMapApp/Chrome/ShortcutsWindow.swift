@@ -1,0 +1,80 @@
+import CGtk
+
+/// The keyboard shortcuts window (Ctrl+? or the main menu), a GtkShortcutsWindow set as the
+/// window's help overlay (GTK 4.8 can only fill one from GtkBuilder XML).
+enum ShortcutsWindow {
+    /// Every key and gesture the map understands (SPEC §5), grouped as GNOME apps do.
+    static let groups: [(title: String, items: [(accel: String?, gesture: String?, title: String)])] = [
+        ("Map", [
+            (nil, "mouse", "Drag to move the map"),
+            (nil, "mouse", "Scroll to zoom"),
+            (nil, "mouse", "Double-click to zoom in"),
+            (nil, "gesture-pinch", "Pinch to zoom (touchpad, touch screen)"),
+            ("Left Right Up Down", nil, "Move the map"),
+            ("plus equal", nil, "Zoom in"),
+            ("minus", nil, "Zoom out"),
+            ("0 Home", nil, "Show all the data"),
+        ]),
+        ("Places", [
+            (nil, "mouse", "Click a bubble to fly in, a place to select it"),
+            ("Tab", nil, "Move through bubbles and places"),
+            ("Return", nil, "Fly into the bubble or select the place"),
+            ("Escape", nil, "Close the callout or fan; leave the search field"),
+        ]),
+        ("App", [
+            ("<Ctrl>O", nil, "Open files"),
+            ("<Ctrl>F", nil, "Search places"),
+            ("F10", nil, "Main menu"),
+            ("<Ctrl>question", nil, "Keyboard shortcuts"),
+            ("<Ctrl>Q", nil, "Quit"),
+        ]),
+    ]
+
+    static func xml() -> String {
+        func esc(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        var x = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <interface>
+          <object class="GtkShortcutsWindow" id="shortcuts">
+            <property name="modal">1</property>
+            <child>
+              <object class="GtkShortcutsSection">
+                <property name="section-name">main</property>
+                <property name="max-height">12</property>
+
+        """
+        for g in groups {
+            x += "        <child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(esc(g.title))</property>\n"
+            for item in g.items {
+                x += "          <child><object class=\"GtkShortcutsShortcut\">"
+                if let a = item.accel { x += "<property name=\"accelerator\">\(esc(a))</property>" }
+                if item.gesture == "mouse" {
+                    x += "<property name=\"shortcut-type\">gesture</property><property name=\"icon\"><object class=\"GThemedIcon\"><property name=\"name\">input-mouse-symbolic</property></object></property>"
+                } else if let gst = item.gesture {
+                    x += "<property name=\"shortcut-type\">\(gst)</property>"
+                }
+                x += "<property name=\"title\">\(esc(item.title))</property></object></child>\n"
+            }
+            x += "        </object></child>\n"
+        }
+        x += """
+              </object>
+            </child>
+          </object>
+        </interface>
+        """
+        return x
+    }
+
+    /// Builds the window and makes it the application window's help overlay
+    /// (`win.show-help-overlay`, Ctrl+?).
+    static func install(on window: UnsafeMutablePointer<GtkWidget>) {
+        let builder = gtk_builder_new_from_string(xml(), -1)!
+        defer { g_object_unref(gpointer(builder)) }
+        guard let obj = gtk_builder_get_object(builder, "shortcuts") else { return }
+        gtk_application_window_set_help_overlay(gcast(window), OpaquePointer(obj))
+    }
+}
