@@ -28,8 +28,8 @@ final class PlaceSearchTests: XCTestCase {
 
     func testWeightsOrderEqualMatchesAndLimit() {
         let names = ["Lisbon", "Lisbon", "Lisbon", "Lisbon Falls"] + (0..<20).map { "Lisbon \($0)" }
-        let weights = [2845, 517_802, 4234, 999_999] + [Double](repeating: 1, count: 20)
-        let s = PlaceSearch(names: names, weights: weights.map(Double.init))
+        let weights: [Double] = [2845, 517_802, 4234, 999_999] + [Double](repeating: 1, count: 20)
+        let s = PlaceSearch(names: names, weights: weights)
         let r = s.search("Lisbon")
         XCTAssertEqual(r.count, 8, "limited")
         XCTAssertEqual(r.prefix(3).map(\.index), [1, 2, 0], "exact matches first, most populous first")

@@ -248,3 +248,31 @@ struct Screenshot {
         return total == 0 ? 0 : Double(hit) / Double(total)
     }
 }
+
+// MARK: Keyboard focus and files (chrome tests)
+
+extension AppHarness {
+    /// Types text into whatever has the keyboard focus (real XTEST key events, which text fields
+    /// accept; `key --window` sends synthetic events some widgets ignore).
+    func typeText(_ text: String) throws {
+        try run("xdotool", ["type", "--delay", "40", text])
+    }
+
+    /// Presses a key (XTEST) on whatever has the focus.
+    func pressKey(_ name: String) throws {
+        try run("xdotool", ["key", name])
+    }
+
+    /// Whether the app process is still running.
+    var isAppRunning: Bool { app?.isRunning ?? false }
+
+    /// Waits for the app to exit by itself (e.g. after Ctrl+Q).
+    func waitForExit(timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if !isAppRunning { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}

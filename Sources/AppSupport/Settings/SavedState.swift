@@ -37,7 +37,7 @@ public struct SavedState: Equatable, Sendable {
     /// Parses the file's text. Never fails: what can't be read is left out.
     public static func parse(_ text: String) -> SavedState {
         var s = SavedState()
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: { $0.isNewline }) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
