@@ -17,6 +17,9 @@ final class FileOpening {
 
     // MARK: File chooser
 
+    /// GeoJSON and GeoJSON text sequences (what `PointSetLoader` reads as GeoJSON).
+    static let geoJSONSuffixes = ["geojson", "json", "geojsons", "geojsonl", "geojsonseq", "ndjson", "jsonl"]
+
     /// Shows the file chooser (the `win.open` action, Ctrl+O).
     func showChooser() {
         if chooser != nil { return }
@@ -25,8 +28,8 @@ final class FileOpening {
         chooser = native
         let fc = native  // GtkFileChooser interface of the same object
         gtk_file_chooser_set_select_multiple(fc, 1)
-        gtk_file_chooser_add_filter(fc, FileOpening.filter("Map data (GeoJSON, CSV)", suffixes: ["geojson", "json", "csv"]))
-        gtk_file_chooser_add_filter(fc, FileOpening.filter("GeoJSON", suffixes: ["geojson", "json"]))
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("Map data (GeoJSON, CSV)", suffixes: FileOpening.geoJSONSuffixes + ["csv"]))
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("GeoJSON", suffixes: FileOpening.geoJSONSuffixes))
         gtk_file_chooser_add_filter(fc, FileOpening.filter("CSV", suffixes: ["csv"]))
         if let folder = lastFolder {
             if let f = g_file_new_for_path(folder) {
