@@ -76,17 +76,24 @@ final class LoadProgress {
 
     private func reveal() {
         gtk_widget_set_visible(panel, 1)
-        reportCancelPosition(attempt: 0)
+        lastReported = nil
+        reportCancelPosition(attempt: 0, previous: nil)
     }
 
-    /// Logs where Cancel is once it is laid out (tests click it there).
-    private func reportCancelPosition(attempt: Int) {
-        guard loading else { return }
-        if let c = surfaceCenter(of: cancelButton) {
+    private var lastReported: (x: Double, y: Double)?
+
+    /// Logs where Cancel is once it is laid out (tests click it there). Right after the panel
+    /// is shown again its old allocation can still be read, so wait until two readings a frame
+    /// apart agree.
+    private func reportCancelPosition(attempt: Int, previous: (x: Double, y: Double)?) {
+        guard loading, gtk_widget_get_visible(panel) != 0 else { return }
+        let now = surfaceCenter(of: cancelButton)
+        if let c = now, let p = previous, abs(c.x - p.x) < 0.5, abs(c.y - p.y) < 0.5 {
+            lastReported = c
             eventLog.emit("widget", [("name", .string("cancel")), ("x", .number(c.x.rounded())), ("y", .number(c.y.rounded()))])
             return
         }
-        guard attempt < 40 else { return }
-        runAfter(milliseconds: 25) { currentChrome?.progress.reportCancelPosition(attempt: attempt + 1) }
+        guard attempt < 80 else { return }
+        runAfter(milliseconds: 40) { currentChrome?.progress.reportCancelPosition(attempt: attempt + 1, previous: now) }
     }
 }
