@@ -17,9 +17,13 @@ final class KeyboardTests: XCTestCase {
         let end = try h.waitForEvent("flight-end", after: start.index, timeout: 10)
         let settled = try h.waitForEvent("scene", after: end.index)
 
-        // Tab until a place has focus, then Enter selects it.
+        // Focus followed the bubble into what it split into; Escape backs out to the map, then
+        // Tab walks the items from the first in reading order until a place has focus.
+        try h.key("Escape")
+        usleep(200_000)
         var place: [String: Any]?
-        var last = settled.index
+        var last = h.events().count - 1
+        _ = settled
         for _ in 0..<12 {
             try h.key("Tab")
             let f = try h.waitForEvent("focus", after: last + 1)

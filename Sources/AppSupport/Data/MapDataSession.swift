@@ -31,7 +31,7 @@ public final class MapDataSession: @unchecked Sendable {
     /// the 256-pixel convention), and clusters are built up to the camera's deepest zoom so
     /// same-spot places still form a bubble there (and fan out on click).
     public static let clusterOptions = HierarchicalClusterer.Options(minZoom: 0, maxZoom: 18, minPoints: 2,
-                                                                     radius: 40, extent: 256, nodeSize: 64)
+                                                                     radius: 60, extent: 256, nodeSize: 64)
 
     /// Indexes already-loaded point sets.
     public init(pointSets: [PointSet], datasets: [Dataset?] = []) {
