@@ -36,6 +36,7 @@ extension MapViewController {
 
     /// Something other than the camera changed what is drawn (data, selection, hover).
     func sceneDidChange() {
+        updateMapAccessibility()
         redraw()
         cameraDidChange()
         forceSceneEvent = true

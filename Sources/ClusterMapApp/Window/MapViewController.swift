@@ -207,6 +207,7 @@ final class MapViewController {
         if moved || forceSceneEvent {
             forceSceneEvent = false
             emitSceneEvent()
+            sceneDidSettle()
         }
         return 0
     }

@@ -14,6 +14,8 @@ final class MapWindow {
     private(set) var chrome: AppChrome?
     /// The list of a same-spot bubble's members (more than a fan can show).
     private(set) var placeList: PlaceListPanel!
+    /// The list of what is in view, beside the map (F9).
+    private(set) var inView: InViewPanel?
 
     init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
         window = gtk_application_window_new(application)
@@ -46,11 +48,14 @@ final class MapWindow {
         gtk_overlay_add_overlay(opaque(overlay), zoomBox)
         placeList = PlaceListPanel(overlay: overlay)
 
-        gtk_window_set_child(gcast(window), overlay)
+        let inView = InViewPanel()
+        self.inView = inView
+        gtk_window_set_child(gcast(window), inView.wrap(map: overlay))
         installActions()
         controller.installGestures(window: window)
         chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
         controller.chrome = chrome
+        inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)

@@ -1,0 +1,304 @@
+import CGtk
+import Foundation
+import AppSupport
+import MapModel
+import MapRender
+
+/// The list of what is in view, beside the map (SPEC §5.7): a GtkListView with one row per bubble
+/// ("9 places" / "mostly museum") and per place (name / label), in the same reading order as Tab.
+/// Selecting a place row selects it on the map (and the map's selection selects its row);
+/// activating a row (Enter, double click) does what clicking the item on the map does.
+final class InViewPanel {
+    /// The panel: a heading and the list, shown beside the map.
+    let root: UnsafeMutablePointer<GtkWidget>
+    let listView: UnsafeMutablePointer<GtkWidget>
+    private let countLabel: UnsafeMutablePointer<GtkWidget>
+    private let emptyLabel: UnsafeMutablePointer<GtkWidget>
+    private let scroller: UnsafeMutablePointer<GtkWidget>
+    private let separator: UnsafeMutablePointer<GtkWidget>
+    private let strings: OpaquePointer
+    private let selection: OpaquePointer
+    /// The rows shown, in list order.
+    private(set) var rows: [InViewRow] = []
+    /// The selected place's callout text, read out as the description of its row.
+    private var selectedDescription: (id: SceneItemID, text: String)?
+    /// True while the panel itself changes the list's selection (not the person).
+    private var isSyncing = false
+    /// The header-bar toggle (nil until installed).
+    private(set) var toggle: UnsafeMutablePointer<GtkWidget>?
+
+    static let actionName = "show-list"
+    static let width: Int32 = 300
+
+    init() {
+        root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_widget_add_css_class(root, "view")
+        gtk_widget_set_size_request(root, InViewPanel.width, -1)
+        gtk_widget_set_hexpand(root, 0) // rows expand inside the panel, not the panel beside the map
+        AccessibleText.setLabel(of: root, to: "In view")
+
+        let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        gtk_widget_set_margin_top(heading, 12); gtk_widget_set_margin_bottom(heading, 6)
+        gtk_widget_set_margin_start(heading, 16); gtk_widget_set_margin_end(heading, 16)
+        let title = gtk_label_new("In View")!
+        gtk_widget_add_css_class(title, "heading")
+        gtk_label_set_xalign(opaque(title), 0)
+        gtk_widget_set_hexpand(title, 1)
+        countLabel = gtk_label_new("")
+        gtk_widget_add_css_class(countLabel, "dim-label")
+        gtk_widget_add_css_class(countLabel, "caption")
+        gtk_box_append(gcast(heading), title)
+        gtk_box_append(gcast(heading), countLabel)
+
+        strings = gtk_string_list_new(nil)
+        selection = gtk_single_selection_new(strings)
+        gtk_single_selection_set_autoselect(selection, 0)
+        gtk_single_selection_set_can_unselect(selection, 1)
+        let factory = gtk_signal_list_item_factory_new()!
+        listView = gtk_list_view_new(selection, factory)
+        gtk_widget_add_css_class(listView, "navigation-sidebar")
+        AccessibleText.setLabel(of: listView, to: "Places in view")
+        scroller = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(opaque(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(opaque(scroller), listView)
+        gtk_widget_set_vexpand(scroller, 1)
+
+        emptyLabel = gtk_label_new("Nothing in view.\nMove the map or zoom out.")
+        gtk_label_set_justify(opaque(emptyLabel), GTK_JUSTIFY_CENTER)
+        gtk_widget_add_css_class(emptyLabel, "dim-label")
+        gtk_widget_set_vexpand(emptyLabel, 1)
+        gtk_widget_set_valign(emptyLabel, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(emptyLabel, 0)
+
+        gtk_box_append(gcast(root), heading)
+        gtk_box_append(gcast(root), scroller)
+        gtk_box_append(gcast(root), emptyLabel)
+        separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL)
+        gtk_widget_set_visible(root, 0)
+        gtk_widget_set_visible(separator, 0)
+
+        connectSignal(factory, "setup", unsafeBitCast(InViewPanel.setupRow, to: GCallback.self))
+        connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self))
+        let activated: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, _ in
+            MapApplication.window?.inView?.activate(row: Int(position))
+        }
+        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self))
+        let changed: @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, _ in
+            MapApplication.window?.inView?.selectionDidChange()
+        }
+        connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self))
+    }
+
+    /// The map and the panel side by side (the panel on the right, hidden until toggled).
+    func wrap(map: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_widget_set_hexpand(map, 1)
+        gtk_box_append(gcast(box), map)
+        gtk_box_append(gcast(box), separator)
+        gtk_box_append(gcast(box), root)
+        return box
+    }
+
+    var isShown: Bool { gtk_widget_get_visible(root) != 0 }
+
+    // MARK: Toggle (header bar button, F9, window action)
+
+    /// Adds the stateful `win.show-list` action, its F9 accelerator and a toggle button at the end
+    /// of the header bar.
+    func installToggle(window: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>) {
+        let action = g_simple_action_new_stateful(InViewPanel.actionName, nil, g_variant_new_boolean(0))!
+        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, _ in
+            guard let action, let value else { return }
+            g_simple_action_set_state(action, value)
+            MapApplication.window?.inView?.setShown(g_variant_get_boolean(value) != 0)
+        }
+        connectSignal(action, "change-state", unsafeBitCast(changeState, to: GCallback.self))
+        g_action_map_add_action(OpaquePointer(window), action)
+        if let app = gtk_window_get_application(gcast(window)) {
+            var accels: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("F9")), nil]
+            gtk_application_set_accels_for_action(app, "win.\(InViewPanel.actionName)", &accels)
+            free(UnsafeMutableRawPointer(mutating: accels[0]))
+        }
+        let button = gtk_toggle_button_new()!
+        gtk_button_set_icon_name(gcast(button), "sidebar-show-right-symbolic")
+        gtk_widget_set_tooltip_text(button, "Show the places in view (F9)")
+        AccessibleText.setLabel(of: button, to: "List of places in view")
+        gtk_actionable_set_action_name(opaque(button), "win.\(InViewPanel.actionName)")
+        gtk_header_bar_pack_end(opaque(header), button)
+        toggle = button
+    }
+
+    /// Shows or hides the panel; shown, it is filled at once and takes keyboard focus.
+    func setShown(_ shown: Bool) {
+        guard shown != isShown else { return }
+        gtk_widget_set_visible(root, shown ? 1 : 0)
+        gtk_widget_set_visible(separator, shown ? 1 : 0)
+        guard let c = MapApplication.window?.controller else { return }
+        c.eventLog.emit("list-panel", [("shown", .bool(shown))])
+        if shown {
+            update(from: c, force: true)
+            gtk_widget_grab_focus(rows.isEmpty ? c.drawingArea : listView)
+        } else {
+            gtk_widget_grab_focus(c.drawingArea)
+        }
+    }
+
+    // MARK: Rows
+
+    /// Refreshes the rows from the controller's last scene (at rest; not every frame) and logs
+    /// them when they changed.
+    func update(from c: MapViewController, force: Bool = false) {
+        guard isShown, let session = c.session else { return }
+        let order = FocusNavigator.readingOrder(c.lastScene, viewport: c.camera.viewportSize).map(\.id)
+        let new = session.inViewRows(order: order, scene: c.lastScene)
+        let description = c.sceneState.callout.map { callout in
+            (id: SceneItemID.point(callout.pointIndex), text: ([callout.title] + callout.lines).joined(separator: ". "))
+        }
+        let describedBefore = selectedDescription
+        selectedDescription = description
+        isSyncing = true
+        if let splice = ListSplice.between(rows, new) {
+            rows = new
+            var added: [UnsafeMutablePointer<CChar>?] = new[splice.inserted].map { strdup("\($0.id.logID)") }
+            added.append(nil)
+            added.withUnsafeBufferPointer { buf in
+                buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buf.count) {
+                    gtk_string_list_splice(strings, UInt32(splice.position), UInt32(splice.removed), $0)
+                }
+            }
+            for p in added { free(p) }
+            logRows(c)
+        } else if force {
+            logRows(c)
+        }
+        // Rebind the rows whose description (the selected place's callout text) changed.
+        for d in [describedBefore?.id, description?.id].compactMap({ $0 }) where describedBefore?.text != description?.text {
+            if let i = rows.firstIndex(where: { $0.id == d }) { g_list_model_items_changed(strings, UInt32(i), 1, 1) }
+        }
+        syncSelection(with: c)
+        isSyncing = false
+        let places = rows.reduce(0) { $0 + $1.count }
+        gtk_label_set_text(opaque(countLabel), rows.isEmpty ? "" : "\(MapDataSession.formatted(places)) \(places == 1 ? "place" : "places")")
+        gtk_widget_set_visible(scroller, rows.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(emptyLabel, rows.isEmpty ? 1 : 0)
+    }
+
+    private func logRows(_ c: MapViewController) {
+        let list: [JSONValue] = rows.map {
+            .object([("id", .int($0.id.logID)), ("name", .string($0.name)), ("kind", .string($0.kind.rawValue)),
+                     ("count", .int($0.count))])
+        }
+        c.eventLog.emit("list", [("rows", .array(list))])
+    }
+
+    /// The map's selected place selects its row (or nothing).
+    private func syncSelection(with c: MapViewController) {
+        var position = UInt32(GTK_INVALID_LIST_POSITION)
+        if let sel = c.sceneState.selectedPoint, let i = rows.firstIndex(where: { $0.id == .point(sel) }) {
+            position = UInt32(i)
+        } else if let current = selectedRow, case .bubble = current.kind {
+            return // a bubble row the person picked stays picked
+        }
+        if gtk_single_selection_get_selected(selection) != position {
+            gtk_single_selection_set_selected(selection, position)
+        }
+    }
+
+    private var selectedRow: InViewRow? {
+        let i = Int(gtk_single_selection_get_selected(selection))
+        return rows.indices.contains(i) ? rows[i] : nil
+    }
+
+    /// The person picked a row: a place is selected on the map; a bubble gets the map's focus ring.
+    private func selectionDidChange() {
+        guard !isSyncing, let c = MapApplication.window?.controller, let row = selectedRow else { return }
+        switch row.id {
+        case .point(let i):
+            if c.sceneState.selectedPoint != i { c.select(point: i) }
+        case .cluster:
+            c.setFocus(row.id)
+        }
+    }
+
+    /// Enter or double click on a row: what clicking the item on the map does.
+    private func activate(row position: Int) {
+        guard rows.indices.contains(position), let c = MapApplication.window?.controller else { return }
+        let row = rows[position]
+        c.eventLog.emit("list-activate", [("id", .int(row.id.logID)), ("kind", .string(row.kind.rawValue))])
+        switch row.id {
+        case .cluster: c.activateBubble(row.id)
+        case .point(let i): c.select(point: i)
+        }
+    }
+
+    // MARK: Row widgets
+
+    /// Row layout: a badge (bubble or pin), then the title over a dim subtitle.
+    private static let setupRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
+        guard let item else { return }
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        gtk_widget_set_margin_top(box, 6); gtk_widget_set_margin_bottom(box, 6)
+        gtk_widget_set_margin_start(box, 4); gtk_widget_set_margin_end(box, 4)
+        let badge = gtk_drawing_area_new()!
+        gtk_widget_set_size_request(badge, 28, 28)
+        gtk_widget_set_valign(badge, GTK_ALIGN_CENTER)
+        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        gtk_widget_set_valign(texts, GTK_ALIGN_CENTER)
+        gtk_widget_set_hexpand(texts, 1)
+        let title = gtk_label_new("")!
+        gtk_label_set_xalign(opaque(title), 0)
+        gtk_label_set_ellipsize(opaque(title), PANGO_ELLIPSIZE_END)
+        let subtitle = gtk_label_new("")!
+        gtk_label_set_xalign(opaque(subtitle), 0)
+        gtk_label_set_ellipsize(opaque(subtitle), PANGO_ELLIPSIZE_END)
+        gtk_widget_add_css_class(subtitle, "dim-label")
+        gtk_widget_add_css_class(subtitle, "caption")
+        gtk_box_append(gcast(texts), title)
+        gtk_box_append(gcast(texts), subtitle)
+        gtk_box_append(gcast(box), badge)
+        gtk_box_append(gcast(box), texts)
+        gtk_list_item_set_child(item, box)
+    }
+
+    private static let bindRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
+        guard let item, let panel = MapApplication.window?.inView,
+              let box = gtk_list_item_get_child(item),
+              let badge = gtk_widget_get_first_child(box),
+              let texts = gtk_widget_get_next_sibling(badge),
+              let title = gtk_widget_get_first_child(texts),
+              let subtitle = gtk_widget_get_next_sibling(title) else { return }
+        let position = Int(gtk_list_item_get_position(item))
+        guard panel.rows.indices.contains(position) else { return }
+        let row = panel.rows[position]
+        gtk_label_set_text(opaque(title), row.title)
+        gtk_label_set_text(opaque(subtitle), row.subtitle)
+        gtk_widget_set_visible(subtitle, row.subtitle.isEmpty ? 0 : 1)
+        gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in" : nil)
+        // Badge: bubble step or pin colour, packed into the draw function's data pointer.
+        let code = row.kind == .bubble ? (0x1000000 | UInt(min(max(row.step, 0), 2))) : (0x2000000 | UInt(row.color & 0xFFFFFF))
+        gtk_drawing_area_set_draw_func(gcast(badge), InViewPanel.drawBadge, UnsafeMutableRawPointer(bitPattern: code), nil)
+        gtk_widget_queue_draw(badge)
+        // Screen readers: the row (GtkListView's item widget) says the exact count and category.
+        var description = ""
+        if let sel = panel.selectedDescription, sel.id == row.id { description = sel.text }
+        for w in [box, gtk_widget_get_parent(box)].compactMap({ $0 }) {
+            AccessibleText.setLabel(of: w, to: row.accessibleLabel)
+            AccessibleText.setDescription(of: w, to: description)
+        }
+    }
+
+    private static let drawBadge: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
+        guard let cr else { return }
+        let code = UInt(bitPattern: data)
+        let isBubble = code & 0x1000000 != 0
+        let palette = MapApplication.window?.controller.renderer.palette ?? .light
+        let fill: MapColor = isBubble ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
+        let radius = isBubble ? 11.0 : 6.0
+        cairo_arc(cr, Double(w) / 2, Double(h) / 2, radius, 0, 2 * Double.pi)
+        cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)
+        cairo_fill_preserve(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_set_line_width(cr, isBubble ? 2 : 1.5)
+        cairo_stroke(cr)
+    }
+}
