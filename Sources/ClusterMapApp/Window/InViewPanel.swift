@@ -134,11 +134,16 @@ final class InViewPanel {
         gtk_widget_set_visible(root, shown ? 1 : 0)
         gtk_widget_set_visible(separator, shown ? 1 : 0)
         guard let c = MapApplication.window?.controller else { return }
-        c.eventLog.emit("list-panel", [("shown", .bool(shown))])
         if shown {
+            // Where the window's own coordinates (those of the accessibility tree) start in its
+            // surface (CSD margins), so tests can click rows found through AT-SPI with xdotool.
+            var sx = 0.0, sy = 0.0
+            if let native = gtk_widget_get_native(root) { gtk_native_get_surface_transform(native, &sx, &sy) }
+            c.eventLog.emit("list-panel", [("shown", .bool(true)), ("origin_x", .number(sx)), ("origin_y", .number(sy))])
             update(from: c, force: true)
             gtk_widget_grab_focus(rows.isEmpty ? c.drawingArea : listView)
         } else {
+            c.eventLog.emit("list-panel", [("shown", .bool(false))])
             gtk_widget_grab_focus(c.drawingArea)
         }
     }

@@ -25,7 +25,7 @@ final class MapWindow {
         let header = gtk_header_bar_new()!
         gtk_window_set_titlebar(gcast(window), header)
 
-        drawingArea = gtk_drawing_area_new()
+        drawingArea = AccessibleRole.newMapArea()
         gtk_widget_set_hexpand(drawingArea, 1)
         gtk_widget_set_vexpand(drawingArea, 1)
         gtk_widget_set_focusable(drawingArea, 1)
@@ -64,6 +64,7 @@ final class MapWindow {
     private static func iconButton(_ icon: String, tooltip: String, action: String) -> UnsafeMutablePointer<GtkWidget> {
         let b = gtk_button_new_from_icon_name(icon)!
         gtk_widget_set_tooltip_text(b, tooltip)
+        AccessibleText.setLabel(of: b, to: tooltip.components(separatedBy: " (")[0])
         gtk_actionable_set_action_name(opaque(b), action)
         gtk_widget_add_css_class(b, "osd")
         return b
