@@ -274,6 +274,8 @@ extension AppHarness {
             usleep(50_000)
         }
         return false
+    }
+}
 
 // MARK: Accessibility bus (AT-SPI)
 

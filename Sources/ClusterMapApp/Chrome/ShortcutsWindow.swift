@@ -17,9 +17,10 @@ enum ShortcutsWindow {
         ]),
         ("Places", [
             (nil, "mouse", "Click a bubble to fly in, a place to select it"),
-            ("Tab", nil, "Move through bubbles and places"),
+            ("Tab <Shift>Tab", nil, "Move through bubbles and places"),
             ("Return", nil, "Fly into the bubble or select the place"),
             ("Escape", nil, "Close the callout or fan; leave the search field"),
+            ("F9", nil, "Show or hide the list of places in view"),
         ]),
         ("App", [
             ("<Ctrl>O", nil, "Open files"),
