@@ -91,11 +91,18 @@ final class AppHarness {
         env["NO_AT_BRIDGE"] = "1"
         p.environment = env
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardError = stderrLog()
         try p.run()
         app = p
         _ = try waitForEvent("ready", timeout: timeout)
         windowID = try findWindow()
+    }
+
+    /// The app's stderr goes to a file in the work folder (quoted when the app dies early).
+    private func stderrLog() -> FileHandle? {
+        let path = workDir + "/app-stderr.log"
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
     }
 
     func stop() {
@@ -127,7 +134,8 @@ final class AppHarness {
                 }
             }
             if let app, !app.isRunning {
-                throw LaunchError(description: "app exited (status \(app.terminationStatus)) before '\(name)'")
+                let err = (try? String(contentsOfFile: workDir + "/app-stderr.log", encoding: .utf8)) ?? ""
+                throw LaunchError(description: "app exited (status \(app.terminationStatus)) before '\(name)'; stderr: \(err.suffix(400))")
             }
             usleep(50_000)
         }
@@ -398,7 +406,7 @@ extension AppHarness {
         env["GDK_BACKEND"] = "x11"
         p.environment = env
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardError = stderrLog()
         try p.run()
         app = p
         _ = try waitForEvent("ready", timeout: timeout)

@@ -116,6 +116,7 @@ final class ChromeTests: XCTestCase {
         try h.key("ctrl+q")
         _ = try h.waitForEvent("state-saved", after: zoomed.index, timeout: 10)
         XCTAssertTrue(h.waitForExit(), "Ctrl+Q quits")
+        usleep(300_000) // let the X server drop the old window before the next one maps
         let state = try String(contentsOfFile: h.workDir + "/config/clustermap/state", encoding: .utf8)
         XCTAssertTrue(state.contains("width=1280"), state)
 
