@@ -39,7 +39,7 @@ final class BaseMapTileCache {
     /// Tiles rendered since creation (for tests and benchmarks).
     private(set) var renderedTileCount = 0
 
-    init(tileSize: Double = 256, byteLimit: Int = 192 << 20) {
+    init(tileSize: Double = 256, byteLimit: Int = 64 << 20) {
         self.tileSize = tileSize
         self.byteLimit = byteLimit
     }

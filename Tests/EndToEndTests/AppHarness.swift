@@ -413,3 +413,16 @@ extension AppHarness {
         windowID = try findWindow()
     }
 }
+
+// MARK: Process statistics (soak tests)
+
+extension AppHarness {
+    /// The app's resident memory in MB (VmRSS), nil when it isn't running.
+    var appResidentMB: Double? {
+        guard let pid = app?.processIdentifier, app?.isRunning == true,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kb / 1024
+    }
+}
