@@ -35,34 +35,53 @@ struct LevelBuilder {
         self.attributes = attributes
     }
 
-    /// One level's items in visiting order, as supercluster's `data` array holds them.
+    /// One level's items in visiting order, as supercluster's `data` array holds them (columns
+    /// of a fixed capacity, reused from level to level).
     struct Working {
-        var items: [UInt32] = []
-        var x: [Double] = []
-        var y: [Double] = []
-        var count: [UInt32] = []
+        let capacity: Int
+        let items: UnsafeMutablePointer<UInt32>
+        let x: UnsafeMutablePointer<Double>
+        let y: UnsafeMutablePointer<Double>
+        let count: UnsafeMutablePointer<UInt32>
+        var n = 0
 
-        init() {}
+        init(capacity: Int) {
+            self.capacity = max(capacity, 1)
+            items = .allocate(capacity: self.capacity)
+            x = .allocate(capacity: self.capacity)
+            y = .allocate(capacity: self.capacity)
+            count = .allocate(capacity: self.capacity)
+        }
 
-        init(capacity n: Int) {
-            items.reserveCapacity(n)
-            x.reserveCapacity(n)
-            y.reserveCapacity(n)
-            count.reserveCapacity(n)
+        func deallocate() {
+            items.deallocate(); x.deallocate(); y.deallocate(); count.deallocate()
         }
 
         @inline(__always) mutating func append(_ item: UInt32, _ x: Double, _ y: Double, _ count: UInt32) {
-            items.append(item)
-            self.x.append(x)
-            self.y.append(y)
-            self.count.append(count)
+            let k = n
+            self.items[k] = item
+            self.x[k] = x
+            self.y[k] = y
+            self.count[k] = count
+            n = k + 1
+        }
+
+        /// Appends items `from..<to` of `other`.
+        @inline(__always) mutating func append(from other: Working, _ from: Int, _ to: Int) {
+            let m = to - from
+            guard m > 0 else { return }
+            (items + n).update(from: other.items + from, count: m)
+            (x + n).update(from: other.x + from, count: m)
+            (y + n).update(from: other.y + from, count: m)
+            (count + n).update(from: other.count + from, count: m)
+            n += m
         }
 
         /// Interleaved Float coordinates for the level's tree.
         func floatCoordinates() -> [Float] {
-            var coords = [Float](repeating: 0, count: 2 * items.count)
+            var coords = [Float](repeating: 0, count: 2 * n)
             coords.withUnsafeMutableBufferPointer { c in
-                for i in 0..<items.count {
+                for i in 0..<n {
                     c[2 * i] = Float(x[i])
                     c[2 * i + 1] = Float(y[i])
                 }
@@ -75,8 +94,9 @@ struct LevelBuilder {
     func radius(atZoom z: Int) -> Double { options.radius / (options.extent * pow(2, Double(z))) }
 
     /// The cell index of a level whose items are clustered at zoom `z` (cells fit that radius).
-    func makeIndex(_ w: Working, clusteredAtZoom z: Int) -> CellIndex {
-        CellIndex(xs: w.x, ys: w.y, cell: NeighborGraph.cellSize(radius: radius(atZoom: z)))
+    func makeIndex(_ w: Working, clusteredAtZoom z: Int, scratch: CellIndex.SortScratch) -> CellIndex {
+        CellIndex(xs: w.x, ys: w.y, count: w.n, cell: NeighborGraph.cellSize(radius: radius(atZoom: z)),
+                  scratch: scratch)
     }
 
     mutating func build(validIndices: [UInt32]) -> [Level] {
@@ -89,31 +109,41 @@ struct LevelBuilder {
         let exactOrder = options.minPoints > 2
 
         var current = Working(capacity: n0)
-        for r in validIndices {
-            current.append(r, Double(projected[2 * Int(r)]), Double(projected[2 * Int(r) + 1]), 1)
+        var next = Working(capacity: n0)
+        defer {
+            current.deallocate()
+            next.deallocate()
         }
-        var index = makeIndex(current, clusteredAtZoom: maxZoom)
+        projected.withUnsafeBufferPointer { pr in
+            for r in validIndices {
+                current.append(r, Double(pr[2 * Int(r)]), Double(pr[2 * Int(r) + 1]), 1)
+            }
+        }
+        let scratch = CellIndex.SortScratch(capacity: n0)
+        var index = makeIndex(current, clusteredAtZoom: maxZoom, scratch: scratch)
 
         var aggregateBuilder = attributes.isEmpty ? nil : AggregateTable.Builder(attributes: attributes)
         var useGraph = true
         var builtLevels: [Level] = []  // maxZoom + 1 first
         builtLevels.reserveCapacity(maxZoom - minZoom + 2)
-        var visited = [Bool](repeating: false, count: n0)
+        let visited = UnsafeMutablePointer<Bool>.allocate(capacity: max(n0, 1))
+        defer { visited.deallocate() }
         var neighbors: [UInt32] = []
         var childPositions: [UInt32] = []
         table.childStart.append(0)
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
             table.zoomStart.append(table.x.count)
-            let n = current.items.count
+            let n = current.n
             let r = radius(atZoom: z)
 
+            let tr0 = traceClock()
             // Exact neighbour lists from a sweep over the cell index when the level is big and
             // not too dense; otherwise a radius query per item.
             var graph: NeighborGraph? = nil
             if useGraph && n >= 2048 {
-                graph = NeighborGraph.build(index: index, centreX: current.x, centreY: current.y, radius: r,
-                                            budget: 48 * n)
+                graph = NeighborGraph.build(index: index, keys: scratch.sorted, shift: scratch.shift,
+                                            centreX: current.x, centreY: current.y, radius: r, budget: 48 * n)
                 if graph == nil { useGraph = false }
             }
             var ranks: [UInt32] = []
@@ -123,101 +153,130 @@ struct LevelBuilder {
                 ranks = NeighborGraph.traversalRanks(tree)
             }
 
-            var next = Working(capacity: n)
+            let tr1 = traceClock()
+            next.n = 0
             var changed = false
             let minPoints = options.minPoints
             let clusterBase = UInt32(inputCount)
+            let items = current.items, xs = current.x, ys = current.y, counts = current.count
+            visited.update(repeating: false, count: n)
 
-            visited.withUnsafeMutableBufferPointer { visited in
-            current.items.withUnsafeBufferPointer { items in
-            current.x.withUnsafeBufferPointer { xs in
-            current.y.withUnsafeBufferPointer { ys in
-            current.count.withUnsafeBufferPointer { counts in
-                for i in 0..<n { visited[i] = false }
+            @inline(__always) func takeCluster(_ i: Int, numPoints: Int, _ list: UnsafeBufferPointer<UInt32>) {
+                let ref = items[i]
+                let numPointsOrigin = Int(counts[i])
+                let c = table.x.count
+                var wx = xs[i] * Double(numPointsOrigin)
+                var wy = ys[i] * Double(numPointsOrigin)
+                aggregateBuilder?.add(ref, inputCount: inputCount, table: aggregates)
+                childPositions.removeAll(keepingCapacity: true)
+                childPositions.append(UInt32(i))
+                for k in list {
+                    let j = Int(k)
+                    if visited[j] { continue }
+                    visited[j] = true
+                    let numPoints2 = Double(counts[j])
+                    wx += xs[j] * numPoints2
+                    wy += ys[j] * numPoints2
+                    childPositions.append(k)
+                    aggregateBuilder?.add(items[j], inputCount: inputCount, table: aggregates)
+                }
+                // Children in the order a radius query reports them (known with exact
+                // order only; otherwise the origin first, then its neighbours).
+                if exactOrder { NeighborGraph.sortByRank(&childPositions, ranks: ranks) }
+                for k in childPositions { table.childItems.append(items[Int(k)]) }
+                table.childStart.append(UInt32(table.childItems.count))
+                let cx = wx / Double(numPoints), cy = wy / Double(numPoints)
+                table.x.append(cx)
+                table.y.append(cy)
+                table.count.append(UInt32(numPoints))
+                table.origin.append(UInt32(i))
+                table.zoom.append(UInt8(z))
+                aggregateBuilder?.commit(to: &aggregates)
+                next.append(clusterBase + UInt32(c), cx, cy, UInt32(numPoints))
+            }
+
+            /// Visits item i with the neighbour list `list`; returns whether the level changed.
+            @inline(__always) func visit(_ i: Int, _ list: UnsafeBufferPointer<UInt32>) -> Bool {
+                let numPointsOrigin = Int(counts[i])
+                var numPoints = numPointsOrigin
+                for k in list where !visited[Int(k)] { numPoints += Int(counts[Int(k)]) }
+                if numPoints > numPointsOrigin && numPoints >= minPoints {
+                    takeCluster(i, numPoints: numPoints, list)
+                    return true
+                }
+                next.append(items[i], xs[i], ys[i], counts[i])
+                var moved = false
+                if numPoints > 1 {
+                    for k in list {
+                        let j = Int(k)
+                        if visited[j] { continue }
+                        visited[j] = true
+                        next.append(items[j], xs[j], ys[j], counts[j])
+                        moved = true
+                    }
+                }
+                return moved
+            }
+
+            if let graph, !exactOrder {
+                // Runs of items with no neighbour (most of them at high zooms) are copied as a block.
+                graph.start.withUnsafeBufferPointer { start in
+                graph.targets.withUnsafeBufferPointer { targets in
+                    var i = 0
+                    while i < n {
+                        var e = i
+                        while e < n && start[e] == start[e + 1] && !visited[e] {
+                            visited[e] = true  // a neighbour list can still name it (the test isn't symmetric)
+                            e += 1
+                        }
+                        next.append(from: current, i, e)
+                        if e == n { break }
+                        i = e
+                        if !visited[i] {
+                            visited[i] = true
+                            let list = UnsafeBufferPointer(rebasing: targets[Int(start[i])..<Int(start[i + 1])])
+                            if visit(i, list) { changed = true }
+                        }
+                        i += 1
+                    }
+                }
+                }
+            } else {
                 for i in 0..<n {
                     if visited[i] { continue }
                     visited[i] = true
-                    let ref = items[i]
-                    let x = xs[i], y = ys[i]
                     neighbors.removeAll(keepingCapacity: true)
                     if let graph {
                         let s = Int(graph.start[i]), e = Int(graph.start[i + 1])
                         if s == e {
-                            next.append(ref, x, y, counts[i])
+                            next.append(items[i], xs[i], ys[i], counts[i])
                             continue
                         }
                         for k in s..<e { neighbors.append(graph.targets[k]) }
                     } else {
-                        index.forEachWithin(qx: x, qy: y, r: r) { p in
+                        index.forEachWithin(qx: xs[i], qy: ys[i], r: r) { p in
                             let j = index.items[p]
                             if Int(j) != i { neighbors.append(j) }
                         }
                     }
                     if exactOrder { NeighborGraph.sortByRank(&neighbors, ranks: ranks) }
-
-                    let numPointsOrigin = Int(counts[i])
-                    var numPoints = numPointsOrigin
-                    for k in neighbors where !visited[Int(k)] { numPoints += Int(counts[Int(k)]) }
-
-                    if numPoints > numPointsOrigin && numPoints >= minPoints {
-                        let c = table.x.count
-                        var wx = x * Double(numPointsOrigin)
-                        var wy = y * Double(numPointsOrigin)
-                        aggregateBuilder?.add(ref, inputCount: inputCount, table: aggregates)
-                        childPositions.removeAll(keepingCapacity: true)
-                        childPositions.append(UInt32(i))
-                        for k in neighbors {
-                            let j = Int(k)
-                            if visited[j] { continue }
-                            visited[j] = true
-                            let numPoints2 = Double(counts[j])
-                            wx += xs[j] * numPoints2
-                            wy += ys[j] * numPoints2
-                            childPositions.append(k)
-                            aggregateBuilder?.add(items[j], inputCount: inputCount, table: aggregates)
-                        }
-                        // Children in the order a radius query reports them (known with exact
-                        // order only; otherwise the origin first, then its neighbours).
-                        if exactOrder { NeighborGraph.sortByRank(&childPositions, ranks: ranks) }
-                        for k in childPositions { table.childItems.append(items[Int(k)]) }
-                        table.childStart.append(UInt32(table.childItems.count))
-                        let cx = wx / Double(numPoints), cy = wy / Double(numPoints)
-                        table.x.append(cx)
-                        table.y.append(cy)
-                        table.count.append(UInt32(numPoints))
-                        table.origin.append(UInt32(i))
-                        table.zoom.append(UInt8(z))
-                        aggregateBuilder?.commit(to: &aggregates)
-                        next.append(clusterBase + UInt32(c), cx, cy, UInt32(numPoints))
-                        changed = true
-                    } else {
-                        next.append(ref, x, y, counts[i])
-                        if numPoints > 1 {
-                            for k in neighbors {
-                                let j = Int(k)
-                                if visited[j] { continue }
-                                visited[j] = true
-                                next.append(items[j], xs[j], ys[j], counts[j])
-                                changed = true
-                            }
-                        }
-                    }
+                    let moved = neighbors.withUnsafeBufferPointer { visit(i, $0) }
+                    if moved { changed = true }
                 }
-            }
-            }
-            }
-            }
             }
 
             // Store this level (items as references, in cell order) and index the next one.
+            let tr2 = traceClock()
             builtLevels.append(Self.finish(index, dataItems: current.items))
+            let tr3 = traceClock()
+            defer { if tracing { print("z\(z) n=\(n) edges=\(graph?.targets.count ?? -1) graph=\(Int((tr1-tr0)*1e6))us loop=\(Int((tr2-tr1)*1e6))us finish=\(Int((tr3-tr2)*1e6))us index=\(Int((traceClock()-tr3)*1e6))us") } }
             if changed {
-                current = next
-                index = makeIndex(current, clusteredAtZoom: z - 1)
+                swap(&current, &next)
+                index = makeIndex(current, clusteredAtZoom: z - 1, scratch: scratch)
             } else if z > minZoom {
                 // Nothing merged or moved: same items, same order; only the cells must fit the
                 // next radius.
-                index = makeIndex(current, clusteredAtZoom: z - 1)
+                index = makeIndex(current, clusteredAtZoom: z - 1, scratch: scratch)
             }
         }
         table.zoomStart.append(table.x.count)
@@ -226,12 +285,10 @@ struct LevelBuilder {
     }
 
     /// A finished level: the index with visiting-order positions replaced by item references.
-    static func finish(_ index: CellIndex, dataItems: [UInt32]) -> Level {
+    static func finish(_ index: CellIndex, dataItems d: UnsafePointer<UInt32>) -> Level {
         var index = index
-        dataItems.withUnsafeBufferPointer { d in
-            index.items.withUnsafeMutableBufferPointer { items in
-                for p in 0..<items.count { items[p] = d[Int(items[p])] }
-            }
+        index.items.withUnsafeMutableBufferPointer { items in
+            for p in 0..<items.count { items[p] = d[Int(items[p])] }
         }
         return Level(index: index)
     }
@@ -242,4 +299,12 @@ extension AggregateTable.Builder {
         let r = Int(ref)
         if r < inputCount { addPoint(r) } else { addRow(r - inputCount, of: table) }
     }
+}
+
+import Foundation
+let tracing = ProcessInfo.processInfo.environment["CM_TRACE"] != nil
+func traceClock() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

@@ -32,16 +32,31 @@ struct NeighborGraph {
     static func build(index: CellIndex, centreX: [Double], centreY: [Double], radius r: Double,
                       budget: Int) -> NeighborGraph? {
         let n = index.count
+        var keys = [UInt64](repeating: 0, count: n)
+        index.x.withUnsafeBufferPointer { xs in
+            index.y.withUnsafeBufferPointer { ys in
+                for p in 0..<n { keys[p] = CellIndex.key(xs[p], ys[p], cell: index.cell, width: index.width) }
+            }
+        }
+        return keys.withUnsafeBufferPointer { k in
+            centreX.withUnsafeBufferPointer { cx in
+                centreY.withUnsafeBufferPointer { cy in
+                    build(index: index, keys: k.baseAddress, shift: 0, centreX: cx.baseAddress, centreY: cy.baseAddress,
+                          radius: r, budget: budget)
+                }
+            }
+        }
+    }
+
+    /// As above, with the index's keys given: `keys[p] >> shift` is the key of position p.
+    static func build(index: CellIndex, keys: UnsafePointer<UInt64>?, shift: UInt64, centreX: UnsafePointer<Double>?,
+                      centreY: UnsafePointer<Double>?, radius r: Double, budget: Int) -> NeighborGraph? {
+        let n = index.count
+        guard n > 0, let keys, let centreX, let centreY else { return NeighborGraph(start: [UInt32](repeating: 0, count: n + 1), targets: []) }
         let eps = searchDistance(radius: r)
         precondition(index.cell >= eps, "grid cells too small for the radius")
         let width = index.width
         let r2 = r * r
-        var keys = [UInt64](repeating: 0, count: n)
-        index.x.withUnsafeBufferPointer { xs in
-            index.y.withUnsafeBufferPointer { ys in
-                for p in 0..<n { keys[p] = CellIndex.key(xs[p], ys[p], cell: index.cell, width: width) }
-            }
-        }
         // Two halves of the sweep on two threads; each finds the pairs whose first item is in
         // its half, so together they find each pair once, and the edge order is fixed.
         let halves = n >= 65_536 ? 2 : 1
@@ -50,21 +65,15 @@ struct NeighborGraph {
         index.x.withUnsafeBufferPointer { xs in
           index.y.withUnsafeBufferPointer { ys in
             index.items.withUnsafeBufferPointer { item in
-              centreX.withUnsafeBufferPointer { cx in
-                centreY.withUnsafeBufferPointer { cy in
-                  keys.withUnsafeBufferPointer { k in
                     let xs = SendableConstPointer(xs.baseAddress), ys = SendableConstPointer(ys.baseAddress)
-                    let item = SendableConstPointer(item.baseAddress), k = SendableConstPointer(k.baseAddress)
-                    let cx = SendableConstPointer(cx.baseAddress), cy = SendableConstPointer(cy.baseAddress)
+                    let item = SendableConstPointer(item.baseAddress), k = SendableConstPointer(keys)
+                    let cx = SendableConstPointer(centreX), cy = SendableConstPointer(centreY)
                     DispatchQueue.concurrentPerform(iterations: halves) { h in
                         results.edges[h] = sweep(from: n * h / halves, to: n * (h + 1) / halves, count: n,
                                                  xs: xs.pointer!, ys: ys.pointer!, item: item.pointer!, k: k.pointer!,
-                                                 cx: cx.pointer!, cy: cy.pointer!, eps: eps, r2: r2, width: width,
-                                                 budget: perHalfBudget)
+                                                 shift: shift, cx: cx.pointer!, cy: cy.pointer!, eps: eps, r2: r2,
+                                                 width: width, budget: perHalfBudget)
                     }
-                  }
-                }
-              }
             }
           }
         }
@@ -90,7 +99,7 @@ struct NeighborGraph {
     /// Candidate pairs (a, b) with `from ≤ a < to` and b after a in the same cell or the next one
     /// in the row, or in the three cells below; nil past the budget.
     static func sweep(from: Int, to: Int, count n: Int, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>,
-                      item: UnsafePointer<UInt32>, k: UnsafePointer<UInt64>, cx: UnsafePointer<Double>,
+                      item: UnsafePointer<UInt32>, k: UnsafePointer<UInt64>, shift: UInt64, cx: UnsafePointer<Double>,
                       cy: UnsafePointer<Double>, eps: Double, r2: Double, width: UInt64, budget: Int) -> [UInt64]? {
         var edges: [UInt64] = []
         var work = 0
@@ -107,25 +116,25 @@ struct NeighborGraph {
         guard from < to else { return edges }
         // First position of the rows below, found by binary search for this half's start.
         var p: Int = {
-            let target = k[from] + width - 1
+            let target = (k[from] >> shift) + width - 1
             var lo = 0, hi = n
             while lo < hi {
                 let mid = (lo + hi) >> 1
-                if k[mid] < target { lo = mid + 1 } else { hi = mid }
+                if k[mid] >> shift < target { lo = mid + 1 } else { hi = mid }
             }
             return lo
         }()
         for a in from..<to {
-            let ka = k[a]
+            let ka = k[a] >> shift
             var b = a + 1
-            while b < n && k[b] <= ka + 1 {  // same cell and the next one in the row
+            while b < n && k[b] >> shift <= ka + 1 {  // same cell and the next one in the row
                 check(a, b)
                 b += 1
             }
             let lo = ka + width - 1, hi = ka + width + 1  // the three cells below
-            while p < n && k[p] < lo { p += 1 }
+            while p < n && k[p] >> shift < lo { p += 1 }
             var q = p
-            while q < n && k[q] <= hi {
+            while q < n && k[q] >> shift <= hi {
                 check(a, q)
                 q += 1
             }

@@ -35,35 +35,183 @@ struct CellIndex: Sendable {
     /// Indexes `Float(xs[i]), Float(ys[i])` with `items[position] = i`.
     /// - Complexity: O(*n*).
     init(xs: [Double], ys: [Double], cell minimumCell: Double) {
-        let n = xs.count
+        precondition(xs.count == ys.count, "x and y must have the same length")
+        let scratch = SortScratch()
+        self = xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                CellIndex(xs: xp.baseAddress, ys: yp.baseAddress, count: xs.count, cell: minimumCell, scratch: scratch)
+            }
+        }
+    }
+
+    /// Reusable buffers for building indexes, and the sort's result: after `init(…scratch:)`,
+    /// `sorted[p] >> shift` is the key of position p (cell order), which the neighbour sweep reads.
+    final class SortScratch {
+        private(set) var capacity = 0
+        var sorted: UnsafeMutablePointer<UInt64>
+        var spare: UnsafeMutablePointer<UInt64>
+        var fx: UnsafeMutablePointer<Float>
+        var fy: UnsafeMutablePointer<Float>
+        var counts: [Int] = []
+        var shift: UInt64 = 0
+
+        init(capacity: Int = 0) {
+            self.capacity = max(capacity, 1)
+            sorted = .allocate(capacity: self.capacity)
+            spare = .allocate(capacity: self.capacity)
+            fx = .allocate(capacity: self.capacity)
+            fy = .allocate(capacity: self.capacity)
+        }
+
+        func reserve(_ n: Int) {
+            guard n > capacity else { return }
+            sorted.deallocate(); spare.deallocate(); fx.deallocate(); fy.deallocate()
+            capacity = n
+            sorted = .allocate(capacity: n)
+            spare = .allocate(capacity: n)
+            fx = .allocate(capacity: n)
+            fy = .allocate(capacity: n)
+        }
+
+        deinit { sorted.deallocate(); spare.deallocate(); fx.deallocate(); fy.deallocate() }
+    }
+
+    /// Indexes `Float(xs[i]), Float(ys[i])` for i in 0..<count with `items[position] = i`, using
+    /// (and leaving the sorted keys in) `scratch`. Same order as a stable sort by key.
+    /// - Complexity: O(*n*).
+    init(xs: UnsafePointer<Double>?, ys: UnsafePointer<Double>?, count n: Int, cell minimumCell: Double,
+         scratch: SortScratch) {
         let cell = Self.cellSize(minimum: minimumCell)
         let width = UInt64(1 / cell) + 3
         self.cell = cell
         self.width = width
-        var entries = [Entry](repeating: Entry(), count: n)
-        xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-                entries.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<n {
-                        let fx = Float(xs[i]), fy = Float(ys[i])
-                        out[i] = Entry(key: Self.key(fx, fy, cell: cell, width: width), x: fx, y: fy, item: UInt32(i))
-                    }
+        let maxKey = width * width
+        let keyBits = 64 - maxKey.leadingZeroBitCount
+        let itemBits = n <= 1 ? 0 : 64 - UInt64(n - 1).leadingZeroBitCount
+        scratch.reserve(n)
+        guard n > 0, let xs, let ys else {
+            self.x = []
+            self.y = []
+            self.items = []
+            return
+        }
+        if keyBits + itemBits > 64 {
+            // Keys too wide to pack the position with them: sort whole entries.
+            var entries = [Entry](repeating: Entry(), count: n)
+            entries.withUnsafeMutableBufferPointer { out in
+                for i in 0..<n {
+                    let fx = Float(xs[i]), fy = Float(ys[i])
+                    out[i] = Entry(key: Self.key(fx, fy, cell: cell, width: width), x: fx, y: fy, item: UInt32(i))
                 }
             }
-        }
-        Self.radixSort(&entries, maxKey: width * width)
-        var x = [Float](repeating: 0, count: n), y = [Float](repeating: 0, count: n)
-        var items = [UInt32](repeating: 0, count: n)
-        entries.withUnsafeBufferPointer { e in
-            for i in 0..<n {
-                x[i] = e[i].x
-                y[i] = e[i].y
-                items[i] = e[i].item
+            Self.radixSort(&entries, maxKey: maxKey)
+            var x = [Float](repeating: 0, count: n), y = [Float](repeating: 0, count: n)
+            var items = [UInt32](repeating: 0, count: n)
+            let sorted = scratch.sorted
+            entries.withUnsafeBufferPointer { e in
+                for i in 0..<n {
+                    x[i] = e[i].x
+                    y[i] = e[i].y
+                    items[i] = e[i].item
+                    sorted[i] = e[i].key
+                }
             }
+            scratch.shift = 0
+            self.x = x
+            self.y = y
+            self.items = items
+            return
+        }
+        // Packed values `key << itemBits | i`, created in order of i: a stable LSD radix sort on
+        // the key bits leaves them ordered by key, then i.
+        let shift = UInt64(itemBits)
+        scratch.shift = shift
+        let parts = n >= 65_536 ? 2 : 1
+        let sp = SendablePointer(scratch.sorted), fxp = SendablePointer(scratch.fx), fyp = SendablePointer(scratch.fy)
+        let xsp = SendableConstPointer(xs), ysp = SendableConstPointer(ys)
+        DispatchQueue.concurrentPerform(iterations: parts) { h in
+            let out = sp.pointer!, fxo = fxp.pointer!, fyo = fyp.pointer!, xs = xsp.pointer!, ys = ysp.pointer!
+            for i in (n * h / parts)..<(n * (h + 1) / parts) {
+                let fx = Float(xs[i]), fy = Float(ys[i])
+                fxo[i] = fx
+                fyo[i] = fy
+                out[i] = Self.key(fx, fy, cell: cell, width: width) << shift | UInt64(i)
+            }
+        }
+        Self.radixSortPacked(scratch, count: n, lowBit: itemBits, bits: keyBits)
+        let mask = (UInt64(1) << shift) - 1
+        var items: [UInt32] = [], y: [Float] = []
+        let x = [Float](unsafeUninitializedCapacity: n) { xb, xc in
+            y = [Float](unsafeUninitializedCapacity: n) { yb, yc in
+                items = [UInt32](unsafeUninitializedCapacity: n) { ib, ic in
+                    let xo = SendablePointer(xb.baseAddress), yo = SendablePointer(yb.baseAddress)
+                    let io = SendablePointer(ib.baseAddress)
+                    let sorted = SendablePointer(scratch.sorted)
+                    DispatchQueue.concurrentPerform(iterations: parts) { h in
+                        let s = sorted.pointer!, fx = fxp.pointer!, fy = fyp.pointer!
+                        let xo = xo.pointer!, yo = yo.pointer!, io = io.pointer!
+                        for p in (n * h / parts)..<(n * (h + 1) / parts) {
+                            let i = Int(s[p] & mask)
+                            xo[p] = fx[i]
+                            yo[p] = fy[i]
+                            io[p] = UInt32(truncatingIfNeeded: i)
+                        }
+                    }
+                    ic = n
+                }
+                yc = n
+            }
+            xc = n
         }
         self.x = x
         self.y = y
         self.items = items
+    }
+
+    /// Stable LSD radix sort of `scratch.sorted[0..<n]` on bits `lowBit..<lowBit + bits`; the
+    /// result is left in `scratch.sorted`. Counting and scattering run on two threads for big
+    /// inputs (the result doesn't depend on them).
+    static func radixSortPacked(_ scratch: SortScratch, count n: Int, lowBit: Int, bits: Int) {
+        guard n > 1, bits > 0 else { return }
+        let passes = (bits + 10) / 11
+        let digitBits = (bits + passes - 1) / passes
+        let buckets = 1 << digitBits
+        let mask = UInt64(buckets - 1)
+        let halves = n >= 65_536 ? 2 : 1
+        if scratch.counts.count < 2 * buckets { scratch.counts = [Int](repeating: 0, count: 2 * buckets) }
+        for pass in 0..<passes {
+            let shift = UInt64(lowBit + pass * digitBits)
+            let s = SendableConstPointer(UnsafePointer(scratch.sorted)), d = SendablePointer(scratch.spare)
+            scratch.counts.withUnsafeMutableBufferPointer { counts in
+                let c = SendablePointer(counts.baseAddress)
+                DispatchQueue.concurrentPerform(iterations: halves) { h in
+                    let src = s.pointer!, cnt = c.pointer! + h * buckets
+                    for i in 0..<buckets { cnt[i] = 0 }
+                    for i in (n * h / halves)..<(n * (h + 1) / halves) {
+                        cnt[Int((src[i] >> shift) & mask)] += 1
+                    }
+                }
+                var sum = 0
+                for digit in 0..<buckets {
+                    for h in 0..<halves {
+                        let k = h * buckets + digit
+                        let v = counts[k]
+                        counts[k] = sum
+                        sum += v
+                    }
+                }
+                DispatchQueue.concurrentPerform(iterations: halves) { h in
+                    let src = s.pointer!, dst = d.pointer!, off = c.pointer! + h * buckets
+                    for i in (n * h / halves)..<(n * (h + 1) / halves) {
+                        let v = src[i]
+                        let digit = Int((v >> shift) & mask)
+                        dst[off[digit]] = v
+                        off[digit] += 1
+                    }
+                }
+            }
+            swap(&scratch.sorted, &scratch.spare)
+        }
     }
 
     @inline(__always) static func column(_ v: Double, cell: Double) -> UInt64 {
