@@ -44,14 +44,16 @@ struct CellIndex: Sendable {
         }
     }
 
-    /// Reusable buffers for building indexes, and the sort's result: after `init(…scratch:)`,
-    /// `sorted[p] >> shift` is the key of position p (cell order), which the neighbour sweep reads.
+    /// Reusable buffers for building indexes, and by-products of the last build that the
+    /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
+    /// `cx/cy[p]` its Double coordinates, `positionOf[i]` the position of item i.
     final class SortScratch {
         private(set) var capacity = 0
         var sorted: UnsafeMutablePointer<UInt64>
         var spare: UnsafeMutablePointer<UInt64>
-        var fx: UnsafeMutablePointer<Float>
-        var fy: UnsafeMutablePointer<Float>
+        var cx: UnsafeMutablePointer<Double>
+        var cy: UnsafeMutablePointer<Double>
+        var positionOf: UnsafeMutablePointer<UInt32>
         var counts: [Int] = []
         var shift: UInt64 = 0
 
@@ -59,25 +61,31 @@ struct CellIndex: Sendable {
             self.capacity = max(capacity, 1)
             sorted = .allocate(capacity: self.capacity)
             spare = .allocate(capacity: self.capacity)
-            fx = .allocate(capacity: self.capacity)
-            fy = .allocate(capacity: self.capacity)
+            cx = .allocate(capacity: self.capacity)
+            cy = .allocate(capacity: self.capacity)
+            positionOf = .allocate(capacity: self.capacity)
+        }
+
+        private func free() {
+            sorted.deallocate(); spare.deallocate(); cx.deallocate(); cy.deallocate(); positionOf.deallocate()
         }
 
         func reserve(_ n: Int) {
             guard n > capacity else { return }
-            sorted.deallocate(); spare.deallocate(); fx.deallocate(); fy.deallocate()
+            free()
             capacity = n
             sorted = .allocate(capacity: n)
             spare = .allocate(capacity: n)
-            fx = .allocate(capacity: n)
-            fy = .allocate(capacity: n)
+            cx = .allocate(capacity: n)
+            cy = .allocate(capacity: n)
+            positionOf = .allocate(capacity: n)
         }
 
-        deinit { sorted.deallocate(); spare.deallocate(); fx.deallocate(); fy.deallocate() }
+        deinit { free() }
     }
 
     /// Indexes `Float(xs[i]), Float(ys[i])` for i in 0..<count with `items[position] = i`, using
-    /// (and leaving the sorted keys in) `scratch`. Same order as a stable sort by key.
+    /// (and leaving the by-products in) `scratch`. Same order as a stable sort by key.
     /// - Complexity: O(*n*).
     init(xs: UnsafePointer<Double>?, ys: UnsafePointer<Double>?, count n: Int, cell minimumCell: Double,
          scratch: SortScratch) {
@@ -95,66 +103,75 @@ struct CellIndex: Sendable {
             self.items = []
             return
         }
+        let parts = n >= 65_536 ? 2 : 1
+        let sp = SendablePointer(scratch.sorted)
+        let xsp = SendableConstPointer(xs), ysp = SendableConstPointer(ys)
         if keyBits + itemBits > 64 {
             // Keys too wide to pack the position with them: sort whole entries.
             var entries = [Entry](repeating: Entry(), count: n)
             entries.withUnsafeMutableBufferPointer { out in
                 for i in 0..<n {
                     let fx = Float(xs[i]), fy = Float(ys[i])
-                    out[i] = Entry(key: Self.key(fx, fy, cell: cell, width: width), x: fx, y: fy, item: UInt32(i))
+                    out[i] = Entry(key: Self.key(fx, fy, cell: cell, width: width), x: 0, y: 0, item: UInt32(i))
                 }
             }
             Self.radixSort(&entries, maxKey: maxKey)
-            var x = [Float](repeating: 0, count: n), y = [Float](repeating: 0, count: n)
-            var items = [UInt32](repeating: 0, count: n)
-            let sorted = scratch.sorted
             entries.withUnsafeBufferPointer { e in
-                for i in 0..<n {
-                    x[i] = e[i].x
-                    y[i] = e[i].y
-                    items[i] = e[i].item
-                    sorted[i] = e[i].key
-                }
+                for i in 0..<n { scratch.sorted[i] = e[i].key }
             }
             scratch.shift = 0
-            self.x = x
-            self.y = y
-            self.items = items
+            let ip = [UInt32](unsafeUninitializedCapacity: n) { b, c in
+                for i in 0..<n { b[i] = entries[i].item }
+                c = n
+            }
+            (x, y, items) = Self.gather(n: n, parts: parts, xs: xs, ys: ys, scratch: scratch) { p in Int(ip[p]) }
             return
         }
         // Packed values `key << itemBits | i`, created in order of i: a stable LSD radix sort on
         // the key bits leaves them ordered by key, then i.
         let shift = UInt64(itemBits)
         scratch.shift = shift
-        let parts = n >= 65_536 ? 2 : 1
-        let sp = SendablePointer(scratch.sorted), fxp = SendablePointer(scratch.fx), fyp = SendablePointer(scratch.fy)
-        let xsp = SendableConstPointer(xs), ysp = SendableConstPointer(ys)
         DispatchQueue.concurrentPerform(iterations: parts) { h in
-            let out = sp.pointer!, fxo = fxp.pointer!, fyo = fyp.pointer!, xs = xsp.pointer!, ys = ysp.pointer!
+            let out = sp.pointer!, xs = xsp.pointer!, ys = ysp.pointer!
             for i in (n * h / parts)..<(n * (h + 1) / parts) {
-                let fx = Float(xs[i]), fy = Float(ys[i])
-                fxo[i] = fx
-                fyo[i] = fy
-                out[i] = Self.key(fx, fy, cell: cell, width: width) << shift | UInt64(i)
+                out[i] = Self.key(Float(xs[i]), Float(ys[i]), cell: cell, width: width) << shift | UInt64(i)
             }
         }
         Self.radixSortPacked(scratch, count: n, lowBit: itemBits, bits: keyBits)
         let mask = (UInt64(1) << shift) - 1
+        let sorted = SendableConstPointer(UnsafePointer(scratch.sorted))
+        (x, y, items) = Self.gather(n: n, parts: parts, xs: xs, ys: ys, scratch: scratch) { p in
+            Int(sorted.pointer![p] & mask)
+        }
+    }
+
+    /// Coordinates and items in cell order, given the item at each position; fills the
+    /// scratch's `cx`, `cy` and `positionOf`.
+    @inline(__always)
+    private static func gather(n: Int, parts: Int, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
+                               scratch: SortScratch, item: @escaping @Sendable (Int) -> Int)
+        -> ([Float], [Float], [UInt32]) {
         var items: [UInt32] = [], y: [Float] = []
+        let xsp = SendableConstPointer(xs), ysp = SendableConstPointer(ys)
+        let cxp = SendablePointer(scratch.cx), cyp = SendablePointer(scratch.cy)
+        let pop = SendablePointer(scratch.positionOf)
         let x = [Float](unsafeUninitializedCapacity: n) { xb, xc in
             y = [Float](unsafeUninitializedCapacity: n) { yb, yc in
                 items = [UInt32](unsafeUninitializedCapacity: n) { ib, ic in
                     let xo = SendablePointer(xb.baseAddress), yo = SendablePointer(yb.baseAddress)
                     let io = SendablePointer(ib.baseAddress)
-                    let sorted = SendablePointer(scratch.sorted)
                     DispatchQueue.concurrentPerform(iterations: parts) { h in
-                        let s = sorted.pointer!, fx = fxp.pointer!, fy = fyp.pointer!
-                        let xo = xo.pointer!, yo = yo.pointer!, io = io.pointer!
+                        let xs = xsp.pointer!, ys = ysp.pointer!, cx = cxp.pointer!, cy = cyp.pointer!
+                        let po = pop.pointer!, xo = xo.pointer!, yo = yo.pointer!, io = io.pointer!
                         for p in (n * h / parts)..<(n * (h + 1) / parts) {
-                            let i = Int(s[p] & mask)
-                            xo[p] = fx[i]
-                            yo[p] = fy[i]
+                            let i = item(p)
+                            let dx = xs[i], dy = ys[i]
+                            cx[p] = dx
+                            cy[p] = dy
+                            xo[p] = Float(dx)
+                            yo[p] = Float(dy)
                             io[p] = UInt32(truncatingIfNeeded: i)
+                            po[i] = UInt32(truncatingIfNeeded: p)
                         }
                     }
                     ic = n
@@ -163,9 +180,7 @@ struct CellIndex: Sendable {
             }
             xc = n
         }
-        self.x = x
-        self.y = y
-        self.items = items
+        return (x, y, items)
     }
 
     /// Stable LSD radix sort of `scratch.sorted[0..<n]` on bits `lowBit..<lowBit + bits`; the
