@@ -115,16 +115,22 @@ func runClustersCommand(_ args: [String]) -> Int32 {
             print(e.message)
             return 0
         }
-        FileHandle.standardError.write(Data("clustermap clusters: \(e.message)\n".utf8))
-        if e.status == 2 { FileHandle.standardError.write(Data("\(ClustersCommandOptions.usage)\n".utf8)) }
+        // One line, whatever went wrong; the usage is for --help.
+        clustersCommandFail(e.message)
         return e.status
     } catch let e as GeoDataError {
-        FileHandle.standardError.write(Data("clustermap clusters: \(e.description)\n".utf8))
+        clustersCommandFail(e.description)
         return 1
     } catch {
-        FileHandle.standardError.write(Data("clustermap clusters: \(error)\n".utf8))
+        clustersCommandFail("\(error)")
         return 1
     }
+}
+
+/// Writes one line to stderr (line breaks inside the message become spaces).
+private func clustersCommandFail(_ message: String) {
+    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    FileHandle.standardError.write(Data("clustermap clusters: \(line)\n".utf8))
 }
 
 /// Buffered stdout.

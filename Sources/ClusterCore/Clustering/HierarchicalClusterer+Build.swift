@@ -143,7 +143,7 @@ struct LevelBuilder {
             var graph: NeighborGraph? = nil
             if useGraph && n >= 2048 {
                 graph = NeighborGraph.build(index: index, keys: scratch.sorted, shift: scratch.shift,
-                                            centreX: scratch.cx, centreY: scratch.cy, radius: r, budget: 100 * n)
+                                            centreX: scratch.cx, centreY: scratch.cy, radius: r, budget: 48 * n)
                 if graph == nil { useGraph = false }
             }
             var ranks: [UInt32] = []
@@ -220,14 +220,12 @@ struct LevelBuilder {
 
             if let graph, !exactOrder {
                 // Runs of items with no neighbour (most of them at high zooms) are copied as a block.
-                let positionOf = scratch.positionOf
                 graph.start.withUnsafeBufferPointer { start in
                 graph.targets.withUnsafeBufferPointer { targets in
-                graph.hasNeighbors.withUnsafeBufferPointer { hasNeighbors in
                     var i = 0
                     while i < n {
                         var e = i
-                        while e < n && !hasNeighbors[e] && !visited[e] {
+                        while e < n && start[e] == start[e + 1] && !visited[e] {
                             visited[e] = true  // a neighbour list can still name it (the test isn't symmetric)
                             e += 1
                         }
@@ -236,13 +234,11 @@ struct LevelBuilder {
                         i = e
                         if !visited[i] {
                             visited[i] = true
-                            let p = Int(positionOf[i])
-                            let list = UnsafeBufferPointer(rebasing: targets[Int(start[p])..<Int(start[p + 1])])
+                            let list = UnsafeBufferPointer(rebasing: targets[Int(start[i])..<Int(start[i + 1])])
                             if visit(i, list) { changed = true }
                         }
                         i += 1
                     }
-                }
                 }
                 }
             } else {
@@ -251,11 +247,12 @@ struct LevelBuilder {
                     visited[i] = true
                     neighbors.removeAll(keepingCapacity: true)
                     if let graph {
-                        if !graph.hasNeighbors[i] {
+                        let s = Int(graph.start[i]), e = Int(graph.start[i + 1])
+                        if s == e {
                             next.append(items[i], xs[i], ys[i], counts[i])
                             continue
                         }
-                        neighbors.append(contentsOf: graph.neighbors(atPosition: Int(scratch.positionOf[i])))
+                        for k in s..<e { neighbors.append(graph.targets[k]) }
                     } else {
                         index.forEachWithin(qx: xs[i], qy: ys[i], r: r) { p in
                             let j = index.items[p]

@@ -1,25 +1,21 @@
 /// Every item's neighbours within a radius, for one level, computed at once.
 ///
-/// `targets[start[p]..<start[p + 1]]` are the items (by visiting-order index) that a radius
-/// query centred on the item at cell-order position `p` would report, other than itself, in
-/// cell order (the order of the cell index's own radius query). The test is the tree query's
+/// `targets[start[i]..<start[i + 1]]` are the items (by visiting-order position) that a radius
+/// query centred on item `i` would report, other than `i` itself. The test is the tree query's
 /// own: the neighbour's Float coordinates against the centre's Double coordinates,
-/// `dx·dx + dy·dy <= r·r`, so the sets are identical; `sortByRank` restores a kd-tree's order.
+/// `dx·dx + dy·dy <= r·r`, so the sets are identical; only the order differs, and
+/// `sortByRank` restores the query's order.
 import Dispatch
 
 /// Per-thread results of the sweep.
 private final class SweepResults: @unchecked Sendable {
-    var targets: [[UInt32]?]
-    init(_ n: Int) { targets = Array(repeating: nil, count: n) }
+    var edges: [[UInt64]?]
+    init(_ n: Int) { edges = Array(repeating: nil, count: n) }
 }
 
 struct NeighborGraph {
-    /// By cell-order position: where its list starts in `targets`.
     var start: [UInt32]
-    /// Neighbour lists, as visiting-order item indices.
     var targets: [UInt32]
-    /// By visiting-order item index: whether its list is not empty.
-    var hasNeighbors: [Bool]
 
     /// The grid cell needed to find neighbours within `r` (see `build`).
     static func cellSize(radius r: Double) -> Double { searchDistance(radius: r) * 1.0001 }
@@ -29,13 +25,8 @@ struct NeighborGraph {
     /// whose Float coordinates are this close on both axes.
     static func searchDistance(radius r: Double) -> Double { r * (1 + 1e-9) + 1e-7 }
 
-    /// The neighbour list of the item at a cell-order position.
-    @inline(__always) func neighbors(atPosition p: Int) -> ArraySlice<UInt32> {
-        targets[Int(start[p])..<Int(start[p + 1])]
-    }
-
-    /// Builds the lists for `index` (cells at least `cellSize(radius:)` wide, items being
-    /// visiting-order indices; `centreX/Y` are the Double positions by visiting order);
+    /// Builds the lists with a sweep over `index` (cells at least `cellSize(radius:)` wide, items
+    /// being visiting-order positions; `centreX/Y` are the Double positions by visiting order);
     /// nil when the candidate pairs would exceed `budget` (very dense data), in which case
     /// per-item radius queries are the better tool.
     static func build(index: CellIndex, centreX: [Double], centreY: [Double], radius r: Double,
@@ -48,9 +39,10 @@ struct NeighborGraph {
             cx[p] = centreX[Int(index.items[p])]
             cy[p] = centreY[Int(index.items[p])]
         }
+        let centreX = cx, centreY = cy
         return keys.withUnsafeBufferPointer { k in
-            cx.withUnsafeBufferPointer { cx in
-                cy.withUnsafeBufferPointer { cy in
+            centreX.withUnsafeBufferPointer { cx in
+                centreY.withUnsafeBufferPointer { cy in
                     build(index: index, keys: k.baseAddress, shift: 0, centreX: cx.baseAddress, centreY: cy.baseAddress,
                           radius: r, budget: budget)
                 }
@@ -59,113 +51,100 @@ struct NeighborGraph {
     }
 
     /// As above, with the index's by-products given by cell-order position: `keys[p] >> shift`
-    /// is the key of position p, `centreX/Y[p]` its Double coordinates.
+    /// is the key of position p, `centreX/Y[p]` its Double coordinates (sequential reads).
     static func build(index: CellIndex, keys: UnsafePointer<UInt64>?, shift: UInt64, centreX: UnsafePointer<Double>?,
                       centreY: UnsafePointer<Double>?, radius r: Double, budget: Int) -> NeighborGraph? {
         let n = index.count
-        guard n > 0, let keys, let centreX, let centreY else {
-            return NeighborGraph(start: [0], targets: [], hasNeighbors: [])
-        }
+        guard n > 0, let keys, let centreX, let centreY else { return NeighborGraph(start: [UInt32](repeating: 0, count: n + 1), targets: []) }
         let eps = searchDistance(radius: r)
         precondition(index.cell >= eps, "grid cells too small for the radius")
         let width = index.width
         let r2 = r * r
-        // Two halves on two threads, each for the items at its positions; lists concatenate.
+        // Two halves of the sweep on two threads; each finds the pairs whose first item is in
+        // its half, so together they find each pair once, and the edge order is fixed.
         let halves = n >= 65_536 ? 2 : 1
         let results = SweepResults(halves)
         let perHalfBudget = budget / halves
-        var start = [UInt32](unsafeUninitializedCapacity: n + 1) { _, c in c = n + 1 }
-        var hasNeighbors = [Bool](repeating: false, count: n)
         index.x.withUnsafeBufferPointer { xs in
           index.y.withUnsafeBufferPointer { ys in
             index.items.withUnsafeBufferPointer { item in
-              start.withUnsafeMutableBufferPointer { st in
-                hasNeighbors.withUnsafeMutableBufferPointer { hn in
                     let xs = SendableConstPointer(xs.baseAddress), ys = SendableConstPointer(ys.baseAddress)
                     let item = SendableConstPointer(item.baseAddress), k = SendableConstPointer(keys)
                     let cx = SendableConstPointer(centreX), cy = SendableConstPointer(centreY)
-                    let st = SendablePointer(st.baseAddress), hn = SendablePointer(hn.baseAddress)
                     DispatchQueue.concurrentPerform(iterations: halves) { h in
-                        results.targets[h] = sweep(from: n * h / halves, to: n * (h + 1) / halves, count: n,
-                                                   xs: xs.pointer!, ys: ys.pointer!, item: item.pointer!, k: k.pointer!,
-                                                   shift: shift, cx: cx.pointer!, cy: cy.pointer!, eps: eps, r2: r2,
-                                                   width: width, budget: perHalfBudget, start: st.pointer!,
-                                                   hasNeighbors: hn.pointer!)
+                        results.edges[h] = sweep(from: n * h / halves, to: n * (h + 1) / halves, count: n,
+                                                 xs: xs.pointer!, ys: ys.pointer!, item: item.pointer!, k: k.pointer!,
+                                                 shift: shift, cx: cx.pointer!, cy: cy.pointer!, eps: eps, r2: r2,
+                                                 width: width, budget: perHalfBudget)
                     }
-                }
-              }
             }
           }
         }
-        guard let first = results.targets[0] else { return nil }
-        var targets = first
-        for h in 1..<halves {
-            guard let more = results.targets[h] else { return nil }
-            let offset = UInt32(targets.count)
-            start.withUnsafeMutableBufferPointer { st in
-                for p in (n * h / halves)..<(n * (h + 1) / halves) { st[p] &+= offset }
-            }
-            targets += more
+        var edges: [UInt64] = []
+        for h in 0..<halves {
+            guard let e = results.edges[h] else { return nil }
+            edges += e
         }
-        start[n] = UInt32(targets.count)
-        return NeighborGraph(start: start, targets: targets, hasNeighbors: hasNeighbors)
+
+        var start = [UInt32](repeating: 0, count: n + 1)
+        for e in edges { start[Int(e >> 32) + 1] &+= 1 }
+        for i in 0..<n { start[i + 1] &+= start[i] }
+        var fill = start
+        var targets = [UInt32](repeating: 0, count: edges.count)
+        for e in edges {
+            let s = Int(e >> 32)
+            targets[Int(fill[s])] = UInt32(truncatingIfNeeded: e)
+            fill[s] &+= 1
+        }
+        return NeighborGraph(start: start, targets: targets)
     }
 
-    /// The lists of positions `from..<to`: for each, the items in the 3×3 cells around its
-    /// own, in cell order (row above, own row, row below; keys ascending), that pass the test.
-    /// Writes `start[p]` (offsets into the returned array); nil past the budget.
+    /// Candidate pairs (a, b) with `from ≤ a < to` and b after a in the same cell or the next one
+    /// in the row, or in the three cells below; nil past the budget.
     static func sweep(from: Int, to: Int, count n: Int, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>,
                       item: UnsafePointer<UInt32>, k: UnsafePointer<UInt64>, shift: UInt64, cx: UnsafePointer<Double>,
-                      cy: UnsafePointer<Double>, eps: Double, r2: Double, width: UInt64, budget: Int,
-                      start: UnsafeMutablePointer<UInt32>, hasNeighbors: UnsafeMutablePointer<Bool>) -> [UInt32]? {
-        var targets: [UInt32] = []
+                      cy: UnsafePointer<Double>, eps: Double, r2: Double, width: UInt64, budget: Int) -> [UInt64]? {
+        var edges: [UInt64] = []
         var work = 0
-        guard from < to else { return targets }
-        @inline(__always) func lowerBound(_ target: UInt64) -> Int {
+        @inline(__always) func check(_ a: Int, _ b: Int) {
+            let fxa = Double(xs[a]), fya = Double(ys[a]), fxb = Double(xs[b]), fyb = Double(ys[b])
+            guard abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps else { return }
+            let ia = UInt64(item[a]), ib = UInt64(item[b])
+            var dx = fxb - cx[a], dy = fyb - cy[a]
+            if dx * dx + dy * dy <= r2 { edges.append(ia << 32 | ib) }
+            dx = fxa - cx[b]
+            dy = fya - cy[b]
+            if dx * dx + dy * dy <= r2 { edges.append(ib << 32 | ia) }
+        }
+        guard from < to else { return edges }
+        // First position of the rows below, found by binary search for this half's start.
+        var p: Int = {
+            let target = (k[from] >> shift) + width - 1
             var lo = 0, hi = n
             while lo < hi {
                 let mid = (lo + hi) >> 1
                 if k[mid] >> shift < target { lo = mid + 1 } else { hi = mid }
             }
             return lo
-        }
-        @inline(__always) func below(_ key: UInt64, _ d: UInt64) -> UInt64 { key >= d ? key - d : 0 }
-        let k0 = k[from] >> shift
-        var pAbove = lowerBound(below(k0, width + 1))
-        var pSame = lowerBound(below(k0, 1))
-        var pBelow = lowerBound(k0 + width - 1)
+        }()
         for a in from..<to {
-            start[a] = UInt32(truncatingIfNeeded: targets.count)
             let ka = k[a] >> shift
-            let fxa = Double(xs[a]), fya = Double(ys[a]), cxa = cx[a], cya = cy[a]
-            var found = false
-            @inline(__always) func scan(_ p: inout Int, _ lo: UInt64, _ hi: UInt64) {
-                while p < n && k[p] >> shift < lo { p += 1 }
-                var q = p
-                while q < n && k[q] >> shift <= hi {
-                    if q != a {
-                        let fxb = Double(xs[q]), fyb = Double(ys[q])
-                        if abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps {
-                            let dx = fxb - cxa, dy = fyb - cya
-                            if dx * dx + dy * dy <= r2 {
-                                targets.append(item[q])
-                                found = true
-                            }
-                        }
-                    }
-                    q += 1
-                }
-                work += q - p + 1
+            var b = a + 1
+            while b < n && k[b] >> shift <= ka + 1 {  // same cell and the next one in the row
+                check(a, b)
+                b += 1
             }
-            if ka + 1 >= width {  // a row above
-                scan(&pAbove, below(ka, width + 1), ka - width + 1)
+            let lo = ka + width - 1, hi = ka + width + 1  // the three cells below
+            while p < n && k[p] >> shift < lo { p += 1 }
+            var q = p
+            while q < n && k[q] >> shift <= hi {
+                check(a, q)
+                q += 1
             }
-            scan(&pSame, below(ka, 1), ka + 1)
-            scan(&pBelow, ka + width - 1, ka + width + 1)
-            if found { hasNeighbors[Int(item[a])] = true }
+            work += (b - a) + (q - p)
             if work > budget { return nil }
         }
-        return targets
+        return edges
     }
 
     /// For each visiting-order position, the rank of its item in the order a radius or range

@@ -46,14 +46,13 @@ struct CellIndex: Sendable {
 
     /// Reusable buffers for building indexes, and by-products of the last build that the
     /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
-    /// `cx/cy[p]` its Double coordinates, `positionOf[i]` the position of item i.
+    /// `cx/cy[p]` its Double coordinates.
     final class SortScratch {
         private(set) var capacity = 0
         var sorted: UnsafeMutablePointer<UInt64>
         var spare: UnsafeMutablePointer<UInt64>
         var cx: UnsafeMutablePointer<Double>
         var cy: UnsafeMutablePointer<Double>
-        var positionOf: UnsafeMutablePointer<UInt32>
         var counts: [Int] = []
         var shift: UInt64 = 0
 
@@ -63,11 +62,10 @@ struct CellIndex: Sendable {
             spare = .allocate(capacity: self.capacity)
             cx = .allocate(capacity: self.capacity)
             cy = .allocate(capacity: self.capacity)
-            positionOf = .allocate(capacity: self.capacity)
         }
 
         private func free() {
-            sorted.deallocate(); spare.deallocate(); cx.deallocate(); cy.deallocate(); positionOf.deallocate()
+            sorted.deallocate(); spare.deallocate(); cx.deallocate(); cy.deallocate()
         }
 
         func reserve(_ n: Int) {
@@ -78,7 +76,6 @@ struct CellIndex: Sendable {
             spare = .allocate(capacity: n)
             cx = .allocate(capacity: n)
             cy = .allocate(capacity: n)
-            positionOf = .allocate(capacity: n)
         }
 
         deinit { free() }
@@ -146,7 +143,7 @@ struct CellIndex: Sendable {
     }
 
     /// Coordinates and items in cell order, given the item at each position; fills the
-    /// scratch's `cx`, `cy` and `positionOf`.
+    /// scratch's `cx` and `cy`.
     @inline(__always)
     private static func gather(n: Int, parts: Int, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>,
                                scratch: SortScratch, item: @escaping @Sendable (Int) -> Int)
@@ -154,7 +151,6 @@ struct CellIndex: Sendable {
         var items: [UInt32] = [], y: [Float] = []
         let xsp = SendableConstPointer(xs), ysp = SendableConstPointer(ys)
         let cxp = SendablePointer(scratch.cx), cyp = SendablePointer(scratch.cy)
-        let pop = SendablePointer(scratch.positionOf)
         let x = [Float](unsafeUninitializedCapacity: n) { xb, xc in
             y = [Float](unsafeUninitializedCapacity: n) { yb, yc in
                 items = [UInt32](unsafeUninitializedCapacity: n) { ib, ic in
@@ -162,7 +158,7 @@ struct CellIndex: Sendable {
                     let io = SendablePointer(ib.baseAddress)
                     DispatchQueue.concurrentPerform(iterations: parts) { h in
                         let xs = xsp.pointer!, ys = ysp.pointer!, cx = cxp.pointer!, cy = cyp.pointer!
-                        let po = pop.pointer!, xo = xo.pointer!, yo = yo.pointer!, io = io.pointer!
+                        let xo = xo.pointer!, yo = yo.pointer!, io = io.pointer!
                         for p in (n * h / parts)..<(n * (h + 1) / parts) {
                             let i = item(p)
                             let dx = xs[i], dy = ys[i]
@@ -171,7 +167,6 @@ struct CellIndex: Sendable {
                             xo[p] = Float(dx)
                             yo[p] = Float(dy)
                             io[p] = UInt32(truncatingIfNeeded: i)
-                            po[i] = UInt32(truncatingIfNeeded: p)
                         }
                     }
                     ic = n
