@@ -137,7 +137,6 @@ struct LevelBuilder {
             let n = current.n
             let r = radius(atZoom: z)
 
-            let tr0 = traceClock()
             // Exact neighbour lists from a sweep over the cell index when the level is big and
             // not too dense; otherwise a radius query per item.
             var graph: NeighborGraph? = nil
@@ -153,7 +152,6 @@ struct LevelBuilder {
                 ranks = NeighborGraph.traversalRanks(tree)
             }
 
-            let tr1 = traceClock()
             next.n = 0
             var changed = false
             let minPoints = options.minPoints
@@ -266,10 +264,7 @@ struct LevelBuilder {
             }
 
             // Store this level (items as references, in cell order) and index the next one.
-            let tr2 = traceClock()
             builtLevels.append(Self.finish(index, dataItems: current.items))
-            let tr3 = traceClock()
-            defer { if tracing { print("z\(z) n=\(n) edges=\(graph?.targets.count ?? -1) graph=\(Int((tr1-tr0)*1e6))us loop=\(Int((tr2-tr1)*1e6))us finish=\(Int((tr3-tr2)*1e6))us index=\(Int((traceClock()-tr3)*1e6))us") } }
             if changed {
                 swap(&current, &next)
                 index = makeIndex(current, clusteredAtZoom: z - 1, scratch: scratch)
@@ -301,10 +296,3 @@ extension AggregateTable.Builder {
     }
 }
 
-import Foundation
-let tracing = ProcessInfo.processInfo.environment["CM_TRACE"] != nil
-func traceClock() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
