@@ -349,8 +349,8 @@ public final class GridClusterer: PointClusterer {
         return result
     }
 
-    /// The cluster's input indices, ascending, after skipping `offset`, at most `limit`.
-    public func leaves(of cluster: ClusterID, limit: Int = 10, offset: Int = 0) -> [Int] {
+    /// The cluster's input indices, ascending, after skipping `offset`, at most `limit` (all by default).
+    public func leaves(of cluster: ClusterID, limit: Int = .max, offset: Int = 0) -> [Int] {
         guard let c = clusterNumber(for: cluster), limit > 0 else { return [] }
         let all = members(ofCluster: c)
         let start = min(max(0, offset), all.count)

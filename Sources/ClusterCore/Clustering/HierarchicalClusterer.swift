@@ -268,9 +268,10 @@ public final class HierarchicalClusterer: PointClusterer {
 
     /// Input indices of the cluster's points, walking its children depth-first like
     /// supercluster's `getLeaves`, after skipping `offset` of them and at most `limit`
-    /// (supercluster's default is 10; pass `.max` for all).
+    /// (all by default, as `PointClusterer.leaves(of:)` promises — supercluster's `getLeaves`
+    /// defaults to 10, which made `leaves(of:)` mean two things depending on the static type).
     /// - Complexity: O(*k*) for *k* items visited.
-    public func leaves(of cluster: ClusterID, limit: Int = 10, offset: Int = 0) -> [Int] {
+    public func leaves(of cluster: ClusterID, limit: Int = .max, offset: Int = 0) -> [Int] {
         guard let c = clusterNumber(for: cluster), limit > 0 else { return [] }
         var result: [Int] = []
         _ = appendLeaves(&result, cluster: c, limit: limit, offset: max(0, offset), skipped: 0)
