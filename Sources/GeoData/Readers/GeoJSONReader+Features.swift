@@ -1,0 +1,146 @@
+// The document: a FeatureCollection, a single Feature or a sequence of Features, and the
+// members of each feature.
+extension GeoJSONReader {
+    mutating func parse() throws {
+        if end >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { pos = 3 }
+        skipSequenceSeparators()
+        if pos >= end { throw GeoDataError(kind: .empty, fileName: fileName, message: "the file is empty") }
+        guard p[pos] == UInt8(ascii: "{") else {
+            throw error("not a GeoJSON object: expected '{' at the start, found \(describeByte(at: pos))", kind: .notGeoJSON)
+        }
+        var topType: String?
+        var sawFeatures = false
+        cur = FeatureState()
+        if enterContainer(closedBy: UInt8(ascii: "}")) {
+            repeat {
+                let key = try scanMemberName()
+                if GeoJSONReader.keyIs(p, key, .type) {
+                    guard p[pos] == 34 else { throw error("\"type\" must be a string", kind: .notGeoJSON) }
+                    let s = try scanString()
+                    topType = JSONStringDecoder.string(p, from: s.start, to: s.end, hasEscapes: s.escaped)
+                } else if GeoJSONReader.keyIs(p, key, .features) {
+                    guard p[pos] == UInt8(ascii: "[") else {
+                        throw error("\"features\" must be an array, found \(describeByte(at: pos))", kind: .notGeoJSON)
+                    }
+                    let topLevelFeature = cur   // the members of a top-level Feature, if any
+                    try parseFeatures()
+                    cur = topLevelFeature
+                    sawFeatures = true
+                } else if try !parseFeatureMember(key, depth: 1) {
+                    try skipValue(depth: 1)
+                }
+            } while try nextElementFollows(closer: UInt8(ascii: "}"),
+                                           expecting: "',' or '}' after a member of the top-level object")
+        }
+        skipSequenceSeparators()
+        if pos < end {
+            guard topType == "Feature" && p[pos] == UInt8(ascii: "{") else {
+                throw error("unexpected \(describeByte(at: pos)) after the end of the GeoJSON object")
+            }
+            try parseFeatureSequence()
+            return
+        }
+        switch topType {
+        case "FeatureCollection":
+            guard sawFeatures else {
+                throw GeoDataError(kind: .notGeoJSON, fileName: fileName, message: "a FeatureCollection without a \"features\" array")
+            }
+        case "Feature":
+            featureIndex = 0
+            report.itemsRead = 1
+            commit(position: 0)
+        case nil:
+            guard sawFeatures else {
+                throw GeoDataError(kind: .notGeoJSON, fileName: fileName,
+                                   message: "not GeoJSON: the top-level object has no \"type\" and no \"features\"")
+            }
+        case let t?:
+            throw GeoDataError(kind: .notGeoJSON, fileName: fileName,
+                               message: "not a GeoJSON FeatureCollection or Feature (the top-level type is \"\(t)\")")
+        }
+        report.pointsLoaded = builder.coordinates.count
+    }
+
+    /// A GeoJSON text sequence (RFC 8142) or newline-delimited GeoJSON: one Feature after
+    /// another. The first one, already read as the top-level object, is feature 0.
+    mutating func parseFeatureSequence() throws {
+        featureIndex = 0
+        commit(position: 0)
+        featureIndex = nil
+        var index = 1
+        while pos < end {
+            guard p[pos] == UInt8(ascii: "{") else {
+                throw expected("a Feature object '{' (the file is a sequence of GeoJSON features)")
+            }
+            try parseFeature(index: index)
+            index += 1
+            skipSequenceSeparators()
+        }
+        report.itemsRead = index
+        report.pointsLoaded = builder.coordinates.count
+    }
+
+    /// The `features` array; its '[' is at `pos`.
+    mutating func parseFeatures() throws {
+        guard enterContainer(closedBy: UInt8(ascii: "]")) else { return }
+        var index = 0
+        repeat {
+            featureIndex = index
+            guard p[pos] == UInt8(ascii: "{") else { throw expected("a feature object '{'") }
+            try parseFeature(index: index)
+            index += 1
+        } while try nextElementFollows(closer: UInt8(ascii: "]"), expecting: "',' or ']' after a feature")
+        report.itemsRead += index
+    }
+
+    /// Reads feature number `index` (its '{' is at `pos`), naming it in errors, and commits its
+    /// points; then reports progress.
+    mutating func parseFeature(index: Int) throws {
+        featureIndex = index
+        cur = FeatureState()
+        if enterContainer(closedBy: UInt8(ascii: "}")) {
+            repeat {
+                let key = try scanMemberName()
+                if try !parseFeatureMember(key, depth: 2) {
+                    try skipValue(depth: 2)
+                }
+            } while try nextElementFollows(closer: UInt8(ascii: "}"), expecting: "',' or '}' after a member of the feature")
+        }
+        commit(position: index)
+        featureIndex = nil
+        try ticker.tick(pos)
+    }
+
+    /// Reads `geometry`, `properties` or `id`; returns false for other members (not consumed).
+    mutating func parseFeatureMember(_ key: Span, depth: Int) throws -> Bool {
+        let n = key.end - key.start
+        let esc = key.escaped
+        if (esc || n == 8) && GeoJSONReader.keyIs(p, key, .geometry) {
+            try parseGeometry(depth: depth + 1)
+            return true
+        }
+        if (esc || n == 10) && GeoJSONReader.keyIs(p, key, .properties) {
+            let c = p[pos]
+            if c == UInt8(ascii: "{") {
+                try parseProperties(depth: depth + 1)
+            } else if c == UInt8(ascii: "n") {
+                try expectLiteral("null")
+            } else {
+                throw expected("\"properties\" to be an object or null")
+            }
+            return true
+        }
+        if (esc || n == 2) && GeoJSONReader.keyIs(p, key, .id) {
+            let s = pos
+            let c = p[pos]
+            try skipValue(depth: depth + 1)
+            // Only string and number ids are kept (RFC 7946 §3.2); others are ignored.
+            if c == 34 || GeoJSONReader.startsNumber(c) {
+                cur.idStart = s
+                cur.idEnd = pos
+            }
+            return true
+        }
+        return false
+    }
+}
