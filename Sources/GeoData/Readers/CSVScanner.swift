@@ -103,21 +103,12 @@ struct CSVScanner {
         }
     }
 
-    /// Marks (high bit of each byte) control bytes, non-ASCII bytes and bytes equal to `byte`.
-    /// The lowest marked byte is always a real match; higher ones may be false alarms.
-    @inline(__always)
-    static func specialBytes(_ x: UInt64, or byte: UInt8) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let y = x ^ (ones &* UInt64(byte))
-        return (((y &- ones) & ~y) | (x &- ones &* 0x20) | x) & 0x8080_8080_8080_8080
-    }
-
     /// Skips ahead 8 bytes at a time to the next byte that may need attention. Safe to read
     /// ahead: buffers are padded, and the NUL padding counts as a control byte.
     @inline(__always)
     mutating func skipPlain(stoppingAt byte: UInt8) {
         while true {
-            let m = CSVScanner.specialBytes(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self), or: byte)
+            let m = ByteMask.special(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self), or: byte)
             if m != 0 { pos += m.trailingZeroBitCount >> 3; return }
             pos += 8
         }

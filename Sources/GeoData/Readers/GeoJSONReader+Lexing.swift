@@ -63,12 +63,7 @@ extension GeoJSONReader {
             // (SWAR; a false alarm only drops to the byte loop). Reading ahead is safe: the
             // buffer is padded, and the NUL padding stops the scan.
             while true {
-                let x = UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let q = x ^ (ones &* 0x22)
-                let b = x ^ (ones &* 0x5C)
-                let special = (((q &- ones) & ~q) | ((b &- ones) & ~b) | (x &- ones &* 0x20) | x) & highs
+                let special = ByteMask.special(UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self), or: 0x22, 0x5C)
                 if special != 0 {
                     // The lowest flagged byte is always a real one: go straight to it.
                     pos += special.trailingZeroBitCount >> 3
