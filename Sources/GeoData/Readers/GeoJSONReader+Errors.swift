@@ -12,6 +12,20 @@ extension GeoJSONReader {
         return error("expected \(what), found \(describeByte(at: pos))")
     }
 
+    /// `expected(_:)` for a fixed description. Out of line, so that the scanning loops that
+    /// branch to it stay small.
+    @inline(never)
+    func expected(literal what: StaticString) -> GeoDataError {
+        expected(what.description)
+    }
+
+    /// A member name that is not a quoted string, or not followed by ':'; `noun` is "member"
+    /// or "property".
+    @inline(never)
+    func expectedName(_ noun: StaticString, colon: Bool) -> GeoDataError {
+        expected(colon ? "':' after a \(noun) name" : "a \(noun) name in quotes")
+    }
+
     func describeByte(at i: Int) -> String {
         let c = p[i]
         switch c {

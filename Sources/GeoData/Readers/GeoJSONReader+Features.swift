@@ -85,8 +85,10 @@ extension GeoJSONReader {
         guard enterContainer(closedBy: UInt8(ascii: "]")) else { return }
         var index = 0
         repeat {
-            featureIndex = index
-            guard p[pos] == UInt8(ascii: "{") else { throw expected("a feature object '{'") }
+            guard p[pos] == UInt8(ascii: "{") else {
+                featureIndex = index
+                throw expected("a feature object '{'")
+            }
             try parseFeature(index: index)
             index += 1
         } while try nextElementFollows(closer: UInt8(ascii: "]"), expecting: "',' or ']' after a feature")

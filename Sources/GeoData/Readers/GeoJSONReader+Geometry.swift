@@ -35,11 +35,16 @@ extension GeoJSONReader {
             return
         }
         guard c == UInt8(ascii: "[") else { throw expected("\"coordinates\" to be an array") }
-        guard enterContainer(closedBy: UInt8(ascii: "]")) else {
+        // Not `enterContainer`: the first byte decides the shape, so read it once.
+        pos += 1
+        skipWhitespace()
+        let first = p[pos]
+        if first == UInt8(ascii: "]") {
+            pos += 1
             cur.shape = .empty
             return
         }
-        if p[pos] != UInt8(ascii: "[") {
+        if first != UInt8(ascii: "[") {
             let r = try parsePosition(depth: depth + 1)
             cur.shape = .position
             cur.lon = r.lon

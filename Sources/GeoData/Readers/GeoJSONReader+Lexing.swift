@@ -36,17 +36,17 @@ extension GeoJSONReader {
         let c = p[pos]
         if c == UInt8(ascii: ",") { pos += 1; skipWhitespace(); return true }
         if c == closer { pos += 1; return false }
-        throw expected(what.description)
+        throw expected(literal: what)
     }
 
     /// Reads `"name":` and the white space around the colon; `noun` ("member" or "property")
     /// names it in error messages. Returns the name's span.
     @inline(__always)
     mutating func scanMemberName(_ noun: StaticString = "member") throws -> Span {
-        guard p[pos] == 34 else { throw expected("a \(noun) name in quotes") }
+        guard p[pos] == 34 else { throw expectedName(noun, colon: false) }
         let key = try scanString()
         skipWhitespace()
-        guard p[pos] == UInt8(ascii: ":") else { throw expected("':' after a \(noun) name") }
+        guard p[pos] == UInt8(ascii: ":") else { throw expectedName(noun, colon: true) }
         pos += 1
         skipWhitespace()
         return key
