@@ -140,24 +140,12 @@ private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [
     }
 }
 
-/// A deterministic pseudo-random generator (SplitMix64) so every run draws the same scene.
-private struct BenchRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
 
 /// `items` visible marks spread over the viewport: about 60 % bubbles (counts from 2 to ~50k, so
 /// all three steps and labels like `7`, `312`, `1.2k`, `15k`), 40 % pins in six category colours,
 /// a quarter of them with a price capsule; one selected pin with an open callout.
 private func benchScene(items: Int, size: ScreenSize) -> Scene {
-    var rng = BenchRandom(state: 42)
+    var rng = SeededRandom(seed: 42)
     var scene = Scene()
     let style = BubbleStyle()
     let colors: [UInt32] = [0x2F78C2, 0xD6336C, 0x2B8A3E, 0xF08C00, 0x7048E8, 0x1098AD]

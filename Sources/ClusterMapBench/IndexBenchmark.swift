@@ -99,13 +99,13 @@ func runGenerateCommand(_ args: [String]) {
     guard positional.count == 2, let n = Int(positional[0]), n >= 0 else {
         benchFail("usage: clustermap-bench generate N OUT.geojson [--seed S]")
     }
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededRandom(seed: seed)
     var out: [UInt8] = []
     out.reserveCapacity(n * 110 + 64)
     out.append(contentsOf: Array("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8))
     for k in 0..<n {
-        let lon = rng.nextUnit() * 360 - 180
-        let lat = rng.nextUnit() * 160 - 80
+        let lon = rng.unit() * 360 - 180
+        let lat = rng.unit() * 160 - 80
         if k > 0 { out.append(contentsOf: Array(",\n".utf8)) }
         out.append(contentsOf: Array("{\"type\":\"Feature\",\"properties\":{\"id\":\(k)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[".utf8))
         appendFixed7(lon, to: &out)
@@ -137,20 +137,6 @@ func appendFixed7(_ v: Double, to out: inout [UInt8]) {
     out.append(contentsOf: digits)
 }
 
-/// SplitMix64: small, fast, seeded; good enough for benchmark inputs.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double { Double(next() >> 11) / 9_007_199_254_740_992 }
-}
 
 func monotonicSeconds() -> Double {
     var ts = timespec()

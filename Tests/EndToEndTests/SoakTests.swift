@@ -1,4 +1,5 @@
 import XCTest
+import ClusterCore
 
 /// Long random interaction (SPEC §9): clicks, drags, scrolls and keys leave the app responsive,
 /// with flat memory.
@@ -9,7 +10,7 @@ final class SoakTests: XCTestCase {
         defer { h.stop() }
         try h.launch(["--dataset", "earthquakes"])
         _ = try h.waitForEvent("load-done", timeout: 30)
-        var rng = SplitMix(seed: 20261129)
+        var rng = SeededRandom(seed: 20261129)
         let keys = ["plus", "minus", "Left", "Right", "Up", "Down", "Escape", "Tab", "Return", "0"]
         func act(_ count: Int) throws {
             for _ in 0..<count {
@@ -36,18 +37,5 @@ final class SoakTests: XCTestCase {
         _ = try h.waitForEvent("camera", after: mark, timeout: 10)
         let after = try XCTUnwrap(h.appResidentMB)
         XCTAssertLessThan(after - before, 80, "memory grew from \(before) MB to \(after) MB")
-    }
-}
-
-/// A small seeded generator so the soak is the same every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import ClusterCore
 @testable import GeoData
 
 final class ByteMaskTests: XCTestCase {
@@ -14,7 +15,7 @@ final class ByteMaskTests: XCTestCase {
     /// The lowest marked byte is exactly the first one to stop at, in random words that mix
     /// plain text with quotes, backslashes, delimiters, control and non-ASCII bytes.
     func testLowestMarkedByteIsTheFirstRealStop() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let alphabet: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x2C, 0x3B, 0x41, 0x5C, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
         for _ in 0..<20_000 {
             let bytes = (0..<8).map { _ -> UInt8 in

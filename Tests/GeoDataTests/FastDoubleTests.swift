@@ -1,4 +1,5 @@
 import XCTest
+import ClusterCore
 import Foundation
 @testable import GeoData
 
@@ -27,7 +28,7 @@ final class FastDoubleTests: XCTestCase {
     }
 
     func testRandomDecimalsMatchStrtod() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         for i in 0..<60_000 {
             let digits = 1 + Int(rng.next() % 19)
             var s = rng.next() % 2 == 0 ? "-" : ""
@@ -40,7 +41,7 @@ final class FastDoubleTests: XCTestCase {
     }
 
     func testShortestReprOfRandomDoublesRoundTrips() {
-        var rng = SplitMix(seed: 11)
+        var rng = SeededRandom(seed: 11)
         for _ in 0..<60_000 {
             let d = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF)
             let s = "\(d)"
@@ -65,18 +66,5 @@ final class FastDoubleTests: XCTestCase {
         XCTAssertNil(lenient("1,5"))
         XCTAssertNil(lenient("0x1p3"))
         XCTAssertNil(lenient(""))
-    }
-}
-
-/// A small seeded generator for tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

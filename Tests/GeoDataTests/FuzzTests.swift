@@ -1,4 +1,5 @@
 import XCTest
+import ClusterCore
 @testable import GeoData
 
 /// Seeded random mutations and truncations of valid files: never a crash; either a load or a
@@ -14,7 +15,7 @@ final class FuzzTests: XCTestCase {
     """
     static let csvSeed = "\u{FEFF}name,lat,lon,mag\r\n\"Smith, \"\"J\"\"\",1.5,2.5,3\r\n\"two\nlines\",-3,4,\r\nü,91,0,x\r\n,,,\r\nA,1,2\r\n"
 
-    func mutate(_ seed: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
+    func mutate(_ seed: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
         var b = seed
         let interesting: [UInt8] = Array("{}[],:\"\\-.eE0123456789 \n\r".utf8) + [0, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
         for _ in 0..<(1 + Int(rng.next() % 4)) {
@@ -32,7 +33,7 @@ final class FuzzTests: XCTestCase {
     }
 
     func fuzz(seed: String, name: String, iterations: Int, seedValue: UInt64) {
-        var rng = SplitMix(seed: seedValue)
+        var rng = SeededRandom(seed: seedValue)
         let base = Array(seed.utf8)
         var loaded = 0, failed = 0
         for _ in 0..<iterations {
