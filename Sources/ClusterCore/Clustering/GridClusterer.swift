@@ -309,27 +309,13 @@ public final class GridClusterer: PointClusterer {
         buffer.removeAll(keepingCapacity: true)
         guard !zoom.isNaN else { return }
         let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
-        let w = bounds.west, s = bounds.south, e = bounds.east, n = bounds.north
-        guard !w.isNaN, !s.isNaN, !e.isNaN, !n.isNaN else { return }
-        let minLat = max(-90, min(90, s)), maxLat = max(-90, min(90, n))
-        var west = ((w + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
-        var east = e == 180 ? 180 : ((e + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
         let index = level(z).index
-        func query(_ west: Double, _ east: Double) {
-            index.forEachInRange(minX: WebMercator.x(longitude: west), minY: WebMercator.y(latitude: maxLat),
-                                 maxX: WebMercator.x(longitude: east), maxY: WebMercator.y(latitude: minLat)) {
+        bounds.forEachQueryBox { west, south, east, north in
+            index.forEachInRange(minX: WebMercator.x(longitude: west), minY: WebMercator.y(latitude: north),
+                                 maxX: WebMercator.x(longitude: east), maxY: WebMercator.y(latitude: south)) {
                 buffer.append(makeItem(index.items[$0]))
             }
         }
-        if e - w >= 360 {
-            west = -180
-            east = 180
-        } else if west > east {
-            query(west, 180)
-            query(-180, east)
-            return
-        }
-        query(west, east)
     }
 
     /// The items one zoom deeper holding the cluster's points (first appearance in input order).

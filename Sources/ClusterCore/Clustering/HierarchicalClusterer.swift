@@ -221,23 +221,9 @@ public final class HierarchicalClusterer: PointClusterer {
     /// `clusters(in:zoom:)`); allocation-free.
     public func forEachCluster(in bounds: GeoBounds, zoom: Double, _ body: (ClusterItem) -> Void) {
         guard let z = limitZoom(zoom) else { return }
-        let w = bounds.west, s = bounds.south, e = bounds.east, n = bounds.north
-        guard !w.isNaN, !s.isNaN, !e.isNaN, !n.isNaN else { return }
-        var minLng = ((w + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
-        let minLat = max(-90, min(90, s))
-        var maxLng = e == 180 ? 180
-            : ((e + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
-        let maxLat = max(-90, min(90, n))
-        if e - w >= 360 {
-            minLng = -180
-            maxLng = 180
-        } else if minLng > maxLng {
-            rangeQuery(level: z, minLng: minLng, minLat: minLat, maxLng: 180, maxLat: maxLat, body)
-            rangeQuery(level: z, minLng: -180, minLat: minLat, maxLng: maxLng, maxLat: maxLat, body)
-            return
+        bounds.forEachQueryBox { w, s, e, n in
+            rangeQuery(level: z, minLng: w, minLat: s, maxLng: e, maxLat: n, body)
         }
-        if !minLng.isFinite || !maxLng.isFinite { return }
-        rangeQuery(level: z, minLng: minLng, minLat: minLat, maxLng: maxLng, maxLat: maxLat, body)
     }
 
     private func rangeQuery(level z: Int, minLng: Double, minLat: Double, maxLng: Double, maxLat: Double,
