@@ -27,7 +27,9 @@ final class SelectionTests: XCTestCase {
         try h.key("Escape")
         let deselect = try h.waitForEvent("deselect", after: callout.index)
 
-        // Select again, then zoom out until the place is inside a bubble.
+        // Select again (after the double-click time, so it is a new click), then zoom out until
+        // the place is inside a bubble.
+        usleep(600_000)
         try h.click(at: loft["x"] as! Double, loft["y"] as! Double)
         var last = try h.waitForEvent("select", after: deselect.index)
         var marked = false

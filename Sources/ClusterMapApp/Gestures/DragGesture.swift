@@ -15,6 +15,9 @@ enum DragGesture {
         }
         let update: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, _ in
             guard let c = MapApplication.window?.controller else { return }
+            // Within the click slop this is still a click: leave any animation the press started
+            // (a double-click zoom, a flight) running.
+            if DragGesture.handler.isClick && (dx * dx + dy * dy).squareRoot() < DragPanHandler.clickSlopPixels { return }
             c.apply(DragGesture.handler.update(offset: ScreenPoint(x: dx, y: dy), in: c.beginInput()))
         }
         let end: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, _ in

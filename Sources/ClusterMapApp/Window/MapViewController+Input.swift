@@ -21,6 +21,14 @@ extension MapViewController {
         }
     }
 
+    /// Whether a bubble or place is drawn under `p`.
+    func item(at p: ScreenPoint) -> Bool {
+        switch SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style) {
+        case .bubble?, .pin?: return true
+        default: return false
+        }
+    }
+
     /// Flies into a bubble until it splits (SPEC §5.2); a bubble that never splits fans out.
     func activateBubble(_ id: SceneItemID) {
         guard case .cluster(let raw) = id, let session else { return }
