@@ -10,6 +10,8 @@ final class AppHarness {
     let display: String
     private let xvfb: Process
     private var app: Process?
+    /// The apps' own session bus (nil where dbus-daemon is missing).
+    private let bus: PrivateSessionBus?
     let logPath: String
     let workDir: String
     private(set) var windowID: String = ""
@@ -74,21 +76,30 @@ final class AppHarness {
         let n = number.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !n.isEmpty else { xvfb.terminate(); throw LaunchError(description: "Xvfb did not start") }
         display = ":" + n
+        bus = try? PrivateSessionBus()
     }
 
     deinit { stop() }
 
-    /// Launches the app with arguments (an event log is added) and waits for `ready`.
+    /// Launches the app with arguments (an event log is added) and waits for `ready`; accessibility
+    /// off, on the harness's own session bus.
     func launch(_ arguments: [String], timeout: TimeInterval = 30) throws {
+        var env = ProcessInfo.processInfo.environment
+        env["GTK_A11Y"] = "none"
+        env["NO_AT_BRIDGE"] = "1"
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        try launch(arguments, environment: env, timeout: timeout)
+    }
+
+    /// Launches with a given base environment (display, config folder and X11 are added).
+    func launch(_ arguments: [String], environment base: [String: String], timeout: TimeInterval) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
         p.arguments = arguments + ["--event-log", logPath]
-        var env = ProcessInfo.processInfo.environment
+        var env = base
         env["DISPLAY"] = display
-        env["GTK_A11Y"] = "none"
         env["XDG_CONFIG_HOME"] = workDir + "/config"
         env["GDK_BACKEND"] = "x11"
-        env["NO_AT_BRIDGE"] = "1"
         p.environment = env
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         p.standardError = stderrLog()
@@ -109,6 +120,7 @@ final class AppHarness {
         if let app, app.isRunning { app.terminate(); app.waitUntilExit() }
         app = nil
         if xvfb.isRunning { xvfb.terminate(); xvfb.waitUntilExit() }
+        bus?.stop()
     }
 
     // MARK: Event log
@@ -291,7 +303,7 @@ extension AppHarness {
 /// and read through pyatspi (what dogtail and Orca use).
 final class AccessibilityBus {
     let address: String
-    private let daemon: Process
+    private let session: PrivateSessionBus
     private let launcher: Process
 
     /// The Python that has Debian's pyatspi (a pyenv `python3` earlier on PATH may not).
@@ -325,22 +337,8 @@ final class AccessibilityBus {
     }
 
     init() throws {
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: AppHarness.which("dbus-daemon")!)
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        let out = Pipe()
-        daemon.standardOutput = out
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && !text.contains("\n") {
-            let d = out.fileHandleForReading.availableData
-            if d.isEmpty { break }
-            text += String(decoding: d, as: UTF8.self)
-        }
-        address = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !address.isEmpty else { daemon.terminate(); throw AppHarness.LaunchError(description: "dbus-daemon did not start") }
+        session = try PrivateSessionBus()
+        address = session.address
         launcher = Process()
         launcher.executableURL = URL(fileURLWithPath: AccessibilityBus.launcherPath)
         launcher.arguments = ["--launch-immediately"]
@@ -385,7 +383,7 @@ final class AccessibilityBus {
 
     /// Ends the session bus first, so the AT-SPI launcher sees it go and ends its own bus.
     func stop() {
-        if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() }
+        session.stop()
         let deadline = Date().addingTimeInterval(2)
         while launcher.isRunning && Date() < deadline { usleep(50_000) }
         if launcher.isRunning { launcher.terminate(); launcher.waitUntilExit() }
@@ -397,21 +395,40 @@ final class AccessibilityBus {
 extension AppHarness {
     /// Launches the app with accessibility on, on `bus`'s session (not GTK_A11Y=none).
     func launch(_ arguments: [String], accessibilityBus bus: AccessibilityBus, timeout: TimeInterval = 30) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
-        p.arguments = arguments + ["--event-log", logPath]
-        var env = bus.environment(ProcessInfo.processInfo.environment)
-        env["DISPLAY"] = display
-        env["XDG_CONFIG_HOME"] = workDir + "/config"
-        env["GDK_BACKEND"] = "x11"
-        p.environment = env
-        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        p.standardError = stderrLog()
-        try p.run()
-        app = p
-        _ = try waitForEvent("ready", timeout: timeout)
-        windowID = try findWindow()
+        try launch(arguments, environment: bus.environment(ProcessInfo.processInfo.environment), timeout: timeout)
     }
+}
+
+/// A D-Bus session bus of our own (dbus-daemon), so each test's app talks to a fresh bus instead
+/// of one autolaunched for an earlier X server with the same display number.
+final class PrivateSessionBus {
+    let address: String
+    private let daemon: Process
+
+    init() throws {
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: AppHarness.which("dbus-daemon") ?? "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+        let out = Pipe()
+        daemon.standardOutput = out
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline && !text.contains("\n") {
+            let d = out.fileHandleForReading.availableData
+            if d.isEmpty { break }
+            text += String(decoding: d, as: UTF8.self)
+        }
+        address = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !address.isEmpty else { daemon.terminate(); throw AppHarness.LaunchError(description: "dbus-daemon did not start") }
+    }
+
+    func stop() {
+        if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() }
+    }
+
+    deinit { stop() }
 }
 
 // MARK: Process statistics (soak tests)
