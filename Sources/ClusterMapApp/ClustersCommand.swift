@@ -161,6 +161,10 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
         throw ClustersCommandError(message: "\(o.path): cannot read the file", status: 1)
     }
     let set = try PointSetLoader.load(path: o.path)
+    // Skipped rows and features are reported as in the window's banner, one line each.
+    for message in set.report.messages {
+        FileHandle.standardError.write(Data("clustermap clusters: \(set.sourceName): \(message)\n".utf8))
+    }
 
     // The clusterer's input is indexed by feature position (null geometries included, as
     // supercluster counts them), so point ids and cluster ids come out as supercluster's.

@@ -3,32 +3,8 @@ import Foundation
 
 /// `clustermap clusters …` run as a program (no display): output format, ids, fixtures, errors.
 final class ClustersCommandTests: XCTestCase {
-    private struct Result {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
-    private func run(_ args: [String]) throws -> Result {
-        guard FileManager.default.isExecutableFile(atPath: AppHarness.binaryPath) else {
-            XCTFail("no app binary at \(AppHarness.binaryPath); run `swift build` first")
-            return Result(status: -1, out: "", err: "")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
-        p.arguments = ["clusters"] + args
-        var e = ProcessInfo.processInfo.environment
-        e.removeValue(forKey: "DISPLAY")
-        e.removeValue(forKey: "WAYLAND_DISPLAY")
-        p.environment = e
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), r = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self),
-                      err: String(decoding: r, as: UTF8.self))
+    private func run(_ args: [String]) throws -> ProgramRun.Result {
+        try ProgramRun.clustermap(["clusters"] + args)
     }
 
     private func write(_ text: String, ext: String) throws -> String {
@@ -42,7 +18,11 @@ final class ClustersCommandTests: XCTestCase {
     private func features(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
         let r = try run(args)
         XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
-        XCTAssertEqual(r.err, "", file: file, line: line)
+        // Stderr carries only the skip report (e.g. the fixtures' null-geometry feature).
+        for errLine in r.err.split(separator: "\n") {
+            XCTAssertTrue(errLine.hasPrefix("clustermap clusters: ") && errLine.contains(" skipped: "), String(errLine),
+                          file: file, line: line)
+        }
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
                                  file: file, line: line)
         XCTAssertEqual(json["type"] as? String, "FeatureCollection", file: file, line: line)
@@ -228,5 +208,15 @@ final class ClustersCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.err.split(separator: "\n").count, 1, missing.err)
         XCTAssertTrue(missing.err.contains("places.geojson"), missing.err)
+    }
+
+    func testSkippedRowsAreReportedOnStderrAndTheRestLoads() throws {
+        let path = try write("name,lat,lon\na,1,2\nb,,3\nc,95,3\nd,4,5\n", ext: "csv")
+        let r = try run([path, "--zoom", "16"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.err.contains("1 row skipped: no coordinates (line 3)"), r.err)
+        XCTAssertTrue(r.err.contains("1 row skipped: coordinates out of range (line 4)"), r.err)
+        let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
+        XCTAssertEqual((json["features"] as! [Any]).count, 2)
     }
 }

@@ -4,25 +4,8 @@ import MapRender
 
 /// The command line without a display: help, bad options, headless render.
 final class CommandLineTests: XCTestCase {
-    private func run(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        guard FileManager.default.isExecutableFile(atPath: AppHarness.binaryPath) else {
-            XCTFail("no app binary at \(AppHarness.binaryPath)")
-            return (-1, "", "")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
-        p.arguments = args
-        var e = ProcessInfo.processInfo.environment
-        e.removeValue(forKey: "DISPLAY")
-        for (k, v) in env { e[k] = v }
-        p.environment = e
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), r = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: r, as: UTF8.self))
+    private func run(_ args: [String]) throws -> ProgramRun.Result {
+        try ProgramRun.clustermap(args)
     }
 
     func testHelpListsOptions() throws {
