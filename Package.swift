@@ -33,6 +33,7 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"],
                     exclude: ["Golden", "Failures"]),  // golden PNGs; failure output (git-ignored)
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
+                    exclude: ["Support"]),  // helper scripts the tests run
     ]
 )
