@@ -297,12 +297,6 @@ public final class GridClusterer: PointClusterer {
 
     // MARK: - PointClusterer
 
-    public func clusters(in bounds: GeoBounds, zoom: Double) -> [ClusterItem] {
-        var result: [ClusterItem] = []
-        clusters(in: bounds, zoom: zoom, into: &result)
-        return result
-    }
-
     /// Like `clusters(in:zoom:)`, replacing the contents of `buffer`.
     /// - Complexity: O(*rows* · log *n* + *k*).
     public func clusters(in bounds: GeoBounds, zoom: Double, into buffer: inout [ClusterItem]) {

@@ -196,7 +196,8 @@ public final class HierarchicalClusterer: PointClusterer {
         return Int(f)
     }
 
-    /// The points and clusters inside `bounds` at `zoom`, in supercluster's order.
+    /// The points and clusters inside `bounds` at `zoom`, replacing the contents of `buffer` (no
+    /// allocation once the buffer has grown to the largest result).
     ///
     /// The zoom is rounded down and clamped to `minZoom…maxZoom + 1`. Longitudes are wrapped
     /// into −180…180 (an east edge of exactly 180 is kept); a box whose wrapped west edge is
@@ -204,14 +205,6 @@ public final class HierarchicalClusterer: PointClusterer {
     /// whole world. Latitudes are clamped to ±90.
     /// - Complexity: O(*r* log *n* + *k*) for *n* items at the zoom, *r* grid rows the box
     ///   touches (a few dozen for a screen) and *k* results.
-    public func clusters(in bounds: GeoBounds, zoom: Double) -> [ClusterItem] {
-        var result: [ClusterItem] = []
-        clusters(in: bounds, zoom: zoom, into: &result)
-        return result
-    }
-
-    /// Like `clusters(in:zoom:)`, replacing the contents of `buffer` (no allocation once the
-    /// buffer has grown to the largest result).
     public func clusters(in bounds: GeoBounds, zoom: Double, into buffer: inout [ClusterItem]) {
         buffer.removeAll(keepingCapacity: true)
         forEachCluster(in: bounds, zoom: zoom) { buffer.append($0) }

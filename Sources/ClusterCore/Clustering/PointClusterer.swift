@@ -31,6 +31,14 @@ public protocol PointClusterer: Sendable {
 }
 
 extension PointClusterer {
+    /// The points and clusters inside `bounds` at `zoom` in a new array (see
+    /// `clusters(in:zoom:into:)` for the allocation-free form).
+    public func clusters(in bounds: GeoBounds, zoom: Double) -> [ClusterItem] {
+        var result: [ClusterItem] = []
+        clusters(in: bounds, zoom: zoom, into: &result)
+        return result
+    }
+
     /// All input indices of the cluster's points.
     public func leaves(of cluster: ClusterID) -> [Int] { leaves(of: cluster, limit: .max, offset: 0) }
 }
