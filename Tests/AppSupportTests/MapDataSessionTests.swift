@@ -77,3 +77,12 @@ final class MapDataSessionTests: XCTestCase {
         XCTAssertEqual(s.places.name(of: 1), "b")
     }
 }
+
+extension MapDataSessionTests {
+    func testAttributionIsShortForTheMap() throws {
+        let cat = try XCTUnwrap(DatasetCatalog.dataset(id: "airports"))
+        let set = try PointSetLoader.load(text: "lat,lon,name\n1,1,a\n", name: "a.csv")
+        let s = MapDataSession(pointSets: [set], datasets: [cat])
+        XCTAssertEqual(s.attribution, "© Natural Earth · airportsdata (MIT)")
+    }
+}

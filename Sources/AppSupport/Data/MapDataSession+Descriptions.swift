@@ -53,9 +53,17 @@ extension MapDataSession {
         var parts = ["© Natural Earth"]
         for s in sources {
             guard let a = s.dataset?.attribution else { continue }
-            let short = a.contains("GeoNames") ? "GeoNames CC BY 4.0" : a
+            let short = MapDataSession.shortAttribution(a)
             if !parts.contains(short) { parts.append(short) }
         }
         return parts.joined(separator: " · ")
+    }
+
+    /// The few words of a dataset's credit that fit on the map (the full text is in About).
+    static func shortAttribution(_ full: String) -> String {
+        if full.contains("GeoNames") { return "GeoNames CC BY 4.0" }
+        if full.contains("airportsdata") { return "airportsdata (MIT)" }
+        if full.contains("USGS") { return "USGS" }
+        return full
     }
 }
