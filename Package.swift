@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"],
-                    exclude: ["Golden", "Failures"]),  // golden PNGs; failure output (git-ignored)
+                    exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
                     exclude: ["Support"]),  // helper scripts the tests run

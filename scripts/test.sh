@@ -6,11 +6,14 @@ cd "$(dirname "$0")/.."
 mkdir -p .build
 swift test --disable-swift-testing 2>&1 | tee .build/test.log
 status=${PIPESTATUS[0]}
-summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test.log | tail -1)
-total=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+# XCTest's overall line: "Executed N tests, with M failures …" or, when some were skipped,
+# "Executed N tests, with S tests skipped and M failures …".
+summary=$(grep -A1 -E "^Test Suite 'All tests' (passed|failed)" .build/test.log | grep -E "Executed [0-9]+ tests?" | tail -1)
+total=$(echo "$summary" | sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p')
+failed=$(echo "$summary" | sed -nE 's/.* ([0-9]+) failures? .*/\1/p')
+skipped=$(echo "$summary" | sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p'); skipped=${skipped:-0}
 if [ -n "$total" ] && [ -n "$failed" ]; then
-  echo "$((total - failed)) passed, $failed failed"
+  echo "$((total - failed - skipped)) passed, $failed failed, $skipped skipped"
 else
   echo "0 passed, 1 failed"
   [ "$status" -eq 0 ] && status=1
