@@ -23,6 +23,15 @@ public final class ImageSurface {
         cairo_surface_set_device_scale(surface, scale, scale)
     }
 
+    /// Creates a cleared ARGB surface of exactly `pixelWidth × pixelHeight` device pixels at a device scale.
+    public init(pixelWidth: Int, pixelHeight: Int, scale: Double) {
+        self.pixelWidth = max(1, pixelWidth)
+        self.pixelHeight = max(1, pixelHeight)
+        self.scale = scale
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.pixelWidth), Int32(self.pixelHeight))
+        cairo_surface_set_device_scale(surface, scale, scale)
+    }
+
     private init(adopting s: OpaquePointer) {
         surface = s
         pixelWidth = Int(cairo_image_surface_get_width(s))

@@ -50,12 +50,13 @@ final class SceneRendererTests: XCTestCase {
         }
         let renderer = SceneRenderer()
         _ = drawOnTransparent(scene, renderer: renderer)
-        XCTAssertEqual(renderer.sprites.renderCount, 5)
+        // Three bubble bodies (one per step: 2, 3 and 12 share one) and five count labels.
+        XCTAssertEqual(renderer.sprites.renderCount, 8)
         _ = drawOnTransparent(scene, renderer: renderer)
-        XCTAssertEqual(renderer.sprites.renderCount, 5, "a second frame makes no new sprites")
+        XCTAssertEqual(renderer.sprites.renderCount, 8, "a second frame makes no new sprites")
         // Another device scale is another look.
         _ = drawOnTransparent(scene, renderer: renderer, scale: 2)
-        XCTAssertEqual(renderer.sprites.renderCount, 10)
+        XCTAssertEqual(renderer.sprites.renderCount, 16)
     }
 
     func testTextColourFollowsLuminance() {

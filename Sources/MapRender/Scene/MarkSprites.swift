@@ -4,7 +4,10 @@ import MapModel
 /// What a bubble, pin or label sprite looks like besides the palette and device scale (which select
 /// a `SceneRenderer` style generation, also part of the key).
 enum MarkKey: Hashable {
-    case bubble(style: Int, step: Int, label: String, radiusQuarterPixels: Int, flags: UInt8)
+    /// A bubble without its count: shared by every bubble of a step, size and state.
+    case bubble(style: Int, step: Int, radiusQuarterPixels: Int, flags: UInt8)
+    /// A bubble's count text alone (drawn over the bubble), cropped to its ink.
+    case bubbleLabel(style: Int, step: Int, label: String, radiusQuarterPixels: Int)
     case pin(style: Int, color: UInt32, flags: UInt8)
     case capsule(style: Int, text: String, selected: Bool)
 }
@@ -22,9 +25,13 @@ enum MarkSprites {
         ["Sans Bold 9.5", "Sans Bold 10.5", "Sans Bold 11.5"][min(max(step, 0), 2)]
     }
 
-    /// A count bubble: soft shadow, fill by step, white outline, count text in black or white by the
-    /// fill's luminance; `hovered` adds a translucent halo, `selected` an accent ring.
-    static func bubble(step: Int, label: String, radius r: Double, hovered: Bool, selected: Bool,
+    /// A count bubble without its count (see `bubbleLabel`): soft shadow, fill by step, white
+    /// outline; `hovered` adds a translucent halo, `selected` an accent ring. Its anchor is the centre.
+    ///
+    /// Bodies are shared by all bubbles of a look and the counts are small separate sprites, so the
+    /// pixels composited per frame stay in the CPU caches (one sprite per count label would be tens
+    /// of megabytes at scale 2).
+    static func bubble(step: Int, radius r: Double, hovered: Bool, selected: Bool,
                        palette: MapPalette, scale: Double) -> Sprite {
         let m = bubbleMargin
         let size = 2 * (r + m)
@@ -53,6 +60,19 @@ enum MarkSprites {
                 cairo_set_line_width(cr, 2.6)
                 cairo_stroke(cr)
             }
+        }
+    }
+
+    /// The count of a bubble of radius `r`, in black or white by the fill's luminance, drawn on the
+    /// same canvas (and so at the same device-pixel phase) as the bubble body and cropped to its
+    /// ink. Its anchor is the bubble's centre, so painted at the same point it lands exactly where
+    /// it would have been drawn inside the body.
+    static func bubbleLabel(step: Int, label: String, radius r: Double, palette: MapPalette, scale: Double) -> Sprite {
+        let m = bubbleMargin
+        let size = 2 * (r + m)
+        let c = r + m
+        let fill = palette.bubbleRamp[min(max(step, 0), palette.bubbleRamp.count - 1)]
+        return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
             drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
                             centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)
         }

@@ -82,12 +82,20 @@ public final class SceneRenderer: MapOverlay {
             // Quarter-pixel radii: animated sizes reuse a bounded set of sprites.
             let rq = Int((b.radius * 4).rounded())
             let flags = (b.containsSelection ? MarkSprites.selectedFlag : 0) | (b.isHovered ? MarkSprites.hoveredFlag : 0)
-            let key = MarkKey.bubble(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq, flags: flags)
+            let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags)
             let sprite = sprites.sprite(for: key) {
-                MarkSprites.bubble(step: b.step, label: b.label, radius: Double(rq) / 4, hovered: b.isHovered,
+                MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                    selected: b.containsSelection, palette: palette, scale: scale)
             }
             sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
+            if !b.label.isEmpty {
+                let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq)
+                let text = sprites.sprite(for: labelKey) {
+                    MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4,
+                                            palette: palette, scale: scale)
+                }
+                text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
+            }
             drawn += 1
         }
         return drawn
@@ -207,9 +215,7 @@ public final class SceneRenderer: MapOverlay {
             sprite = CalloutSprite.make(c, palette: palette, scale: scale)
             calloutSprite = (key, sprite)
         }
-        let m = CalloutSprite.margin
-        guard ScreenBox(minX: -m, minY: -m, maxX: sprite.width - m, maxY: sprite.height - m)
-            .intersects(at: f.minX, f.minY, clip) else { return }
+        guard sprite.bounds.intersects(at: f.minX, f.minY, clip) else { return }
         if progress >= 1 || c.fades {
             sprite.paint(in: cr, x: f.minX, y: f.minY, alpha: progress, deviceScale: scale)
             return
@@ -220,7 +226,7 @@ public final class SceneRenderer: MapOverlay {
         cairo_translate(cr, origin.x, origin.y)
         cairo_scale(cr, progress, progress)
         cairo_translate(cr, -origin.x, -origin.y)
-        cairo_set_source_surface(cr, sprite.image.surface, f.minX - m, f.minY - m)
+        cairo_set_source_surface(cr, sprite.image.surface, f.minX - sprite.anchorX, f.minY - sprite.anchorY)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
         cairo_paint_with_alpha(cr, min(1, 0.35 + progress))
         cairo_restore(cr)

@@ -18,30 +18,95 @@ public final class Sprite {
     public var bounds: ScreenBox { ScreenBox(minX: -anchorX, minY: -anchorY, maxX: width - anchorX, maxY: height - anchorY) }
     var lastUsed = 0
 
+    /// Draws a sprite on a canvas of `width × height` logical pixels whose anchor is at
+    /// (`anchorX`, `anchorY`), then keeps only the part that shows: the image is cropped to the
+    /// pixels with alpha above `SpriteTrim.alphaFloor` (soft shadows fade out well inside the
+    /// margins a canvas needs), and fainter pixels are cleared. Compositing cost is per pixel, so
+    /// this matters most at scale 2; the few cleared pixels change what is under them by at most
+    /// one level.
     init(width: Double, height: Double, anchorX: Double, anchorY: Double, scale: Double,
          draw: (OpaquePointer) -> Void) {
-        let w = Int(width.rounded(.up)), h = Int(height.rounded(.up))
-        image = ImageSurface(width: w, height: h, scale: scale)
-        self.width = Double(w)
-        self.height = Double(h)
-        self.anchorX = anchorX
-        self.anchorY = anchorY
-        image.withContext { cr in draw(cr) }
-        cairo_surface_flush(image.surface)
+        let canvas = ImageSurface(width: Int(width.rounded(.up)), height: Int(height.rounded(.up)), scale: scale)
+        canvas.withContext { cr in draw(cr) }
+        cairo_surface_flush(canvas.surface)
+        let box = SpriteTrim.visibleBox(canvas)
+        image = SpriteTrim.crop(canvas, to: box)
+        self.width = Double(image.pixelWidth) / scale
+        self.height = Double(image.pixelHeight) / scale
+        self.anchorX = anchorX - Double(box.x0) / scale
+        self.anchorY = anchorY - Double(box.y0) / scale
+    }
+
+    /// Top-left corner of the image, in whole device pixels, when the anchor is at (x, y) of a
+    /// context at device scale `s` (halves round up, so offsets by whole device pixels commute).
+    @inline(__always)
+    func deviceOrigin(x: Double, y: Double, deviceScale s: Double) -> (x: Double, y: Double) {
+        (((x - anchorX) * s + 0.5).rounded(.down), ((y - anchorY) * s + 0.5).rounded(.down))
     }
 
     /// Paints the sprite with its anchor at (x, y), snapped to whole device pixels so it is copied
     /// without resampling (crisp, and pixman's fastest path).
     @inline(__always)
     func paint(in cr: OpaquePointer, x: Double, y: Double, alpha: Double, deviceScale s: Double) {
-        let left = ((x - anchorX) * s).rounded() / s
-        let top = ((y - anchorY) * s).rounded() / s
-        cairo_set_source_surface(cr, image.surface, left, top)
+        guard alpha > 0.004 else { return }
+        let o = deviceOrigin(x: x, y: y, deviceScale: s)
+        cairo_set_source_surface(cr, image.surface, o.x / s, o.y / s)
         if alpha >= 0.999 {
             cairo_paint(cr)
-        } else if alpha > 0.004 {
+        } else {
             cairo_paint_with_alpha(cr, alpha)
         }
+    }
+}
+
+/// Cropping sprite canvases to what shows.
+enum SpriteTrim {
+    /// Pixels with at most this alpha (of 255) are cleared: over any background they change a
+    /// channel by less than one level.
+    static let alphaFloor: UInt32 = 2
+
+    /// Device-pixel box (x0..<x1, y0..<y1) of the pixels with alpha above `alphaFloor`; clears the
+    /// fainter ones. An empty canvas gives a 1×1 box at the origin.
+    static func visibleBox(_ image: ImageSurface) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let w = image.pixelWidth, h = image.pixelHeight
+        let stride = Int(cairo_image_surface_get_stride(image.surface))
+        guard let data = cairo_image_surface_get_data(image.surface) else { return (0, 0, 1, 1) }
+        var x0 = w, y0 = h, x1 = 0, y1 = 0
+        for y in 0..<h {
+            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            var any = false
+            for x in 0..<w {
+                let p = row[x]
+                if p >> 24 > alphaFloor {
+                    any = true
+                    if x < x0 { x0 = x }
+                    if x >= x1 { x1 = x + 1 }
+                } else if p != 0 {
+                    row[x] = 0
+                }
+            }
+            if any {
+                if y < y0 { y0 = y }
+                y1 = y + 1
+            }
+        }
+        cairo_surface_mark_dirty(image.surface)
+        return x1 > x0 && y1 > y0 ? (x0, y0, x1, y1) : (0, 0, 1, 1)
+    }
+
+    /// A new surface holding `box` of `image` (same device scale), or `image` itself if the box is whole.
+    static func crop(_ image: ImageSurface, to box: (x0: Int, y0: Int, x1: Int, y1: Int)) -> ImageSurface {
+        if box.x0 == 0 && box.y0 == 0 && box.x1 == image.pixelWidth && box.y1 == image.pixelHeight { return image }
+        let out = ImageSurface(pixelWidth: box.x1 - box.x0, pixelHeight: box.y1 - box.y0, scale: image.scale)
+        let srcStride = Int(cairo_image_surface_get_stride(image.surface))
+        let dstStride = Int(cairo_image_surface_get_stride(out.surface))
+        guard let src = cairo_image_surface_get_data(image.surface),
+              let dst = cairo_image_surface_get_data(out.surface) else { return image }
+        for y in box.y0..<box.y1 {
+            (dst + (y - box.y0) * dstStride).update(from: src + y * srcStride + box.x0 * 4, count: (box.x1 - box.x0) * 4)
+        }
+        cairo_surface_mark_dirty(out.surface)
+        return out
     }
 }
 
@@ -100,3 +165,4 @@ public final class SpriteCache<Key: Hashable> {
         for (k, _) in victims { sprites.removeValue(forKey: k) }
     }
 }
+
