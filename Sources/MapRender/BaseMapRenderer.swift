@@ -25,6 +25,21 @@ public final class BaseMapRenderer {
     let cache = BaseMapTileCache()
     private var dataVersion = 0
 
+    /// Whether the last frame was assembled from exact tiles at rest (so an identical request
+    /// would draw the same pixels again).
+    public private(set) var lastFrameWasExact = false
+
+    /// Changes whenever the same camera could draw different pixels (maps, palette, thresholds).
+    var contentVersion: Int {
+        var h = Hasher()
+        h.combine(dataVersion)
+        h.combine(palette)
+        h.combine(detailedMinZoom)
+        h.combine(coarseMap != nil)
+        h.combine(detailedMap != nil)
+        return h.finalize()
+    }
+
     /// Creates a renderer with the maps loaded so far.
     public init(coarse: BaseMap?, detailed: BaseMap? = nil, palette: MapPalette = .light) {
         coarseMap = coarse
@@ -83,6 +98,7 @@ public final class BaseMapRenderer {
     public func draw(in cr: OpaquePointer, camera: Camera, isAnimating: Bool) {
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         guard w > 0, h > 0 else { return }
+        lastFrameWasExact = false
         let scale = BaseMapRenderer.deviceScale(of: cr)
         let cw = camera.centerWorldPixel
         let view = TileView(left: cw.x - w / 2, top: cw.y - h / 2, width: w, height: h, zoom: camera.zoom,
@@ -117,6 +133,7 @@ public final class BaseMapRenderer {
         } else {
             drawExactTiles(map, view: view, in: cr)
             restZoom = camera.zoom
+            lastFrameWasExact = true
         }
         cairo_restore(cr)
     }

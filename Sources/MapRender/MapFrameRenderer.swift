@@ -7,6 +7,13 @@ import MapModel
 /// bubbles, pins and callouts). Drawn in logical viewport coordinates, top-left at the origin.
 public protocol MapOverlay: AnyObject {
     func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette)
+    /// A number that changes whenever what the overlay draws for a camera changes, or nil if it
+    /// can't tell (then frames with it are never reused; see `MapFrameRenderer`).
+    var contentVersion: Int? { get }
+}
+
+extension MapOverlay {
+    public var contentVersion: Int? { nil }
 }
 
 /// An overlay made from a closure.
@@ -57,6 +64,19 @@ public final class MapFrameRenderer {
     /// base map then comes from scaled tiles of the nearest zoom level (fast, slightly soft),
     /// and the first frame at rest is crisp again.
     public func draw(in cr: OpaquePointer, camera: Camera, isAnimating: Bool) {
+        let key = isAnimating ? nil : restingFrameKey(cr, camera: camera)
+        if let key, let frame = restingFrame, frame.key == key {
+            // The same frame as the last one at rest (e.g. a redraw with nothing changed): one copy.
+            cairo_save(cr)
+            cairo_rectangle(cr, 0, 0, camera.viewportSize.width, camera.viewportSize.height)
+            cairo_clip(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_surface(cr, frame.image.surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+            cairo_paint(cr)
+            cairo_restore(cr)
+            return
+        }
         cairo_save(cr)
         baseMap.draw(in: cr, camera: camera, isAnimating: isAnimating)
         for overlay in overlays {
@@ -66,6 +86,80 @@ public final class MapFrameRenderer {
         }
         drawChrome(in: cr, camera: camera)
         cairo_restore(cr)
+        // Keep a copy once the same frame at rest comes twice in a row (the base map has settled
+        // on exact tiles), so that further redraws of it are a single copy.
+        if let key, key == lastRestingKey, baseMap.lastFrameWasExact {
+            keepRestingFrame(from: cr, key: key)
+        } else if restingFrame?.key != key {
+            restingFrame = nil
+        }
+        lastRestingKey = baseMap.lastFrameWasExact ? key : nil
+    }
+
+    /// Whether a frame just drawn at rest may be reused for an identical request.
+    private struct RestingFrameKey: Equatable {
+        var camera: Camera
+        var palette: MapPalette
+        var scale: Double
+        var baseMapVersion: Int
+        var overlays: [ObjectIdentifier]
+        var overlayVersions: [Int]
+        var attribution: String
+        var showsScaleBar: Bool
+        var overlayMargin: Double
+        var target: OpaquePointer
+        var originX: Double, originY: Double
+    }
+    private var lastRestingKey: RestingFrameKey?
+    private var restingFrame: (key: RestingFrameKey, image: ImageSurface)?
+
+    /// The key of a frame at rest into `cr`, or nil if it can't be reused (a transformed or clipped
+    /// context, an overlay that can't tell whether it changed, a base map drawn without tiles).
+    private func restingFrameKey(_ cr: OpaquePointer, camera: Camera) -> RestingFrameKey? {
+        guard baseMap.usesTileCache, let target = cairo_get_target(cr) else { return nil }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        guard m.xx == 1, m.yy == 1, m.xy == 0, m.yx == 0 else { return nil }
+        var versions: [Int] = []
+        versions.reserveCapacity(overlays.count)
+        for overlay in overlays {
+            guard let v = overlay.contentVersion else { return nil }
+            versions.append(v)
+        }
+        let w = camera.viewportSize.width, h = camera.viewportSize.height
+        var c = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+        cairo_clip_extents(cr, &c.x0, &c.y0, &c.x1, &c.y1)
+        guard c.x0 <= 0, c.y0 <= 0, c.x1 >= w, c.y1 >= h else { return nil }
+        let scale = BaseMapRenderer.deviceScale(of: cr)
+        guard (w * scale).rounded() == w * scale, (h * scale).rounded() == h * scale else { return nil }
+        var ox = 0.0, oy = 0.0
+        cairo_user_to_device(cr, &ox, &oy)
+        return RestingFrameKey(camera: camera, palette: palette, scale: scale,
+                               baseMapVersion: baseMap.contentVersion,
+                               overlays: overlays.map { ObjectIdentifier($0) }, overlayVersions: versions,
+                               attribution: attribution, showsScaleBar: showsScaleBar, overlayMargin: overlayMargin,
+                               target: target, originX: ox, originY: oy)
+    }
+
+    private func keepRestingFrame(from cr: OpaquePointer, key: RestingFrameKey) {
+        guard let target = cairo_get_target(cr) else { return }
+        let w = Int(key.camera.viewportSize.width), h = Int(key.camera.viewportSize.height)
+        let image: ImageSurface
+        if let old = restingFrame?.image, old.pixelWidth == Int((Double(w) * key.scale).rounded()),
+           old.pixelHeight == Int((Double(h) * key.scale).rounded()), old.scale == key.scale {
+            image = old
+        } else {
+            image = ImageSurface(width: w, height: h, scale: key.scale)
+        }
+        cairo_surface_flush(target)
+        image.withContext { icr in
+            cairo_set_operator(icr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_surface(icr, target, -key.originX, -key.originY)
+            cairo_pattern_set_filter(cairo_get_source(icr), CAIRO_FILTER_NEAREST)
+            cairo_paint(icr)
+        }
+        cairo_surface_flush(image.surface)
+        restingFrame = (key, image)
     }
 
     /// Scale bar (bottom-left) and attribution (bottom-right).

@@ -219,3 +219,52 @@ final class AnimatedBaseMapTests: XCTestCase {
         XCTAssertEqual(image.pixel(x: 634, y: 394).a, 255)
     }
 }
+
+/// Frames at rest are reused only while nothing that shows has changed.
+final class RestingFrameReuseTests: XCTestCase {
+    func testRepeatedFramesAtRestAreReusedUntilTheSceneOrCameraChanges() {
+        let size = ScreenSize(width: 240, height: 160)
+        let camera = Camera(center: GeoCoordinate(latitude: 38.7, longitude: -9.2), zoom: 6, viewportSize: size)
+        func scene(_ x: Double) -> Scene {
+            var s = Scene()
+            s.bubbles = [SceneBubble(id: .cluster(1), center: ScreenPoint(x: x, y: 80), radius: 20, count: 150,
+                                     label: "150", step: 1)]
+            return s
+        }
+        func fresh(_ s: Scene, _ cam: Camera) -> ImageSurface {
+            let r = MapFrameRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+            let o = SceneRenderer()
+            o.scene = s
+            r.overlays = [o]
+            let image = ImageSurface(width: 240, height: 160, scale: 2)
+            image.withContext { cr in for _ in 0..<2 { r.draw(in: cr, camera: cam) } }
+            return image
+        }
+        let renderer = MapFrameRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        let overlay = SceneRenderer()
+        renderer.overlays = [overlay]
+        let image = ImageSurface(width: 240, height: 160, scale: 2)
+        func draw(_ s: Scene, _ cam: Camera) {
+            overlay.scene = s
+            image.withContext { renderer.draw(in: $0, camera: cam) }
+        }
+        for _ in 0..<4 { draw(scene(60), camera) }
+        XCTAssertEqual(PixelDiff.compare(image, fresh(scene(60), camera), channelTolerance: 0).differingPixels, 0)
+        draw(scene(150), camera)
+        XCTAssertEqual(PixelDiff.compare(image, fresh(scene(150), camera), channelTolerance: 0).differingPixels, 0,
+                       "a changed scene is drawn, not the kept frame")
+        var moved = camera
+        moved.pan(by: 30, 0)
+        for _ in 0..<3 { draw(scene(150), moved) }
+        XCTAssertEqual(PixelDiff.compare(image, fresh(scene(150), moved), channelTolerance: 0).differingPixels, 0)
+        renderer.palette = .dark
+        draw(scene(150), moved)
+        let dark = MapFrameRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed, palette: .dark)
+        let o = SceneRenderer()
+        o.scene = scene(150)
+        dark.overlays = [o]
+        let expected = ImageSurface(width: 240, height: 160, scale: 2)
+        expected.withContext { cr in for _ in 0..<2 { dark.draw(in: cr, camera: moved) } }
+        XCTAssertEqual(PixelDiff.compare(image, expected, channelTolerance: 0).differingPixels, 0)
+    }
+}

@@ -10,9 +10,17 @@ import MapModel
 /// thread. As a `MapOverlay` it draws `scene`; set that before each frame.
 public final class SceneRenderer: MapOverlay {
     /// What the overlay draws.
-    public var scene = Scene()
+    public var scene = Scene() {
+        didSet { if scene != oldValue { version &+= 1 } }
+    }
     /// Sizes (pin radius, label capsule geometry) shared with hit-testing.
-    public var style: BubbleStyle
+    public var style: BubbleStyle {
+        didSet { if style != oldValue { version &+= 1 } }
+    }
+    private var version = 0
+
+    /// `MapOverlay`: changes whenever `scene` or `style` does.
+    public var contentVersion: Int? { version }
 
     /// Sprites of bubbles, pins and label capsules.
     let sprites: SpriteCache<MarkKey>
