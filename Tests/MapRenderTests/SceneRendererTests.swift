@@ -50,13 +50,13 @@ final class SceneRendererTests: XCTestCase {
         }
         let renderer = SceneRenderer()
         _ = drawOnTransparent(scene, renderer: renderer)
-        // Three bubble bodies (one per step: 2, 3 and 12 share one) and five count labels.
-        XCTAssertEqual(renderer.sprites.renderCount, 8)
+        XCTAssertEqual(renderer.sprites.renderCount, 5)
         _ = drawOnTransparent(scene, renderer: renderer)
-        XCTAssertEqual(renderer.sprites.renderCount, 8, "a second frame makes no new sprites")
-        // Another device scale is another look.
+        XCTAssertEqual(renderer.sprites.renderCount, 5, "a second frame makes no new sprites")
+        // Another device scale is another look; at scale 2 bubble bodies are shared (one per step:
+        // 2, 3 and 12 share one) and the five counts are sprites of their own.
         _ = drawOnTransparent(scene, renderer: renderer, scale: 2)
-        XCTAssertEqual(renderer.sprites.renderCount, 16)
+        XCTAssertEqual(renderer.sprites.renderCount, 13)
     }
 
     func testTextColourFollowsLuminance() {

@@ -6,6 +6,8 @@ import MapModel
 enum MarkKey: Hashable {
     /// A bubble without its count: shared by every bubble of a step, size and state.
     case bubble(style: Int, step: Int, radiusQuarterPixels: Int, flags: UInt8)
+    /// A whole bubble with its count (used at scale 1, where the pixels are few and one paint is cheaper).
+    case labelledBubble(style: Int, step: Int, label: String, radiusQuarterPixels: Int, flags: UInt8)
     /// A bubble's count text alone (drawn over the bubble), cropped to its ink.
     case bubbleLabel(style: Int, step: Int, label: String, radiusQuarterPixels: Int)
     case pin(style: Int, color: UInt32, flags: UInt8)
@@ -25,13 +27,13 @@ enum MarkSprites {
         ["Sans Bold 9.5", "Sans Bold 10.5", "Sans Bold 11.5"][min(max(step, 0), 2)]
     }
 
-    /// A count bubble without its count (see `bubbleLabel`): soft shadow, fill by step, white
+    /// A count bubble without its count (see `bubbleLabel`), or with it when `label` is given: soft shadow, fill by step, white
     /// outline; `hovered` adds a translucent halo, `selected` an accent ring. Its anchor is the centre.
     ///
     /// Bodies are shared by all bubbles of a look and the counts are small separate sprites, so the
     /// pixels composited per frame stay in the CPU caches (one sprite per count label would be tens
     /// of megabytes at scale 2).
-    static func bubble(step: Int, radius r: Double, hovered: Bool, selected: Bool,
+    static func bubble(step: Int, radius r: Double, hovered: Bool, selected: Bool, label: String? = nil,
                        palette: MapPalette, scale: Double) -> Sprite {
         let m = bubbleMargin
         let size = 2 * (r + m)
@@ -59,6 +61,10 @@ enum MarkSprites {
                 palette.accent.setSource(on: cr)
                 cairo_set_line_width(cr, 2.6)
                 cairo_stroke(cr)
+            }
+            if let label {
+                drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
+                                centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)
             }
         }
     }
