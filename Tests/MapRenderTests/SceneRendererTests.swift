@@ -59,6 +59,40 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(renderer.sprites.renderCount, 13)
     }
 
+    func testHiDPIBandsDrawTheSamePixelsAndCountEachItemOnce() {
+        var rng = SeededRandom(seed: 7)
+        var scene = Scene()
+        for i in 0..<200 {
+            let p = ScreenPoint(x: rng.unit() * 300, y: rng.unit() * 400)
+            if i % 3 == 0 {
+                scene.pins.append(ScenePin(id: .point(i), pointIndex: i, center: p, name: "p", label: i % 2 == 0 ? "$\(i)" : nil,
+                                           color: 0xD6336C))
+            } else {
+                let count = 2 + i * 37
+                scene.bubbles.append(SceneBubble(id: .cluster(i), center: p, radius: BubbleStyle().radius(forCount: count),
+                                                 count: count, label: abbreviatedCount(count),
+                                                 step: BubbleStyle().step(forCount: count)))
+            }
+        }
+        scene.pins[3].isSelected = true
+        let renderer = SceneRenderer()
+        let banded = drawOnTransparent(scene, renderer: renderer, width: 300, height: 400, scale: 2)
+        let visible = renderer.lastDrawnItemCount
+        XCTAssertEqual(visible, 200)
+        // The same scene drawn in strips too short to be banded.
+        let strips = ImageSurface(width: 300, height: 400, scale: 2)
+        strips.withContext { cr in
+            for top in stride(from: 0.0, to: 400, by: 100) {
+                cairo_save(cr)
+                cairo_rectangle(cr, 0, top, 300, 100)
+                cairo_clip(cr)
+                renderer.draw(scene, in: cr, palette: .light)
+                cairo_restore(cr)
+            }
+        }
+        XCTAssertEqual(PixelDiff.compare(banded, strips, channelTolerance: 0).differingPixels, 0)
+    }
+
     func testTextColourFollowsLuminance() {
         XCTAssertEqual(MapColor(hex: 0xFFFFFF).readableTextColor, MapColor(hex: 0x111111))
         XCTAssertEqual(MapColor(hex: 0xF1F075).readableTextColor, MapColor(hex: 0x111111))  // yellow

@@ -57,8 +57,31 @@ public final class SceneRenderer: MapOverlay {
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)
         var drawn = 0
-        drawn += drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
-        drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
+        let bandHeight = scale > 1.5 ? SceneRenderer.bandHeight : .infinity
+        if clip.maxY - clip.minY > 2 * bandHeight {
+            // HiDPI: the frame is 16 MB, more than the caches hold, and marks overlap a lot. Drawn
+            // a band of rows at a time (each band clipped, marks in their usual order, so every
+            // pixel gets the same paints in the same order), the pixels being blended stay cached.
+            var top = clip.minY
+            while top < clip.maxY {
+                let bottom = min(clip.maxY, ((top + bandHeight) / bandHeight).rounded(.down) * bandHeight)
+                var band = clip
+                band.minY = top
+                band.maxY = bottom
+                cairo_save(cr)
+                cairo_rectangle(cr, band.minX, top, band.maxX - band.minX, bottom - top)
+                cairo_clip(cr)
+                drawn += drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID,
+                                     clip: band, countAbove: top == clip.minY ? -.infinity : top)
+                drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID,
+                                  clip: band, countAbove: top == clip.minY ? -.infinity : top)
+                cairo_restore(cr)
+                top = bottom
+            }
+        } else {
+            drawn += drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
+            drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
+        }
         if let ring = scene.focusRing { drawFocusRing(ring, in: cr, palette: palette, clip: clip) }
         if let callout = scene.callout {
             drawCallout(callout, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
@@ -66,6 +89,9 @@ public final class SceneRenderer: MapOverlay {
         cairo_restore(cr)
         lastDrawnItemCount = drawn
     }
+
+    /// Rows (logical pixels) drawn at a time at HiDPI: about the L2 cache at scale 2 and 1280 wide.
+    static let bandHeight = 96.0
 
     private func styleID(palette: MapPalette, scale: Double) -> Int {
         let key = StyleKey(palette: palette, scale: scale)
@@ -80,8 +106,10 @@ public final class SceneRenderer: MapOverlay {
 
     // MARK: Items
 
+    /// Draws the bubbles that show in `clip`; returns how many of them begin (top edge) at or
+    /// below `countAbove` (so that marks drawn in several bands count once).
     private func drawBubbles(_ bubbles: [SceneBubble], in cr: OpaquePointer, palette: MapPalette,
-                             scale: Double, styleID: Int, clip: ScreenBox) -> Int {
+                             scale: Double, styleID: Int, clip: ScreenBox, countAbove: Double = -.infinity) -> Int {
         var drawn = 0
         // At scale 2 a sprite per count label would be tens of megabytes that no longer stay in
         // the CPU caches: bodies are shared and counts are small sprites on top. At scale 1 the
@@ -102,7 +130,7 @@ public final class SceneRenderer: MapOverlay {
                                        selected: b.containsSelection, label: b.label, palette: palette, scale: scale)
                 }
                 sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
-                drawn += 1
+                if b.center.y - extent >= countAbove { drawn += 1 }
                 continue
             }
             let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags)
@@ -119,28 +147,32 @@ public final class SceneRenderer: MapOverlay {
                 }
                 text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
             }
-            drawn += 1
+            if b.center.y - extent >= countAbove { drawn += 1 }
         }
         return drawn
     }
 
     private func drawPins(_ pins: [ScenePin], in cr: OpaquePointer, palette: MapPalette,
-                          scale: Double, styleID: Int, clip: ScreenBox) -> Int {
+                          scale: Double, styleID: Int, clip: ScreenBox, countAbove: Double = -.infinity) -> Int {
         var drawn = 0
         // Selected pins last, on top of everything else.
         var selected: [Int] = []
         for (i, p) in pins.enumerated() {
             if p.isSelected { selected.append(i); continue }
-            if drawPin(p, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) { drawn += 1 }
+            if drawPin(p, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip, countAbove: countAbove) {
+                drawn += 1
+            }
         }
-        for i in selected where drawPin(pins[i], in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
+        for i in selected where drawPin(pins[i], in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip,
+                                        countAbove: countAbove) {
             drawn += 1
         }
         return drawn
     }
 
+    /// Draws a pin if it shows in `clip`; true if it did and its top edge is at or below `countAbove`.
     private func drawPin(_ p: ScenePin, in cr: OpaquePointer, palette: MapPalette, scale: Double,
-                         styleID: Int, clip: ScreenBox) -> Bool {
+                         styleID: Int, clip: ScreenBox, countAbove: Double = -.infinity) -> Bool {
         guard p.alpha > 0.004 else { return false }
         let extent = style.pinRadius + 8
         var box = ScreenBox(minX: -extent, minY: -extent, maxX: extent, maxY: extent)
@@ -165,7 +197,7 @@ public final class SceneRenderer: MapOverlay {
                             palette: palette, scale: scale)
         }
         sprite.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale)
-        return true
+        return p.center.y + box.minY >= countAbove
     }
 
     // MARK: Vector parts (few per frame)
