@@ -201,15 +201,7 @@ struct CellIndex: Sendable {
                         cnt[Int((src[i] >> shift) & mask)] += 1
                     }
                 }
-                var sum = 0
-                for digit in 0..<buckets {
-                    for h in 0..<halves {
-                        let k = h * buckets + digit
-                        let v = counts[k]
-                        counts[k] = sum
-                        sum += v
-                    }
-                }
+                CellIndex.turnCountsIntoOffsets(counts, buckets: buckets, halves: halves)
                 DispatchQueue.concurrentPerform(iterations: halves) { h in
                     let src = s.pointer!, dst = d.pointer!, off = c.pointer! + h * buckets
                     for i in (n * h / halves)..<(n * (h + 1) / halves) {
@@ -296,6 +288,22 @@ struct CellIndex: Sendable {
         }
     }
 
+    /// Radix-sort step shared by both sorts: per-half digit counts (laid out half by half)
+    /// become scatter offsets, digit by digit with the first half's items before the second's,
+    /// so the sort stays stable.
+    @inline(__always)
+    static func turnCountsIntoOffsets(_ counts: UnsafeMutableBufferPointer<Int>, buckets: Int, halves: Int) {
+        var sum = 0
+        for digit in 0..<buckets {
+            for h in 0..<halves {
+                let k = h * buckets + digit
+                let v = counts[k]
+                counts[k] = sum
+                sum += v
+            }
+        }
+    }
+
     /// LSD radix sort by key (all ≤ `maxKey`); stable. Each pass counts and scatters the two
     /// halves of the input on two threads; the result doesn't depend on the threads.
     static func radixSort(_ a: inout [Entry], maxKey: UInt64) {
@@ -323,16 +331,7 @@ struct CellIndex: Sendable {
                                 cnt[Int((src[i].key >> shift) & mask)] += 1
                             }
                         }
-                        // Offsets: digit by digit, the first half's items before the second's.
-                        var sum = 0
-                        for digit in 0..<buckets {
-                            for h in 0..<halves {
-                                let k = h * buckets + digit
-                                let v = counts[k]
-                                counts[k] = sum
-                                sum += v
-                            }
-                        }
+                        CellIndex.turnCountsIntoOffsets(counts, buckets: buckets, halves: halves)
                         DispatchQueue.concurrentPerform(iterations: halves) { h in
                             let src = s.pointer!, dst = d.pointer!, off = c.pointer! + h * buckets
                             for i in (n * h / halves)..<(n * (h + 1) / halves) {
