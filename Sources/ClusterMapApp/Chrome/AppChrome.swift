@@ -151,6 +151,10 @@ final class AppChrome: MapChrome {
                 datasetMenu.setTitle(AppChrome.title(forFiles: session.sources.map(\.points.sourceName)))
                 datasetMenu.setCurrent(nil)
             }
+        } else {
+            // Nothing could be loaded (the launch file was broken): don't name it as shown.
+            datasetMenu.setTitle("No data")
+            datasetMenu.setCurrent(nil)
         }
         search.dataDidChange(session)
         if fitThisLoad {

@@ -100,7 +100,10 @@ extension MapViewController {
         currentLoadCancel = nil
         chrome?.loadDidEnd()
         if let failure { showError(failure) }
-        guard let session else { return }
+        guard let session else {
+            if self.session == nil { chrome?.dataDidChange() }
+            return
+        }
         self.session = session
         sceneState = SceneState()
         containerCache = nil
