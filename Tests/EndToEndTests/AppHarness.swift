@@ -234,6 +234,15 @@ extension AppHarness {
         try run("xdotool", ["key", name])
     }
 
+    /// Opens a file the way a person does: Ctrl+O, type the path into the chooser, Enter.
+    func openWithChooser(_ path: String) throws {
+        try key("ctrl+o")
+        usleep(1_500_000)
+        try typeText(path)
+        usleep(300_000)
+        try pressKey("Return")
+    }
+
     /// Whether the app process is still running.
     var isAppRunning: Bool { app?.isRunning ?? false }
 

@@ -18,11 +18,7 @@ final class BrokenFileTests: XCTestCase {
         let first = try h.waitForEvent("scene", timeout: 30) { e in
             ((e["bubbles"] as? [[String: Any]]) ?? []).contains { $0["count"] as? Int == 9 }
         }
-        try h.key("ctrl+o")
-        usleep(1_500_000)
-        try h.typeText(path)
-        usleep(300_000)
-        try h.pressKey("Return")
+        try h.openWithChooser(path)
         let error = try h.waitForEvent("error", after: first.index, timeout: 10)
         let text = error.event["message"] as? String ?? ""
         XCTAssertTrue(text.contains("truncated.geojson"), text)

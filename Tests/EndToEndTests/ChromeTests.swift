@@ -49,12 +49,7 @@ final class ChromeTests: XCTestCase {
         let first = try h.waitForEvent("scene", timeout: 30) { e in
             ((e["bubbles"] as? [[String: Any]]) ?? []).contains { $0["count"] as? Int == 9 }
         }
-        // Open it the way a person does: Ctrl+O, type the path, Enter.
-        try h.key("ctrl+o")
-        usleep(1_500_000)
-        try h.typeText(path)
-        usleep(300_000)
-        try h.pressKey("Return")
+        try h.openWithChooser(path)
         let open = try h.waitForEvent("open", after: first.index, timeout: 10)
         XCTAssertEqual(open.event["from"] as? String, "chooser")
         let progress = try h.waitForEvent("load-progress", after: open.index, timeout: 10)
