@@ -16,13 +16,6 @@ extension MapOverlay {
     public var contentVersion: Int? { nil }
 }
 
-/// An overlay made from a closure.
-public final class ClosureOverlay: MapOverlay {
-    private let body: (OpaquePointer, Camera, MapPalette) -> Void
-    public init(_ body: @escaping (OpaquePointer, Camera, MapPalette) -> Void) { self.body = body }
-    public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette) { body(cr, camera, palette) }
-}
-
 /// Draws a whole map frame: base map, overlays, scale bar and attribution.
 ///
 /// The window's draw callback and headless rendering both use it, so they draw the same pixels.

@@ -1,2 +1,0 @@
-/// GeoData: readers for point files (GeoJSON, CSV), the base map and the bundled datasets.
-public enum GeoDataModule {}
