@@ -14,7 +14,8 @@ let package = Package(
     targets: [
         .target(name: "ClusterCore"),
         .target(name: "MapModel", dependencies: ["ClusterCore"]),
-        .target(name: "GeoData", dependencies: ["ClusterCore"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib"]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "CCairo"]),
