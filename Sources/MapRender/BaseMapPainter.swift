@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import GeoData
 
 /// Paints base-map layers into a cairo context for a window of world pixels.
@@ -22,7 +23,16 @@ struct BaseMapPainter {
     /// Device pixels per logical pixel.
     var deviceScale: Double
 
-    /// Paints water, land, lakes, borders and coastlines.
+    /// The zoom this painter draws at.
+    var zoom: Double { log2(worldSize / 256) }
+
+    /// Whether feature `f` of `layer` shows at this zoom (Natural Earth `min_zoom`, drawn from half
+    /// a level earlier since a desktop window shows more than a 256-px tile grid assumes).
+    @inline(__always) func shows(_ layer: BaseMapLayer, _ f: Int) -> Bool {
+        layer.featureMinZoom.isEmpty || Double(layer.featureMinZoom[f]) <= zoom + 0.5
+    }
+
+    /// Paints water, land, lakes, rivers, borders and coastlines.
     func paint(_ map: BaseMap, palette: MapPalette, into cr: OpaquePointer) {
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, width, height)
@@ -53,6 +63,7 @@ struct BaseMapPainter {
             cairo_set_line_width(cr, palette.lakeOutlineWidth)
             cairo_stroke(cr)
         }
+        paintRivers(map.rivers, palette: palette, into: cr)
         cairo_new_path(cr)
         if appendPath(of: map.borders, margin: 2, into: cr) {
             palette.border.setSource(on: cr)
@@ -68,8 +79,40 @@ struct BaseMapPainter {
         cairo_restore(cr)
     }
 
+    /// Rivers, grouped into a few strokes by width and fade: a river is as wide as its weight says
+    /// (growing with the zoom) and fades in over the level before its `min_zoom`.
+    func paintRivers(_ rivers: BaseMapLayer, palette: MapPalette, into cr: OpaquePointer) {
+        guard rivers.featureCount > 0 else { return }
+        let z = zoom
+        let zoomWidth = min(2.2, max(0.7, 0.55 + 0.22 * (z - 5)))
+        var groups: [Int: [Int]] = [:]  // key: width step × 8 + alpha step
+        for f in 0..<rivers.featureCount {
+            let minZoom = rivers.featureMinZoom.isEmpty ? 0 : Double(rivers.featureMinZoom[f])
+            let fade = min(1, max(0, z - minZoom + 1))
+            guard fade > 0 else { continue }
+            let weight = rivers.featureWeight.isEmpty ? 1 : Double(rivers.featureWeight[f])
+            let widthStep = Int((weight * zoomWidth * 4).rounded())
+            let alphaStep = Int((fade * 4).rounded())
+            guard widthStep > 0, alphaStep > 0 else { continue }
+            groups[widthStep * 8 + alphaStep, default: []].append(f)
+        }
+        let colour = palette.river
+        for key in groups.keys.sorted() {
+            cairo_new_path(cr)
+            guard appendPath(of: rivers, margin: 3, features: groups[key]!, into: cr) else { continue }
+            colour.withAlpha(colour.alpha * Double(key % 8) / 4).setSource(on: cr)
+            cairo_set_line_width(cr, Double(key / 8) / 4)
+            cairo_stroke(cr)
+        }
+    }
+
     /// Appends the visible part of a layer to the current path; returns whether anything was added.
     func appendPath(of layer: BaseMapLayer, margin: Double, into cr: OpaquePointer) -> Bool {
+        appendPath(of: layer, margin: margin, features: nil, into: cr)
+    }
+
+    /// Appends the visible part of some features of a layer (all when `features` is nil).
+    func appendPath(of layer: BaseMapLayer, margin: Double, features: [Int]?, into cr: OpaquePointer) -> Bool {
         let minX = -margin, minY = -margin, maxX = width + margin, maxY = height + margin
         let devicePixel = 1 / deviceScale
         let tolerance = 0.45 * devicePixel
@@ -88,7 +131,9 @@ struct BaseMapPainter {
                     // The window in unit coordinates for this copy.
                     let view = UnitRect(minX: (minX - offsetX) / worldSize, minY: (minY - offsetY) / worldSize,
                                         maxX: (maxX - offsetX) / worldSize, maxY: (maxY - offsetY) / worldSize)
-                    for f in 0..<layer.featureCount {
+                    for n in 0..<(features?.count ?? layer.featureCount) {
+                        let f = features?[n] ?? n
+                        guard features != nil || shows(layer, f) else { continue }
                         let b = layer.featureBounds[f]
                         guard b.intersects(view) else { continue }
                         if (b.maxX - b.minX) * worldSize < minFeatureSize
