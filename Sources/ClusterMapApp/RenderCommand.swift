@@ -32,27 +32,14 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
                 camera = camera.fitting(b, paddingPixels: 60, maxZoom: 14)
             }
         }
-        let coarse = try BaseMap.load(level: .coarse, dataDirectory: dir)
-        let detailed = camera.zoom >= 3 ? try BaseMap.load(level: .detailed, dataDirectory: dir) : nil
-        let fine = camera.zoom >= 4.5 ? try BaseMap.load(level: .fine, dataDirectory: dir) : nil
-        let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, palette: options.dark ? .dark : .light)
-        if let fine { renderer.baseMap.setBaseMap(fine) }
-        renderer.baseMap.usesTileCache = false
+        var picture = try MapPicture.load(forZoom: camera.zoom, dataDirectory: dir, palette: options.dark ? .dark : .light)
         var scene = Scene()
         if let session {
             scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
                                          places: session.places, state: SceneState())
-            renderer.attribution = session.attribution
+            picture.attribution = session.attribution
         }
-        let sceneRenderer = SceneRenderer()
-        let labels = MapLabelLayout(index: try BaseMapLabelSource.load(dataDirectory: dir))
-        scene.labels = labels.labels(for: camera) { id in
-            let c = labels.index.candidates[id]
-            return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
-        }
-        scene.dropLabelsUnderMarks()
-        sceneRenderer.scene = scene
-        renderer.overlays = [sceneRenderer]
+        let renderer = picture.frameRenderer(camera: camera, scene: scene)
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))
     } catch {
         return fail("\(error)")

@@ -29,7 +29,8 @@ public enum BaseMapLabelSource {
         let countryFile = dir.appendingPathComponent("ne_50m_admin_0_countries.geojson.gz")
         if exists(countryFile) {
             let points = exists(url("admin_0_label_points"))
-                ? try BaseMap.loadLayer(url("admin_0_label_points"), kind: .points, properties: ["sr_subunit", "scalerank"])
+                ? try BaseMap.loadLayer(url("admin_0_label_points"), kind: .points,
+                                        properties: ["sr_subunit", "scalerank", "featurecla"])
                 : BaseMapLayer(kind: .points)
             ranked += countries(try BaseMap.loadLayer(countryFile, kind: .polygons,
                                                       properties: ["NAME", "MIN_LABEL", "MAX_LABEL", "LABELRANK"]),
@@ -70,29 +71,50 @@ public enum BaseMapLabelSource {
     }
 
     /// One label per country or dependency, uppercase, in the zoom range Natural Earth gives it
-    /// (`MIN_LABEL`…`MAX_LABEL` of the 1:50m countries), placed at its 1:10m label point (or
-    /// inside its area when it has none).
+    /// (`MIN_LABEL`…`MAX_LABEL` of the 1:50m countries). It goes to the 1:10m label point of that
+    /// name nearest the middle of the country's main body (label points exist per island and
+    /// exclave: Spain's first one is in Llívia), or to that middle when none is near.
     static func countries(_ countries: BaseMapLayer, labelPoints: BaseMapLayer) -> [Ranked] {
-        var pointByName: [String: (f: Int, rank: Double)] = [:]
+        var pointsByName: [String: [(x: Double, y: Double)]] = [:]
         for f in 0..<labelPoints.featureCount {
-            guard let name = labelPoints.string("sr_subunit", feature: f) else { continue }
-            let rank = labelPoints.number("scalerank", feature: f) ?? 10
-            if let b = pointByName[name], b.rank <= rank { continue }
-            pointByName[name] = (f, rank)
+            guard let name = labelPoints.string("sr_subunit", feature: f),
+                  labelPoints.string("featurecla", feature: f) == "Admin-0 scale ranks" else { continue }
+            pointsByName[name, default: []].append(labelPoints.firstVertex(ofFeature: f))
         }
         return (0..<countries.featureCount).compactMap { f in
-            guard let name = countries.string("NAME", feature: f), !name.isEmpty else { return nil }
-            let position = pointByName[name].map { labelPoints.firstVertex(ofFeature: $0.f) }
-                ?? PolygonLabelPoint.find(in: countries, feature: f)
-            guard let p = position else { return nil }
-            let minLabel = countries.number("MIN_LABEL", feature: f) ?? 5
+            guard let name = countries.string("NAME", feature: f), !name.isEmpty,
+                  let middle = PolygonLabelPoint.find(in: countries, feature: f) else { return nil }
+            let span = largestRingSpan(countries, feature: f)
+            var p = middle
+            let near = (pointsByName[name] ?? []).min {
+                hypot($0.x - middle.x, $0.y - middle.y) < hypot($1.x - middle.x, $1.y - middle.y)
+            }
+            if let near, hypot(near.x - middle.x, near.y - middle.y) < span / 4 { p = near }
             let maxLabel = countries.number("MAX_LABEL", feature: f) ?? 9
+            // Natural Earth's MIN_LABEL, but never before the country's main body is about
+            // `countryMinPixels` across (Monaco or Malta would otherwise crowd a zoom-5 map).
+            let minByArea = span > 0 ? log2(countryMinPixels / (span * 256)) : 20
+            let minLabel = max(countries.number("MIN_LABEL", feature: f) ?? 5, minByArea)
             let rank = countries.number("LABELRANK", feature: f) ?? 5
             let c = MapLabelCandidate(text: LabelText.balancedLines(name.uppercased(), maxLineLength: 16), x: p.x, y: p.y,
                                       kind: .country, minZoom: minLabel, maxZoom: maxLabel + 1)
             return Ranked(candidate: c, priority: 10 + minLabel + rank / 100)
         }
     }
+
+    /// Width (geometric mean of the box sides) of a feature's largest ring, in unit coordinates.
+    static func largestRingSpan(_ layer: BaseMapLayer, feature f: Int) -> Double {
+        var best = 0.0
+        for r in layer.rings(ofFeature: f) {
+            var b = UnitRect.empty
+            for v in layer.vertices(ofRing: r) { b.include(x: layer.coordinates[2 * v], y: layer.coordinates[2 * v + 1]) }
+            best = max(best, ((b.maxX - b.minX) * (b.maxY - b.minY)).squareRoot())
+        }
+        return best
+    }
+
+    /// A country is named once its main body is about this many pixels across.
+    static let countryMinPixels = 70.0
 
     /// Natural Earth populated places, by their own `min_zoom` (made for zoom-dependent labels).
     static func cities(_ layer: BaseMapLayer) -> [Ranked] {
@@ -104,7 +126,9 @@ public enum BaseMapLabelSource {
             let kind: MapLabelKind = isCapital ? .capital : (population >= 1_000_000 || minZoom <= 4 ? .city : .town)
             let p = layer.firstVertex(ofFeature: f)
             let c = MapLabelCandidate(text: name, x: p.x, y: p.y, kind: kind, minZoom: minZoom)
-            return Ranked(candidate: c, priority: (isCapital ? 20 : 30) + minZoom - min(population, 4e7) / 1e8)
+            // Capitals go just before the countries of their level (a country name can step aside;
+            // a capital's dot can't), other cities after them.
+            return Ranked(candidate: c, priority: (isCapital ? 9.5 : 30) + minZoom - min(population, 4e7) / 1e8)
         }
     }
 

@@ -99,7 +99,13 @@ public struct MapLabelPlacer: Sendable {
     /// Text boxes to try, in order of preference.
     func positions(for c: MapLabelCandidate, anchorX ax: Double, anchorY ay: Double, size s: MapLabelSize) -> [Box] {
         guard c.kind.isPointLabel else {
-            return [Box(minX: ax - s.width / 2, minY: ay - s.height / 2, maxX: ax + s.width / 2, maxY: ay + s.height / 2)]
+            let centred = Box(minX: ax - s.width / 2, minY: ay - s.height / 2, maxX: ax + s.width / 2, maxY: ay + s.height / 2)
+            guard c.kind == .country else { return [centred] }
+            // A country's name may step a line up or down (e.g. off its capital's dot).
+            let step = s.height + 2 * padding + dotRadius
+            return [centred,
+                    Box(minX: centred.minX, minY: centred.minY - step, maxX: centred.maxX, maxY: centred.maxY - step),
+                    Box(minX: centred.minX, minY: centred.minY + step, maxX: centred.maxX, maxY: centred.maxY + step)]
         }
         let off = dotRadius + dotGap
         return [
