@@ -32,7 +32,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),

@@ -48,11 +48,11 @@ public struct BaseMap: Sendable {
     public init(level: Level, land: BaseMapLayer, lakes: BaseMapLayer,
                 coastlines: BaseMapLayer, borders: BaseMapLayer, rivers: BaseMapLayer = BaseMapLayer(kind: .lines)) {
         self.level = level
-        self.land = land
-        self.lakes = lakes
-        self.coastlines = coastlines
-        self.borders = borders
-        self.rivers = rivers
+        self.land = land.indexingChunks()
+        self.lakes = lakes.indexingChunks()
+        self.coastlines = coastlines.indexingChunks()
+        self.borders = borders.indexingChunks()
+        self.rivers = rivers.indexingChunks()
     }
 
     /// File name of one layer at one level, e.g. `ne_50m_land.geojson` (1:10m files are gzipped:

@@ -65,6 +65,13 @@ public struct BaseMapLayer: Sendable {
     public var featureMinZoom: [Float] = []
     /// Relative stroke weight of each line feature (empty: all 1).
     public var featureWeight: [Float] = []
+    /// Bounding boxes of runs of `chunkLength` vertices along each ring (see `indexingChunks()`),
+    /// so a painter can skip the parts of a huge ring (a continent's coast) outside its window.
+    public private(set) var chunkBounds: [UnitRect] = []
+    /// Index of each ring's first chunk, plus a final sentinel (empty until indexed).
+    public private(set) var ringChunkStarts: [Int32] = []
+    /// Vertices per chunk.
+    public static let chunkLength = 64
 
     public init(kind: Kind) { self.kind = kind }
 
@@ -85,6 +92,28 @@ public struct BaseMapLayer: Sendable {
     /// Rings `first ..< end` of feature `f`.
     @inlinable public func rings(ofFeature f: Int) -> Range<Int> {
         Int(featureRingStarts[f]) ..< Int(featureRingStarts[f + 1])
+    }
+
+    /// This layer with `chunkBounds` computed (done once when a map is assembled).
+    /// - Complexity: O(vertices).
+    public func indexingChunks() -> BaseMapLayer {
+        var copy = self
+        copy.chunkBounds = []
+        copy.chunkBounds.reserveCapacity(vertexCount / BaseMapLayer.chunkLength + ringCount)
+        copy.ringChunkStarts = [0]
+        copy.ringChunkStarts.reserveCapacity(ringCount + 1)
+        for r in 0..<ringCount {
+            var v = Int(ringStarts[r])
+            let end = Int(ringStarts[r + 1])
+            while v < end {
+                var b = UnitRect.empty
+                for k in v..<min(end, v + BaseMapLayer.chunkLength) { b.include(x: coordinates[2 * k], y: coordinates[2 * k + 1]) }
+                copy.chunkBounds.append(b)
+                v += BaseMapLayer.chunkLength
+            }
+            copy.ringChunkStarts.append(Int32(copy.chunkBounds.count))
+        }
+        return copy
     }
 
     /// Numeric property `key` of feature `f`, if it was kept and present.

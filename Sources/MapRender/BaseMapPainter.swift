@@ -140,8 +140,10 @@ struct BaseMapPainter {
                             && (b.maxY - b.minY) * worldSize < minFeatureSize { continue }
                         for r in layer.rings(ofFeature: f) {
                             let start = Int(ringStarts[r]), end = Int(ringStarts[r + 1])
+                            let chunks = layer.ringChunkStarts.isEmpty ? nil
+                                : (Int(layer.ringChunkStarts[r]), view)
                             if appendRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
-                                          minX, minY, maxX, maxY, cr) {
+                                          minX, minY, maxX, maxY, chunks: chunks, layer: layer, cr) {
                                 added = true
                             }
                         }
@@ -166,23 +168,46 @@ struct BaseMapPainter {
                             _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
                             _ tolerance: Double, _ seamNudge: Double,
                             _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                            chunks: (first: Int, view: UnitRect)?, layer: BaseMapLayer,
                             _ cr: OpaquePointer) -> Bool {
         guard end - start >= 2 else { return false }
+        // A long ring whose chunk boxes mostly miss the window: each missing chunk stands in for
+        // its first and last vertex only. Exact: the chunk lies wholly beyond one edge of the
+        // window, and so does the closed loop it makes with the straight segment replacing it.
+        if let chunks, end - start > 2 * BaseMapLayer.chunkLength {
+            return appendChunkedRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                                     minX, minY, maxX, maxY, firstChunk: chunks.first, view: chunks.view,
+                                     bounds: layer.chunkBounds, cr)
+        }
+        return appendVertices(xy, nil, start, end - start, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                              minX, minY, maxX, maxY, cr)
+    }
+
+    /// Appends a run of vertices (`indices[i]`, or `start + i` when `indices` is nil) as one ring.
+    // swiftlint:disable:next function_parameter_count
+    @inline(__always)
+    private func appendVertices(_ xy: UnsafeBufferPointer<Double>, _ indices: UnsafeBufferPointer<Int32>?,
+                                _ start: Int, _ count: Int, _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
+                                _ tolerance: Double, _ seamNudge: Double,
+                                _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                                _ cr: OpaquePointer) -> Bool {
+        guard count >= 2 else { return false }
         let ws = worldSize
-        @inline(__always) func point(_ v: Int) -> (Double, Double) {
+        @inline(__always) func point(_ i: Int) -> (Double, Double) {
+            let v = indices.map { Int($0[i]) } ?? start + i
             let ux = xy[2 * v], uy = xy[2 * v + 1]
             var x = ux * ws + offsetX
             if seamNudge > 0 { if ux <= 0 { x -= seamNudge } else if ux >= 1 { x += seamNudge } }
             return (x, uy * ws + offsetY)
         }
-        var (lastX, lastY) = point(start)
+        var (lastX, lastY) = point(0)
         var runCode = outcode(lastX, lastY, minX, minY, maxX, maxY)
         var allOutside = runCode
         var pendingX = 0.0, pendingY = 0.0, hasPending = false
         var skippedX = 0.0, skippedY = 0.0, hasSkipped = false
         // A ring entirely on one outer side of the window is invisible: check cheaply first.
-        var v = start + 1
-        while v < end && allOutside != 0 {
+        var v = 1
+        while v < count && allOutside != 0 {
             let (x, y) = point(v)
             allOutside &= outcode(x, y, minX, minY, maxX, maxY)
             v += 1
@@ -190,8 +215,7 @@ struct BaseMapPainter {
         if allOutside != 0 { return false }
 
         cairo_move_to(cr, lastX, lastY)
-        for v in (start + 1)..<end {
-            let (x, y) = point(v)
+        for v in 1..<count {            let (x, y) = point(v)
             let c = outcode(x, y, minX, minY, maxX, maxY)
             if c != 0 && (runCode & c) != 0 {
                 // Still on the same outer side as the last emitted vertex: defer.
@@ -218,5 +242,39 @@ struct BaseMapPainter {
         if hasSkipped && !isPolygon { cairo_line_to(cr, skippedX, skippedY) }
         if isPolygon { cairo_close_path(cr) }
         return true
+    }
+
+    /// `appendRing` for a long ring, visiting only the chunks that touch the window.
+    // swiftlint:disable:next function_parameter_count
+    private func appendChunkedRing(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
+                                   _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
+                                   _ tolerance: Double, _ seamNudge: Double,
+                                   _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                                   firstChunk: Int, view: UnitRect, bounds: [UnitRect], _ cr: OpaquePointer) -> Bool {
+        // The vertices to visit: whole chunks that touch the window, the ends of those that don't.
+        var picked: [Int32] = []
+        picked.reserveCapacity(256)
+        var anyInside = false
+        var c = firstChunk
+        var v = start
+        while v < end {
+            let chunkEnd = min(end, v + BaseMapLayer.chunkLength)
+            if bounds[c].intersects(view) {
+                anyInside = true
+                for k in v..<chunkEnd { picked.append(Int32(k)) }
+            } else {
+                picked.append(Int32(v))
+                if chunkEnd - 1 > v { picked.append(Int32(chunkEnd - 1)) }
+            }
+            v = chunkEnd
+            c += 1
+        }
+        // A line missing the window draws nothing; a polygon may still surround it (the middle of a
+        // continent), so its chunk ends go on to the usual culling.
+        guard anyInside || isPolygon else { return false }
+        return picked.withUnsafeBufferPointer { idx in
+            appendVertices(xy, idx, 0, idx.count, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                           minX, minY, maxX, maxY, cr)
+        }
     }
 }
