@@ -45,6 +45,7 @@ public struct MapPicture {
             return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
         }
         scene.dropLabelsUnderMarks()
+        renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels)
         sceneRenderer.scene = scene
         renderer.overlays = [sceneRenderer]
         return renderer

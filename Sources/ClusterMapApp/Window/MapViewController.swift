@@ -38,6 +38,8 @@ final class MapViewController {
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
     var fineBaseMapRequested = false
+    /// Credits for the base map and the data shown (GeoNames is added while its names show).
+    var dataAttribution = MapFrameRenderer.defaultAttribution
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
     /// Bubbles splitting and merging when the index zoom changes.
@@ -108,6 +110,7 @@ final class MapViewController {
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
         sceneRenderer.scene = lastScene
+        renderer.attribution = LabelAttribution.line(dataAttribution, labels: lastScene.labels)
         // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
         // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
