@@ -55,8 +55,13 @@ public final class BaseMapRenderer {
         self.palette = palette
     }
 
-    /// Installs a (newly loaded) map at its level; cached tiles are refreshed.
-    public func setBaseMap(_ map: BaseMap) {
+    /// Simplified copies of each level's map by integer zoom (see `BaseMap.zoomBands`).
+    private var bands: [BaseMap.Level: [Int: BaseMap]] = [:]
+
+    /// Installs a (newly loaded) map at its level, with its simplified copies for low zooms (keyed
+    /// by integer zoom; zooms without one use `map`); cached tiles are refreshed.
+    public func setBaseMap(_ map: BaseMap, bands zoomBands: [Int: BaseMap] = [:]) {
+        bands[map.level] = zoomBands
         switch map.level {
         case .coarse: coarseMap = map
         case .detailed: detailedMap = map
@@ -74,9 +79,14 @@ public final class BaseMapRenderer {
 
     /// The map drawn at a zoom level.
     public func baseMap(forZoom zoom: Double) -> BaseMap? {
-        if zoom >= fineMinZoom, let f = fineMap { return f }
-        if zoom >= detailedMinZoom, let d = detailedMap { return d }
-        return coarseMap ?? detailedMap
+        let map: BaseMap?
+        if zoom >= fineMinZoom, let f = fineMap { map = f } else if zoom >= detailedMinZoom, let d = detailedMap {
+            map = d
+        } else {
+            map = coarseMap ?? detailedMap
+        }
+        guard let level = map?.level, let band = bands[level]?[Int(zoom.rounded(.down))] else { return map }
+        return band
     }
 
     /// Device pixels per logical unit of a context (surface device scale × current matrix scale).
