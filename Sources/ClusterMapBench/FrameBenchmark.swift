@@ -299,9 +299,9 @@ func runFrameBenchmark(_ args: [String]) {
             renderer.overlays = [overlay]
             let layout = MapLabelLayout(index: labels)
             // As the window does every frame: the labels for the camera, clear of the marks.
-            func labelled(_ scene: Scene, _ camera: Camera) -> Scene {
+            func labelled(_ scene: Scene, _ camera: Camera, animating: Bool = false) -> Scene {
                 var s = scene
-                s.labels = layout.labels(for: camera) { id in
+                s.labels = layout.labels(for: camera, isAnimating: animating) { id in
                     let c = layout.index.candidates[id]
                     return overlay.labelRenderer.size(of: c.text, kind: c.kind)
                 }
@@ -316,7 +316,7 @@ func runFrameBenchmark(_ args: [String]) {
             image.withContext { cr in
                 for f in list {
                     let c0 = threadCPUMs(), t0 = nowMs()
-                    overlay.scene = labelled(f.scene, f.camera)
+                    overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)
                     cpu.append(threadCPUMs() - c0)

@@ -67,7 +67,8 @@ extension MapViewController {
     /// The base-map labels for the camera, measured by the scene renderer's label sprites.
     func baseMapLabels() -> [SceneLabel] {
         let layout = labelLayout, labelRenderer = sceneRenderer.labelRenderer
-        return layout.labels(for: camera) { id in
+        let moving = isGestureActive || cameraController.isAnimating
+        return layout.labels(for: camera, isAnimating: moving) { id in
             let c = layout.index.candidates[id]
             return labelRenderer.size(of: c.text, kind: c.kind)
         }
