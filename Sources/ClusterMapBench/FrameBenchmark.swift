@@ -295,6 +295,7 @@ func runFrameBenchmark(_ args: [String]) {
         runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
         for (mode, list) in runs {
             let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
+            renderer.baseMap.progressiveAtRest = true  // as the window draws
             let overlay = SceneRenderer()
             renderer.overlays = [overlay]
             let layout = MapLabelLayout(index: labels)

@@ -83,6 +83,7 @@ final class MapViewController {
             FileHandle.standardError.write("clustermap: cannot find the data folder (set CLUSTERMAP_DATA_DIR)\n".data(using: .utf8)!)
         }
         renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
+        renderer.baseMap.progressiveAtRest = true
 
         let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, _ in
             MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))
@@ -115,6 +116,8 @@ final class MapViewController {
         // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
         renderer.draw(in: cr, camera: camera, isAnimating: moving)
+        // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
+        if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {
             eventLog.emit("frame", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded())),
