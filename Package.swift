@@ -8,6 +8,7 @@ let package = Package(
     name: "ClusterMap",
     products: [
         .library(name: "ClusterCore", targets: ["ClusterCore"]),
+        .library(name: "Tiles", targets: ["Tiles"]),
         .executable(name: "clustermap", targets: ["ClusterMapApp"]),
         .executable(name: "clustermap-bench", targets: ["ClusterMapBench"]),
     ],
@@ -16,9 +17,12 @@ let package = Package(
         .target(name: "MapModel", dependencies: ["ClusterCore"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
+        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite"]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
-        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "CCairo"]),
+        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo"]),
         .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .executableTarget(
@@ -27,12 +31,14 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "Tiles"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "MapRender", "CSQLite", "CCairo"],
+                    exclude: ["Fixtures", "Golden", "Failures"]),  // tile fixtures; golden PNGs; failure output
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
                     exclude: ["Support"]),  // helper scripts the tests run
