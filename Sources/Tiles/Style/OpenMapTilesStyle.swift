@@ -44,10 +44,10 @@ extension TileStyle {
         layers += [
             StyleLayer("boundary-country", "boundary", filter: .all([.in("admin_level", "2"),
                                                                      .notEquals(keys: ["maritime"], values: ["1"])]),
-                       paint: .line(boundary, width: ZoomFunction([S(3, 0.8), S(10, 1.4), S(14, 2)]), dash: [4, 2])),
+                       paint: .line(boundary, width: ZoomFunction([S(3, 0.8), S(10, 1.4), S(14, 2)]), dash: [5, 2.5])),
             StyleLayer("boundary-region", "boundary", filter: .all([.in("admin_level", "3", "4"),
                                                                     .notEquals(keys: ["maritime"], values: ["1"])]),
-                       minZoom: 5, paint: .line(boundary.withOpacity(0.7), width: ZoomFunction([S(5, 0.6), S(14, 1.2)]), dash: [3, 2])),
+                       minZoom: 5, paint: .line(boundary.withOpacity(0.7), width: ZoomFunction([S(5, 0.6), S(14, 1.2)]), dash: [4, 2])),
         ]
         let labels = [
             LabelRule("place", kind: .place, priorities: [

@@ -74,7 +74,7 @@ extension TileStyle {
         let bigBorders = StyleFilter.any([.equals(keys: ["pmap:min_admin_level", "admin_level"], values: ["2", "3", "4"]),
                                           kindIs("country", "region")])
         layers.append(StyleLayer("boundaries", "boundaries", filter: .all([line, bigBorders]), minZoom: 3,
-                                 paint: .line(boundary, width: ZoomFunction([S(3, 0.8), S(10, 1.4), S(14, 2)]), dash: [4, 2])))
+                                 paint: .line(boundary, width: ZoomFunction([S(3, 0.8), S(10, 1.4), S(14, 2)]), dash: [5, 2.5])))
         let labels = [
             LabelRule("places", kind: .place, classKeys: kind, priorities: [
                 "country": 120, "region": 90, "city": 100, "town": 80, "village": 60, "suburb": 50,

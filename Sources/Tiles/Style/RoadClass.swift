@@ -43,7 +43,7 @@ public enum RoadClass: String, CaseIterable, Sendable {
         case .primary: return StyleColor(0xFBEDD3, 0x58504A)
         case .secondary, .tertiary, .minor, .service: return StyleColor(0xFFFFFF, 0x474D57)
         case .path: return StyleColor(0xC2B8AC, 0x5A606A)
-        case .rail: return StyleColor(0xB8B2AC, 0x565C66)
+        case .rail: return StyleColor(0xB3ADA8, 0x5A606B)
         }
     }
 
@@ -58,13 +58,10 @@ public enum RoadClass: String, CaseIterable, Sendable {
         }
     }
 
-    /// Dash pattern (paths and rails are dashed so they never read as streets).
+    /// Dash pattern: paths are dashed so they never read as streets; rails are thin solid grey
+    /// lines (dashed, they would look like borders).
     public var dash: [Double] {
-        switch self {
-        case .path: return [2, 1.6]
-        case .rail: return [3, 2]
-        default: return []
-        }
+        self == .path ? [2, 1.6] : []
     }
 
     /// Extra width of the casing beyond the fill, per side pair, in logical pixels.

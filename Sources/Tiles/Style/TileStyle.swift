@@ -47,7 +47,7 @@ public struct TileStyle: Sendable {
     static let sand = StyleColor(0xF3EBD6, 0x393832)
     static let building = StyleColor(0xE4DFD7, 0x363B44)
     static let buildingEdge = StyleColor(0xD6D0C6, 0x3F454F)
-    static let boundary = StyleColor(0xB9AEB9, 0x5A5563)
+    static let boundary = StyleColor(0xBFAFC6, 0x5E5668)
 }
 
 /// The kinds of label a tile offers.
