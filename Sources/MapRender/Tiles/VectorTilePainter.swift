@@ -42,7 +42,8 @@ public struct VectorTilePainter: Sendable {
         Double(tileZoom) + log2(1 / max(1e-9, rect.size))
     }
 
-    /// Paints `tile` into the square (0, 0, size, size) of a cairo context (logical pixels).
+    /// Paints `tile` into the square (0, 0, size, size) of a cairo context (logical pixels) whose
+    /// target is an image surface. The context may be translated and scaled, not rotated.
     public func paint(_ tile: VectorTile, zoom: Int, in cr: OpaquePointer, size: Double = 512, rect: TileRect = .whole) {
         let z = Self.styleZoom(tileZoom: zoom, rect: rect)
         // Style widths are for a 512-px tile; a smaller tile gets proportionally thinner lines.
@@ -52,61 +53,67 @@ public struct VectorTilePainter: Sendable {
         cairo_clip(cr)
         setColor(style.background, cr)
         cairo_paint(cr)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_restore(cr)
+        // The tile square in device pixels: geometry is rasterised there directly.
+        // (`cairo_user_to_device` stops at the surface's device space: add its scale and offset.)
+        guard let target = cairo_get_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return }
+        var x0 = 0.0, y0 = 0.0, x1 = size, y1 = size
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        var sx = 1.0, sy = 1.0, offX = 0.0, offY = 0.0
+        cairo_surface_get_device_scale(target, &sx, &sy)
+        cairo_surface_get_device_offset(target, &offX, &offY)
+        x0 = x0 * sx + offX; x1 = x1 * sx + offX
+        y0 = y0 * sy + offY; y1 = y1 * sy + offY
+        let originX = Int(x0.rounded()), originY = Int(y0.rounded())
+        let device = (x1 - x0) / size
+        guard device > 0, device.isFinite else { return }
+        let raster = CoverageRasterizer(width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
+        let fx = x0 - Double(originX), fy = y0 - Double(originY)
         var indices: [String: [String: Int]] = [:]
         for rule in style.layers where rule.isVisible(atZoom: z) {
             guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
-            let index = indices[layer.name] ?? Self.keyIndex(layer)
+            let index = indices[layer.name] ?? layer.keyIndex
             indices[layer.name] = index
-            let unit = size / Double(layer.extent) / rect.size
-            let ox = rect.x * Double(layer.extent), oy = rect.y * Double(layer.extent)
-            // Features entirely outside the drawn part are skipped (over-zoom draws a quarter or less).
-            let margin = 64 / unit
-            let lo = (x: ox - margin, y: oy - margin)
-            let hi = (x: ox + rect.size * Double(layer.extent) + margin, y: oy + rect.size * Double(layer.extent) + margin)
-            var any = false
-            for feature in layer.features where !feature.parts.isEmpty {
-                switch rule.paint {
-                case .fill: guard feature.type == .polygon else { continue }
-                case .line: guard feature.type == .lineString || feature.type == .polygon else { continue }
-                }
-                if case .always = rule.filter {} else {
-                    let matches = rule.filter.matches(type: feature.type) { key in
-                        index[key].flatMap { layer.value(of: feature, keyIndex: $0) }
-                    }
-                    guard matches else { continue }
-                }
-                if rect.size < 1, !Self.intersects(feature, lo, hi) { continue }
-                appendPath(feature, unit: unit, ox: ox, oy: oy, closed: feature.type == .polygon, cr)
-                any = true
-            }
-            guard any else { continue }
+            let filter = CompiledFilter(rule.filter, layer: layer, keyIndex: index)
+            if filter.isNever { continue }
+            let extent = Double(layer.extent)
+            let geometry = DeviceMapping(scale: size / extent / rect.size * device, ox: rect.x * extent, oy: rect.y * extent,
+                                         dx: fx, dy: fy)
+            // Features entirely outside the drawn part are skipped: tile buffers, and most of the tile
+            // when over-zooming. The margin keeps wide lines whose edge reaches in.
+            let margin = 16 * device / geometry.scale
+            let lo = (x: geometry.ox - margin, y: geometry.oy - margin)
+            let hi = (x: geometry.ox + rect.size * extent + margin, y: geometry.oy + rect.size * extent + margin)
+            let halfWidth: Double
+            let color: StyleColor
+            var dashes: [Double] = []
             switch rule.paint {
-            case let .fill(color):
-                setColor(color, cr)
-                cairo_fill(cr)
-            case let .line(color, width, dash):
-                setColor(color, cr)
-                cairo_set_line_width(cr, max(0.25, width.value(at: z) * widthScale))
-                if dash.isEmpty {
-                    cairo_set_dash(cr, nil, 0, 0)
-                } else {
-                    let scaled = dash.map { $0 * max(1, width.value(at: z) * widthScale) }
-                    cairo_set_dash(cr, scaled, Int32(scaled.count), 0)
-                }
-                cairo_stroke(cr)
-                cairo_set_dash(cr, nil, 0, 0)
+            case let .fill(c): color = c; halfWidth = 0
+            case let .line(c, width, dash):
+                color = c
+                let w = max(0.25, width.value(at: z) * widthScale)
+                halfWidth = w * device / 2
+                // Dash lengths are in line widths (at least a pixel), like the style says.
+                dashes = dash.map { $0 * max(1, w) * device }
             }
+            for feature in layer.features where !feature.parts.isEmpty {
+                if halfWidth == 0 {
+                    guard feature.type == .polygon else { continue }
+                } else {
+                    guard feature.type == .lineString || feature.type == .polygon else { continue }
+                }
+                guard filter.matches(feature), Self.intersects(feature, lo, hi) else { continue }
+                if halfWidth == 0 {
+                    addFill(feature, geometry, raster)
+                } else {
+                    addStroke(feature, geometry, halfWidth: halfWidth, closed: feature.type == .polygon, dashes: dashes, raster)
+                }
+            }
+            let rgb = MapColor(hex: color.hex(dark: isDark))
+            raster.compositeOffset(into: target, originX: originX, originY: originY,
+                                   red: rgb.red, green: rgb.green, blue: rgb.blue, alpha: color.opacity)
         }
-        cairo_restore(cr)
-    }
-
-    private static func keyIndex(_ layer: VectorTileLayer) -> [String: Int] {
-        var index: [String: Int] = [:]
-        for (i, k) in layer.keys.enumerated() where index[k] == nil { index[k] = i }
-        return index
     }
 
     private static func intersects(_ f: VectorTileFeature, _ lo: (x: Double, y: Double), _ hi: (x: Double, y: Double)) -> Bool {
@@ -120,18 +127,129 @@ public struct VectorTilePainter: Sendable {
         return Double(maxX) >= lo.x && Double(minX) <= hi.x && Double(maxY) >= lo.y && Double(minY) <= hi.y
     }
 
-    private func appendPath(_ f: VectorTileFeature, unit: Double, ox: Double, oy: Double, closed: Bool, _ cr: OpaquePointer) {
+    /// Tile units → device pixels of the rasteriser.
+    struct DeviceMapping {
+        var scale: Double
+        var ox: Double
+        var oy: Double
+        var dx: Double
+        var dy: Double
+    }
+
+    /// A part's points in device pixels, dropping points closer than half a pixel to the last one
+    /// kept: dense tiles carry many sub-pixel vertices that cost edges and show nothing.
+    private static func devicePoints(_ f: VectorTileFeature, part: Int, _ m: DeviceMapping,
+                                     keepLast: Bool) -> (xs: [Double], ys: [Double]) {
+        let r = f.partRange(part)
+        var xs: [Double] = [], ys: [Double] = []
+        xs.reserveCapacity(r.count); ys.reserveCapacity(r.count)
         f.points.withUnsafeBufferPointer { p in
-            for part in 0..<f.parts.count {
-                let r = f.partRange(part)
-                guard r.count >= (closed ? 3 : 2) else { continue }
-                cairo_move_to(cr, (Double(p[2 * r.lowerBound]) - ox) * unit, (Double(p[2 * r.lowerBound + 1]) - oy) * unit)
-                for i in r.dropFirst() {
-                    cairo_line_to(cr, (Double(p[2 * i]) - ox) * unit, (Double(p[2 * i + 1]) - oy) * unit)
+            var lx = -Double.infinity, ly = -Double.infinity
+            for i in r {
+                let x = (Double(p[2 * i]) - m.ox) * m.scale + m.dx, y = (Double(p[2 * i + 1]) - m.oy) * m.scale + m.dy
+                let ddx = x - lx, ddy = y - ly
+                if ddx * ddx + ddy * ddy >= 0.25 || (keepLast && i == r.upperBound - 1) {
+                    xs.append(x); ys.append(y)
+                    lx = x; ly = y
                 }
-                if closed { cairo_close_path(cr) }
             }
         }
+        return (xs, ys)
+    }
+
+    private func addFill(_ f: VectorTileFeature, _ m: DeviceMapping, _ raster: CoverageRasterizer) {
+        for part in 0..<f.parts.count {
+            let (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: false)
+            raster.addRing(xs, ys)
+        }
+    }
+
+    /// Strokes lines as one quad per segment. Thin lines get square ends half a width long, which
+    /// closes the gaps at bends; wider ones get an octagon at every vertex (a round join or cap).
+    private func addStroke(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
+                           dashes: [Double], _ raster: CoverageRasterizer) {
+        if dashes.count >= 2, dashes.allSatisfy({ $0 > 0 }) {
+            addDashed(f, m, halfWidth: h, closed: closed, dashes: dashes, raster)
+            return
+        }
+        let roundJoins = h >= 1
+        for part in 0..<f.parts.count {
+            var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
+            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
+            guard xs.count >= 2 else { continue }
+            for i in 1..<xs.count {
+                let ax = xs[i - 1], ay = ys[i - 1], bx = xs[i], by = ys[i]
+                let len = hypot(bx - ax, by - ay)
+                guard len > 0 else { continue }
+                let ux = (bx - ax) / len, uy = (by - ay) / len
+                let nx = -uy * h, ny = ux * h
+                let ext = roundJoins ? 0 : h
+                let sx = ax - ux * ext, sy = ay - uy * ext, ex = bx + ux * ext, ey = by + uy * ext
+                raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+            }
+            if roundJoins {
+                // Round caps at the ends, and round joins only where the line turns enough for the
+                // gap on the outside of the bend to show (more than ~0.3 px): most vertices of a
+                // street are gentle bends, and an octagon each would triple the edges.
+                let n = xs.count
+                for i in 0..<n {
+                    let isEnd = !closed && (i == 0 || i == n - 1)
+                    if !isEnd {
+                        let p = i == 0 ? n - 2 : i - 1, q = i == n - 1 ? 1 : i + 1
+                        guard p >= 0, q < n else { continue }
+                        let ax = xs[i] - xs[p], ay = ys[i] - ys[p], bx = xs[q] - xs[i], by = ys[q] - ys[i]
+                        let la = hypot(ax, ay), lb = hypot(bx, by)
+                        guard la > 0, lb > 0 else { continue }
+                        let sinTurn = abs(ax * by - ay * bx) / (la * lb)
+                        let cosTurn = (ax * bx + ay * by) / (la * lb)
+                        if cosTurn > 0 && h * sinTurn < 0.3 { continue }
+                    }
+                    addOctagon(xs[i], ys[i], h, raster)
+                }
+            }
+        }
+    }
+
+    /// A dashed line: quads for the "on" stretches, the pattern running on across vertices.
+    private func addDashed(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
+                           dashes: [Double], _ raster: CoverageRasterizer) {
+        for part in 0..<f.parts.count {
+            var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
+            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
+            guard xs.count >= 2 else { continue }
+            var index = 0
+            var left = dashes[0]
+            for i in 1..<xs.count {
+                let ax = xs[i - 1], ay = ys[i - 1]
+                let len = hypot(xs[i] - ax, ys[i] - ay)
+                guard len > 0 else { continue }
+                let ux = (xs[i] - ax) / len, uy = (ys[i] - ay) / len
+                let nx = -uy * h, ny = ux * h
+                var t = 0.0
+                while t < len {
+                    let step = min(left, len - t)
+                    if index % 2 == 0 {
+                        let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
+                        raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+                    }
+                    t += step
+                    left -= step
+                    if left <= 1e-9 {
+                        index = (index + 1) % dashes.count
+                        left = dashes[index]
+                    }
+                }
+            }
+        }
+    }
+
+    private func addOctagon(_ cx: Double, _ cy: Double, _ r: Double, _ raster: CoverageRasterizer) {
+        // A regular octagon whose area matches the circle's closely enough at these sizes.
+        let k = r * 1.02
+        let c = k * 0.9238795, s = k * 0.3826834
+        let xs = [cx + c, cx + s, cx - s, cx - c, cx - c, cx - s, cx + s, cx + c]
+        let ys = [cy + s, cy + c, cy + c, cy + s, cy - s, cy - c, cy - c, cy - s]
+        raster.addRing(xs, ys)
     }
 
     private func setColor(_ c: StyleColor, _ cr: OpaquePointer) {

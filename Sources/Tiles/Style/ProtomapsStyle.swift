@@ -50,7 +50,8 @@ extension TileStyle {
             StyleLayer("waterway-small", "physical_line", filter: .all([line, .in("waterway", "canal", "stream", "ditch", "drain")]),
                        minZoom: 12, paint: .line(waterway, width: ZoomFunction([S(12, 0.5), S(14, 1.2), S(16, 2.5)]))),
             StyleLayer("building", "buildings", filter: polygon, minZoom: 14, paint: .fill(building)),
-            StyleLayer("building-edge", "buildings", filter: polygon, minZoom: 14,
+            // Outlines only when over-zoomed (see the OpenMapTiles style).
+            StyleLayer("building-edge", "buildings", filter: polygon, minZoom: 15,
                        paint: .line(buildingEdge, width: ZoomFunction([S(14, 0.4), S(16, 0.8)]))),
         ]
         let notTunnel = StyleFilter.notEquals(keys: ["tunnel"], values: ["yes", "true", "1"])

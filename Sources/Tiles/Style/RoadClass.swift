@@ -42,7 +42,7 @@ public enum RoadClass: String, CaseIterable, Sendable {
         case .trunk: return StyleColor(0xF9E3BC, 0x625541)
         case .primary: return StyleColor(0xFBEDD3, 0x58504A)
         case .secondary, .tertiary, .minor, .service: return StyleColor(0xFFFFFF, 0x474D57)
-        case .path: return StyleColor(0xC2B8AC, 0x5A606A)
+        case .path: return StyleColor(0xD2C9BE, 0x50565F)
         case .rail: return StyleColor(0xB3ADA8, 0x5A606B)
         }
     }
@@ -58,11 +58,10 @@ public enum RoadClass: String, CaseIterable, Sendable {
         }
     }
 
-    /// Dash pattern: paths are dashed so they never read as streets; rails are thin solid grey
-    /// lines (dashed, they would look like borders).
-    public var dash: [Double] {
-        self == .path ? [2, 1.6] : []
-    }
+    /// Dash pattern: none. Paths and rails are told from streets by colour and width; dashes
+    /// would multiply the shapes cairo rasterises on the densest tiles (footpaths are the most
+    /// numerous lines in a city centre).
+    public var dash: [Double] { [] }
 
     /// Extra width of the casing beyond the fill, per side pair, in logical pixels.
     static let casingExtra = 1.3

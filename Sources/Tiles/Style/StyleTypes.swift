@@ -105,16 +105,20 @@ public indirect enum StyleFilter: Sendable, Hashable {
 
     private static func first(_ keys: [String], _ property: (String) -> VectorTileValue?) -> String? {
         for k in keys {
-            if let v = property(k) {
-                switch v {
-                case let .string(s): return s
-                case let .int(i): return String(i)
-                case let .double(d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
-                case let .bool(b): return b ? "true" : "false"
-                }
-            }
+            if let v = property(k) { return text(of: v) }
         }
         return nil
+    }
+
+    /// A value as the text filters compare with: strings as they are, whole numbers without a
+    /// fraction (`admin_level` 2 and "2" are the same), booleans as `true`/`false`.
+    static func text(of v: VectorTileValue) -> String? {
+        switch v {
+        case let .string(s): return s
+        case let .int(i): return String(i)
+        case let .double(d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case let .bool(b): return b ? "true" : "false"
+        }
     }
 }
 
