@@ -26,6 +26,8 @@ private func median(_ v: [Double]) -> Double {
     return s.isEmpty ? .nan : s[s.count / 2]
 }
 
+private func minimum(_ v: [Double]) -> Double { v.min() ?? .nan }
+
 private func p95(_ v: [Double]) -> Double {
     let s = v.sorted()
     return s.isEmpty ? .nan : s[min(s.count - 1, Int(Double(s.count - 1) * 0.95))]
@@ -91,7 +93,7 @@ func runTileBenchmark(_ args: [String]) {
     }
     func line(_ name: String, _ v: [Double], _ extra: String = "") {
         print("{\"bench\":\"tiles\",\"what\":\"\(name)\",\(label),\"runs\":\(v.count),"
-              + "\"median_ms\":\(String(format: "%.3f", median(v))),\"p95_ms\":\(String(format: "%.3f", p95(v)))\(extra)}")
+              + "\"min_ms\":\(String(format: "%.3f", minimum(v))),\"median_ms\":\(String(format: "%.3f", median(v))),\"p95_ms\":\(String(format: "%.3f", p95(v)))\(extra)}")
     }
     line("read_gunzip", read)
     line("decode_all_layers", decodeAll, ",\"features\":\(features)")
