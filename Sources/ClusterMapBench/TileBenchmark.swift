@@ -9,7 +9,8 @@ import Tiles
 // - "decode": MVT decode (all layers, and only the style's layers);
 // - "paint": the decoded tile painted at 512 px (scale 1 and 2);
 // - "read_decode_paint": all of it, what a loader thread does per tile (target ≤ 15 ms);
-// - "cached": a cached 512-px tile image put on a 1280×800 frame at a fractional zoom (≤ 1 ms).
+// - "cached_tile_on_screen": a cached 512-px tile image put on a 1280×800 frame, scaled for a
+//   fractional zoom (≤ 1 ms); "cached_tile_at_rest": the same at its own zoom (a 1:1 copy).
 // Default input: the Leipzig fixture's densest tile (Tests/TilesTests/Fixtures, from the repo root).
 // Times are the thread's CPU time (see `tileNowMs`).
 
@@ -117,6 +118,28 @@ func runTileBenchmark(_ args: [String]) {
         }
     }
     line("cached_tile_on_screen", cached, ",\"target_ms\":1")
+    var animating: [Double] = []
+    frame.withContext { cr in
+        for r in 0..<(runs * 10) {
+            let zoomFrac = 1 + Double(r % 10) / 10 * 0.4
+            let t = tileNowMs()
+            TileImageDrawing.draw(image, x: 300.5 + Double(r % 7), y: 150.25, size: 512 * zoomFrac, smooth: false, in: cr)
+            cairo_surface_flush(frame.surface)
+            animating.append(tileNowMs() - t)
+        }
+    }
+    line("cached_tile_zooming_nearest", animating, ",\"target_ms\":1")
+    // At rest: the map sits at the tile's own zoom, so the tile is copied 1:1 at whole pixels.
+    var atRest: [Double] = []
+    frame.withContext { cr in
+        for r in 0..<(runs * 10) {
+            let t = tileNowMs()
+            TileImageDrawing.draw(image, x: Double(100 + r % 7), y: 150, size: 512, in: cr)
+            cairo_surface_flush(frame.surface)
+            atRest.append(tileNowMs() - t)
+        }
+    }
+    line("cached_tile_at_rest", atRest, ",\"target_ms\":1")
     if let dir = pngDirectory {
         try? image.writePNG(to: dir.appendingPathComponent("tile-\(tileID.z)-\(tileID.x)-\(tileID.y).png"))
         try? frame.writePNG(to: dir.appendingPathComponent("tile-frame.png"))

@@ -70,12 +70,12 @@ public struct VectorTilePainter: Sendable {
         guard device > 0, device.isFinite else { return }
         let raster = CoverageRasterizer(width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
         let fx = x0 - Double(originX), fy = y0 - Double(originY)
-        var indices: [String: [String: Int]] = [:]
+        var indices: [String: (keys: [String: Int], texts: LayerTexts)] = [:]
         for rule in style.layers where rule.isVisible(atZoom: z) {
             guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
-            let index = indices[layer.name] ?? layer.keyIndex
+            let index = indices[layer.name] ?? (layer.keyIndex, LayerTexts(layer))
             indices[layer.name] = index
-            let filter = CompiledFilter(rule.filter, layer: layer, keyIndex: index)
+            let filter = CompiledFilter(rule.filter, layer: layer, keyIndex: index.keys, texts: index.texts)
             if filter.isNever { continue }
             let extent = Double(layer.extent)
             let geometry = DeviceMapping(scale: size / extent / rect.size * device, ox: rect.x * extent, oy: rect.y * extent,

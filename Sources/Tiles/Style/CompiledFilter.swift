@@ -4,15 +4,19 @@
 public indirect enum CompiledFilter: Sendable {
     case always
     case never
-    /// The first present key's value index must (or, `negated`, must not) be flagged in `mask`.
-    case equals(keyIndices: [Int], mask: [Bool], negated: Bool)
+    /// The first present key's value index must (or, `negated`, must not) be in `values`.
+    case equals(keyIndices: [Int], values: ValueSet, negated: Bool)
     case has(keyIndex: Int)
     case geometry(VectorTileFeature.GeometryType)
     case all([CompiledFilter])
     case any([CompiledFilter])
 
     /// Compiles `filter` for `layer`, whose key index is `keyIndex` (name → first index).
-    public init(_ filter: StyleFilter, layer: VectorTileLayer, keyIndex: [String: Int]) {
+    ///
+    /// `texts`, the layer's values as filter text (`LayerTexts(layer)`), is shared by all the
+    /// rules of one layer so that each value is converted once, and only if a feature uses it.
+    public init(_ filter: StyleFilter, layer: VectorTileLayer, keyIndex: [String: Int], texts: LayerTexts? = nil) {
+        let texts = texts ?? LayerTexts(layer)
         switch filter {
         case .always: self = .always
         case let .geometry(t): self = .geometry(t)
@@ -26,17 +30,16 @@ public indirect enum CompiledFilter: Sendable {
                 self = negated ? .always : .never
                 return
             }
-            let mask = layer.values.map { StyleFilter.text(of: $0).map(values.contains) ?? false }
-            self = .equals(keyIndices: indices, mask: mask, negated: negated)
+            self = .equals(keyIndices: indices, values: ValueSet(values, texts: texts), negated: negated)
         case let .all(fs):
-            let parts = fs.map { CompiledFilter($0, layer: layer, keyIndex: keyIndex) }
+            let parts = fs.map { CompiledFilter($0, layer: layer, keyIndex: keyIndex, texts: texts) }
             if parts.contains(where: { if case .never = $0 { return true } else { return false } }) {
                 self = .never
             } else {
                 self = .all(parts.filter { if case .always = $0 { return false } else { return true } })
             }
         case let .any(fs):
-            self = .any(fs.map { CompiledFilter($0, layer: layer, keyIndex: keyIndex) })
+            self = .any(fs.map { CompiledFilter($0, layer: layer, keyIndex: keyIndex, texts: texts) })
         }
     }
 
@@ -53,12 +56,9 @@ public indirect enum CompiledFilter: Sendable {
         case .never: return false
         case let .geometry(t): return f.type == t
         case let .has(k): return Self.valueIndex(f, key: k) != nil
-        case let .equals(keys, mask, negated):
+        case let .equals(keys, values, negated):
             for k in keys {
-                if let v = Self.valueIndex(f, key: k) {
-                    let hit = v < mask.count && mask[v]
-                    return hit != negated
-                }
+                if let v = Self.valueIndex(f, key: k) { return values.contains(v) != negated }
             }
             return negated
         case let .all(parts):
@@ -79,6 +79,51 @@ public indirect enum CompiledFilter: Sendable {
             i += 2
         }
         return nil
+    }
+}
+
+/// A layer's values as the text filters compare, converted on first use (layers such as
+/// Protomaps' `landuse` carry thousands of values, mostly names no filter ever looks at).
+public final class LayerTexts: @unchecked Sendable {
+    private let values: [VectorTileValue]
+    private var texts: [String?]
+    private var done: [Bool]
+
+    /// Prepares the texts of `layer`'s values. Not thread-safe: one paint or label pass uses it.
+    public init(_ layer: VectorTileLayer) {
+        values = layer.values
+        texts = Array(repeating: nil, count: layer.values.count)
+        done = Array(repeating: false, count: layer.values.count)
+    }
+
+    /// The text of value `i` (nil for an index outside the table).
+    func text(_ i: Int) -> String? {
+        guard i >= 0, i < values.count else { return nil }
+        if !done[i] {
+            texts[i] = StyleFilter.text(of: values[i])
+            done[i] = true
+        }
+        return texts[i]
+    }
+}
+
+/// The value indices whose text is in a set, decided per index on first use and remembered.
+public final class ValueSet: @unchecked Sendable {
+    private let wanted: Set<String>
+    private let texts: LayerTexts
+    /// 0 unknown, 1 in, 2 out.
+    private var state: [UInt8] = []
+
+    init(_ wanted: Set<String>, texts: LayerTexts) {
+        self.wanted = wanted
+        self.texts = texts
+    }
+
+    func contains(_ i: Int) -> Bool {
+        guard i >= 0 else { return false }
+        if i >= state.count { state += Array(repeating: 0, count: i + 1 - state.count) }
+        if state[i] == 0 { state[i] = texts.text(i).map(wanted.contains) == true ? 1 : 2 }
+        return state[i] == 1
     }
 }
 
