@@ -20,6 +20,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
         .target(name: "Tiles", dependencies: ["GeoData", "CSQLite"]),
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+        // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
+        .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo"]),
@@ -37,8 +40,8 @@ let package = Package(
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
-        .testTarget(name: "TilesTests", dependencies: ["Tiles", "MapRender", "CSQLite", "CCairo"],
-                    exclude: ["Fixtures", "Golden", "Failures"]),  // tile fixtures; golden PNGs; failure output
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup"],
+                    exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
                     exclude: ["Support"]),  // helper scripts the tests run
