@@ -138,6 +138,17 @@ final class CoverageRasterizer {
         }
     }
 
+    /// `source over destination` for premultiplied pixels with coverage 0…1, in integers, two
+    /// channels per multiply (the `x·k/256` pairs trick).
+    @inline(__always)
+    static func blend(_ p: UInt32, coverage c: Float, srcRB: UInt32, srcAG: UInt32, alpha: Float) -> UInt32 {
+        let k = UInt32(c * 256)                      // source weight 0…256
+        let inv = 256 - UInt32(c * alpha * 256)      // destination weight
+        let rb = ((p & 0x00FF_00FF) &* inv &+ srcRB &* k) >> 8
+        let ag = (((p >> 8) & 0x00FF_00FF) &* inv &+ srcAG &* k) >> 8
+        return (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) << 8)
+    }
+
     /// Blends the accumulated coverage in an sRGB colour over an ARGB32/RGB24 cairo image surface,
     /// the rasteriser's (0, 0) at device pixel (`originX`, `originY`), then clears the
     /// accumulation for the next shape. Pixels outside the surface are skipped.
@@ -154,6 +165,10 @@ final class CoverageRasterizer {
         let sr = Float(red) * 255 * ca, sg = Float(green) * 255 * ca, sb = Float(blue) * 255 * ca, sa = 255 * ca
         let a = cells, rowMin = rowMin, rowMax = rowMax, width = width
         let opaque = ca >= 1
+        // Premultiplied source, red/blue and alpha/green pairs, for two channels per multiply.
+        let srcRB = UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sb + 0.5))
+        let srcAG = UInt32(min(255, sa + 0.5)) << 16 | UInt32(min(255, sg + 0.5))
+        let visibleFrom = max(0, -originX), visibleTo = min(width - 1, sw - 1 - originX)
         let solid = UInt32(255) << 24 | UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sg + 0.5)) << 8
             | UInt32(min(255, sb + 0.5))
         do {
@@ -169,14 +184,41 @@ final class CoverageRasterizer {
                 var x = lo
                 while x <= hi {
                     let block = x >> Self.blockShift
-                    if !blocks[block] && abs(acc) < 1.0 / 512 {
-                        // Outside every shape and no edge here: nothing to draw in this block.
-                        acc = 0
-                        x = (block + 1) << Self.blockShift
-                        continue
+                    if !blocks[block] {
+                        let level = abs(acc)
+                        if level < 1.0 / 512 {
+                            // Outside every shape and no edge here: nothing to draw in this block.
+                            acc = 0
+                            x = (block + 1) << Self.blockShift
+                            continue
+                        }
+                        if level > 1 - 1.0 / 512 && opaque && visibleRow {
+                            // Inside a shape and no edge here: a run of solid pixels, no cell to read.
+                            let end = min(hi, ((block + 1) << Self.blockShift) - 1)
+                            let from = max(x, -originX), to = min(end, width - 1, sw - 1 - originX)
+                            if from <= to { (line + from + originX).update(repeating: solid, count: to - from + 1) }
+                            x = end + 1
+                            continue
+                        }
                     }
                     blocks[block] = false
                     let end = min(hi, ((block + 1) << Self.blockShift) - 1)
+                    if visibleRow && x >= visibleFrom && end <= visibleTo {
+                        // The common case (the whole block on the surface): no bounds tests per pixel.
+                        let px = line + originX
+                        while x <= end {
+                            acc += a[base + x]
+                            a[base + x] = 0
+                            let c = min(1, abs(acc))
+                            if c >= 1 && opaque {
+                                px[x] = solid
+                            } else if c >= 1.0 / 512 {
+                                px[x] = Self.blend(px[x], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                            }
+                            x += 1
+                        }
+                        continue
+                    }
                     while x <= end {
                         acc += a[base + x]
                         a[base + x] = 0
@@ -185,20 +227,7 @@ final class CoverageRasterizer {
                         x += 1
                         if c < 1.0 / 512 { continue }
                         guard visibleRow, sx - originX < width, sx >= 0, sx < sw else { continue }
-                        if c >= 1 && opaque {
-                            // Inside the shape: most covered pixels, no blending needed.
-                            line[sx] = solid
-                            continue
-                        }
-                        let k = c
-                        let inv = 1 - k * ca
-                        let p = line[sx]
-                        let r = Float((p >> 16) & 0xFF) * inv + sr * k
-                        let g = Float((p >> 8) & 0xFF) * inv + sg * k
-                        let b = Float(p & 0xFF) * inv + sb * k
-                        let al = Float(p >> 24) * inv + sa * k
-                        line[sx] = UInt32(min(255, al + 0.5)) << 24 | UInt32(min(255, r + 0.5)) << 16
-                            | UInt32(min(255, g + 0.5)) << 8 | UInt32(min(255, b + 0.5))
+                        line[sx] = c >= 1 && opaque ? solid : Self.blend(line[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
                     }
                 }
                 rowMin[row] = Int32.max
