@@ -79,10 +79,12 @@ final class CoverageRasterizer {
                 let xa = min(w, max(0, x)), xb = min(w, max(0, xnext))
                 let d = Float(dy) * dir
                 let (lo, hi) = xa < xb ? (xa, xb) : (xb, xa)
-                let loFloor = lo.rounded(.down)
-                let li = Int(loFloor)
-                let hiCeil = hi.rounded(.up)
-                let hiI = Int(hiCeil)
+                // Both are in 0…width here, so truncation is floor (and avoids a libm call per row).
+                let li = Int(lo)
+                let loFloor = Double(li)
+                var hiI = Int(hi)
+                if Double(hiI) < hi { hiI += 1 }
+                let hiCeil = Double(hiI)
                 let base = row * (width + 2)
                 if hiI <= li + 1 {
                     let mid = Float(0.5 * (xa + xb) - loFloor)
