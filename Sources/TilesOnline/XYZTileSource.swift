@@ -29,6 +29,7 @@ public final class XYZTileSource: @unchecked Sendable {
 
     /// Counts for the event log's `tiles` line.
     public struct Statistics: Sendable, Equatable {
+        /// Tiles asked for, arrived, failed for good, cancelled; retries made.
         public var requested = 0, loaded = 0, failed = 0, cancelled = 0, retried = 0
 
         /// Creates counts (zero by default).
@@ -40,7 +41,9 @@ public final class XYZTileSource: @unchecked Sendable {
 
     /// One tile request; keep it to cancel it.
     public final class Request {
+        /// The tile asked for.
         public let tile: TileID
+        /// Its URL.
         public let url: String
         let host: String
         let completion: (Result<Data, FetchError>) -> Void

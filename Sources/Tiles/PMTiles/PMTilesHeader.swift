@@ -8,27 +8,39 @@ public struct PMTilesHeader: Sendable, Hashable {
     /// Header length in bytes.
     public static let length = 127
 
+    /// Byte offset and length of the root directory.
     public var rootDirectoryOffset: UInt64
     public var rootDirectoryLength: UInt64
+    /// Byte offset and length of the JSON metadata.
     public var metadataOffset: UInt64
     public var metadataLength: UInt64
+    /// Byte offset and length of the leaf directories section.
     public var leafDirectoriesOffset: UInt64
     public var leafDirectoriesLength: UInt64
+    /// Byte offset and length of the tile data section.
     public var tileDataOffset: UInt64
     public var tileDataLength: UInt64
+    /// Counts: tiles addressed, directory entries, distinct tile contents.
     public var addressedTiles: UInt64
     public var tileEntries: UInt64
     public var tileContents: UInt64
+    /// Whether tile data is ordered by tile id.
     public var isClustered: Bool
+    /// Compression of directories and metadata.
     public var internalCompression: Compression
+    /// Compression of each tile.
     public var tileCompression: Compression
     /// Tile type: 1 MVT, 2 PNG, 3 JPEG, 4 WebP, 5 AVIF.
     public var tileType: UInt8
+    /// Shallowest zoom with tiles.
     public var minZoom: Int
+    /// Deepest zoom with tiles.
     public var maxZoom: Int
     /// Bounds and centre in degrees (stored as e7 integers).
     public var minLongitude, minLatitude, maxLongitude, maxLatitude: Double
+    /// Suggested initial zoom.
     public var centerZoom: Int
+    /// Suggested initial centre in degrees.
     public var centerLongitude, centerLatitude: Double
 
     /// Errors in the header.

@@ -24,8 +24,11 @@ public struct ZoomFunction: Sendable, Hashable {
 
     /// One stop.
     public struct Stop: Sendable, Hashable {
+        /// Tile zoom of the stop.
         public var zoom: Double
+        /// Value at that zoom.
         public var value: Double
+        /// Creates a stop.
         public init(_ zoom: Double, _ value: Double) { self.zoom = zoom; self.value = value }
     }
 
@@ -138,9 +141,13 @@ public struct StyleLayer: Sendable, Hashable {
     public var id: String
     /// The vector-tile layer it reads.
     public var sourceLayer: String
+    /// Which features the rule takes.
     public var filter: StyleFilter
+    /// Shallowest tile zoom drawn (inclusive).
     public var minZoom: Double
+    /// Deepest tile zoom drawn (exclusive).
     public var maxZoom: Double
+    /// Fill or line.
     public var paint: StylePaint
 
     /// Creates a rule.

@@ -8,12 +8,14 @@ public struct TileLabelCandidate: Sendable, Hashable {
     /// Anchor in tile pixels (0…tileSize, y down): a place's point, a lake's middle, the middle of a
     /// street's longest stretch.
     public var x: Double
+    /// (`x`, `y`: see above.)
     public var y: Double
     /// Direction of the text in radians (0 = left to right), kept within ±π/2 so it never reads
     /// upside down; 0 for places and lakes.
     public var angle: Double
     /// Higher is more important (a city before a neighbourhood before a street).
     public var priority: Double
+    /// Place, water or road.
     public var kind: TileLabelKind
     /// The feature's class (`city`, `lake`, `primary`, …), when it has one.
     public var featureClass: String?

@@ -62,14 +62,19 @@ public enum TileLabelKind: String, Sendable, Hashable {
 
 /// Which features give label candidates, and how important they are.
 public struct LabelRule: Sendable, Hashable {
+    /// The vector-tile layer it reads.
     public var sourceLayer: String
+    /// Which features give candidates.
     public var filter: StyleFilter
+    /// The kind of label.
     public var kind: TileLabelKind
+    /// Shallowest tile zoom that offers these labels.
     public var minZoom: Double
     /// The property whose value picks a priority from `priorities` (e.g. `class`).
     public var classKeys: [String]
     /// Priority by class value; higher wins. Classes not listed use `defaultPriority`.
     public var priorities: [String: Double]
+    /// Priority of classes not in `priorities`.
     public var defaultPriority: Double
     /// A property that lowers the priority by its value (OpenMapTiles `rank`, Protomaps `pmap:rank`).
     public var rankKey: String?
