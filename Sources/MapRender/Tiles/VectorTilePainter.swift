@@ -71,6 +71,18 @@ public struct VectorTilePainter: Sendable {
         let raster = CoverageRasterizer(width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
         let fx = x0 - Double(originX), fy = y0 - Double(originY)
         var indices: [String: (keys: [String: Int], texts: LayerTexts)] = [:]
+        // Consecutive opaque rules of one colour (the casings of four road classes, their white
+        // fills) are accumulated together and composited once: the union looks the same and the
+        // compositing pass is a third of the cost.
+        var pending: StyleColor?
+        func flush(_ next: StyleColor?) {
+            guard let color = pending else { return }
+            if let next, next == color, color.opacity >= 1 { return }
+            let rgb = MapColor(hex: color.hex(dark: isDark))
+            raster.compositeOffset(into: target, originX: originX, originY: originY,
+                                   red: rgb.red, green: rgb.green, blue: rgb.blue, alpha: color.opacity)
+            pending = nil
+        }
         for rule in style.layers where rule.isVisible(atZoom: z) {
             guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
             let index = indices[layer.name] ?? (layer.keyIndex, LayerTexts(layer))
@@ -97,6 +109,7 @@ public struct VectorTilePainter: Sendable {
                 // Dash lengths are in line widths (at least a pixel), like the style says.
                 dashes = dash.map { $0 * max(1, w) * device }
             }
+            flush(color)
             for feature in layer.features where !feature.parts.isEmpty {
                 if halfWidth == 0 {
                     guard feature.type == .polygon else { continue }
@@ -110,10 +123,9 @@ public struct VectorTilePainter: Sendable {
                     addStroke(feature, geometry, halfWidth: halfWidth, closed: feature.type == .polygon, dashes: dashes, raster)
                 }
             }
-            let rgb = MapColor(hex: color.hex(dark: isDark))
-            raster.compositeOffset(into: target, originX: originX, originY: originY,
-                                   red: rgb.red, green: rgb.green, blue: rgb.blue, alpha: color.opacity)
+            pending = color
         }
+        flush(nil)
     }
 
     private static func intersects(_ f: VectorTileFeature, _ lo: (x: Double, y: Double), _ hi: (x: Double, y: Double)) -> Bool {
