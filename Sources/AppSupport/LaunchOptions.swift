@@ -23,6 +23,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var output: String?
     /// Force the dark palette (render; in the window it overrides the desktop preference).
     public var dark = false
+    /// `--basemap FILE`: a local MBTiles or PMTiles file drawn over the built-in map (nil: built-in only).
+    public var basemap: String?
     /// `--help` / `-h` was given.
     public var wantsHelp = false
 
@@ -46,6 +48,7 @@ public struct LaunchOptions: Equatable, Sendable {
         ("event-log", "PATH", "Write machine-readable events as JSON lines to PATH (- for stdout)"),
         ("lat", "COLUMN", "CSV column holding latitude"),
         ("lon", "COLUMN", "CSV column holding longitude"),
+        ("basemap", "SOURCE", "builtin (default), or a street map from a local MBTiles or PMTiles file"),
     ]
     /// Flags without a value.
     public static let flagOptions: [(name: String, help: String)] = [
@@ -102,6 +105,7 @@ public struct LaunchOptions: Equatable, Sendable {
                 }
                 o.width = w; o.height = h; o.sizeWasGiven = true
             case "event-log": o.eventLogPath = try take()
+            case "basemap": o.basemap = try parseBasemap(try take())
             case "lat": o.latColumn = try take()
             case "lon": o.lonColumn = try take()
             case "reduce-motion" where inlineValue == nil: o.reduceMotion = true
@@ -119,6 +123,19 @@ public struct LaunchOptions: Equatable, Sendable {
             throw ParseError(message: "give either files or --dataset, not both")
         }
         return o
+    }
+
+    /// `builtin` → nil; a local `.mbtiles` / `.pmtiles` file → its path.
+    static func parseBasemap(_ v: String) throws -> String? {
+        if v == "builtin" { return nil }
+        let lower = v.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower == "osm" {
+            throw ParseError(message: "--basemap '\(v)': online tile sources are not available yet; use builtin or a local MBTiles/PMTiles file")
+        }
+        guard lower.hasSuffix(".mbtiles") || lower.hasSuffix(".pmtiles") else {
+            throw ParseError(message: "--basemap '\(v)': expected builtin, or a file ending in .mbtiles or .pmtiles")
+        }
+        return v
     }
 
     static func parseCenter(_ v: String) throws -> GeoCoordinate {

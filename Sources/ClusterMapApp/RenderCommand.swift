@@ -39,7 +39,11 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
                                          places: session.places, state: SceneState())
             picture.attribution = session.attribution
         }
-        let renderer = picture.frameRenderer(camera: camera, scene: scene)
+        var tiles: TileMapLayer?
+        if let path = options.basemap {
+            do { tiles = try TileMapLayer(path: path) } catch { return fail("\(path): \(error)") }
+        }
+        let renderer = picture.frameRenderer(camera: camera, scene: scene, tiles: tiles)
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))
     } catch {
         return fail("\(error)")

@@ -65,6 +65,30 @@ public final class ImageSurface {
         return ImageSurface(adopting: s)
     }
 
+    /// Decodes PNG bytes (e.g. a raster tile) at device scale 1; nil if they aren't a PNG.
+    public static func decode(png data: Data) -> ImageSurface? {
+        final class Reader { var data: Data; var offset = 0; init(_ d: Data) { data = d } }
+        let reader = Reader(data)
+        let read: cairo_read_func_t = { closure, buffer, length in
+            let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+            let n = Int(length)
+            guard let buffer, r.offset + n <= r.data.count else { return CAIRO_STATUS_READ_ERROR }
+            r.data.withUnsafeBytes { raw in
+                buffer.update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + r.offset, count: n)
+            }
+            r.offset += n
+            return CAIRO_STATUS_SUCCESS
+        }
+        let s = withExtendedLifetime(reader) {
+            cairo_image_surface_create_from_png_stream(read, Unmanaged.passUnretained(reader).toOpaque())!
+        }
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            return nil
+        }
+        return ImageSurface(adopting: s)
+    }
+
     /// Writes the surface as a PNG, creating the folder if needed.
     public func writePNG(to url: URL) throws {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -55,3 +55,16 @@ final class LaunchOptionsTests: XCTestCase {
         for f in LaunchOptions.flagOptions { XCTAssertTrue(h.contains("--\(f.name)"), f.name) }
     }
 }
+
+final class BasemapOptionTests: XCTestCase {
+    func testBasemapTakesBuiltinOrATileFile() throws {
+        XCTAssertNil(try LaunchOptions.parse(["--basemap", "builtin"]).basemap)
+        XCTAssertEqual(try LaunchOptions.parse(["--basemap", "/maps/region.mbtiles"]).basemap, "/maps/region.mbtiles")
+        XCTAssertEqual(try LaunchOptions.parse(["--basemap=city.PMTiles"]).basemap, "city.PMTiles")
+        for bad in ["map.png", "osm", "https://tile.example/{z}/{x}/{y}.png"] {
+            XCTAssertThrowsError(try LaunchOptions.parse(["--basemap", bad])) { error in
+                XCTAssertTrue("\(error)".contains("--basemap"), "\(error)")
+            }
+        }
+    }
+}

@@ -92,4 +92,18 @@ final class CartographyGoldenTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(labels.count, zoom <= 13 ? 3 : 1, "zoom \(zoom) names places")
         }
     }
+
+    /// A street map from a tile file over the built-in map (the Leipzig OpenMapTiles subset, which
+    /// holds two zoom-14 tiles: the rest of the view stays the built-in map).
+    func testLeipzigStreetsFromAnMBTilesFileOverTheBuiltInMap() throws {
+        let fixture = Golden.testsFolder.deletingLastPathComponent()
+            .appendingPathComponent("TilesTests/Fixtures/leipzig-subset.mbtiles").path
+        let cam = Camera(center: GeoCoordinate(latitude: 51.34, longitude: 12.38), zoom: 14, viewportSize: size)
+        for palette in [MapPalette.light, .dark] {
+            let tiles = try TileMapLayer(path: fixture)
+            let renderer = picture(palette).frameRenderer(camera: cam, tiles: tiles)
+            XCTAssertTrue(renderer.attribution.contains("OpenStreetMap"), renderer.attribution)
+            Golden.assertMatches(renderer.renderImage(camera: cam), named: "carto-leipzig-tiles-z14-\(palette.name)")
+        }
+    }
 }

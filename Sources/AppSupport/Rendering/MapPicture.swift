@@ -37,8 +37,10 @@ public struct MapPicture: Sendable {
                    labels: try BaseMapLabelSource.load(dataDirectory: dir), palette: palette)
     }
 
-    /// A frame renderer set up to draw `scene` (without labels; they are added here) for `camera`.
-    public func frameRenderer(camera: Camera, scene dataScene: Scene = Scene()) -> MapFrameRenderer {
+    /// A frame renderer set up to draw `scene` (without labels; they are added here) for `camera`,
+    /// with a street map from a tile file over the built-in map if `tiles` is given (its visible
+    /// tiles are loaded here).
+    public func frameRenderer(camera: Camera, scene dataScene: Scene = Scene(), tiles: TileMapLayer? = nil) -> MapFrameRenderer {
         let renderer = MapFrameRenderer(coarse: coarse, palette: palette)
         if let detailed { renderer.baseMap.setBaseMap(detailed, bands: detailedBands) }
         if let fine { renderer.baseMap.setBaseMap(fine, bands: fineBands) }
@@ -55,6 +57,11 @@ public struct MapPicture: Sendable {
         renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels)
         sceneRenderer.scene = scene
         renderer.overlays = [sceneRenderer]
+        if let tiles {
+            tiles.loadSynchronously(camera: camera, scale: 1, dark: palette.isDark)
+            renderer.overlays.insert(tiles, at: 0)
+            if let credit = tiles.attribution { renderer.attribution += " · " + credit }
+        }
         return renderer
     }
 }

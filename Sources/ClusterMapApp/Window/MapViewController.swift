@@ -40,6 +40,8 @@ final class MapViewController {
     var fineBaseMapRequested = false
     /// Credits for the base map and the data shown (GeoNames is added while its names show).
     var dataAttribution = MapFrameRenderer.defaultAttribution
+    /// The street map from `--basemap FILE`, if any.
+    var tileLayer: TileMapLayer?
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
     /// Bubbles splitting and merging when the index zoom changes.
@@ -92,6 +94,7 @@ final class MapViewController {
         loadDetailedBaseMapInBackground()
         followDesktopPreferences()
         renderer.overlays = [sceneRenderer]
+        openTileBaseMap()
         // The launch data is already loading (started before GTK); it arrives as generation 1.
         loadGeneration = 1
         currentLoadCancel = MapApplication.initialLoad
@@ -112,12 +115,14 @@ final class MapViewController {
         lastScene = buildScene()
         sceneRenderer.scene = lastScene
         renderer.attribution = LabelAttribution.line(dataAttribution, labels: lastScene.labels)
+            + (tileLayer?.attribution.map { " · " + $0 } ?? "")
         // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
         // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
         renderer.draw(in: cr, camera: camera, isAnimating: moving)
         // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
         if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
+        requestMissingTiles()
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {
             eventLog.emit("frame", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded())),
@@ -204,6 +209,7 @@ final class MapViewController {
         keepFocusThroughReclustering()
         if moved || forceSceneEvent {
             forceSceneEvent = false
+            emitTilesEvent()
             emitSceneEvent()
             sceneDidSettle()
         }

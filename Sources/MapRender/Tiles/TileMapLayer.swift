@@ -1,0 +1,182 @@
+import CCairo
+import Foundation
+import MapModel
+import Tiles
+
+/// A street map from a local tile file (MBTiles or PMTiles, vector or PNG raster), drawn over the
+/// built-in map and under the data.
+///
+/// Tiles are decoded and painted off the drawing thread (`renderTile`), kept in a byte-bounded
+/// cache, faded in when they arrive, and stood in for by cached parents until then; where the file
+/// has no tile (outside its bounds or zooms, or a corrupt tile) the built-in map shows through.
+/// `draw` reports which tiles it is missing; whoever owns the layer loads them (the window on a
+/// background queue, `clustermap render` synchronously) and hands them to `deliver`.
+public final class TileMapLayer: MapOverlay {
+    /// Cache key: a source tile as painted for one palette and device scale.
+    public struct Key: Hashable, Sendable {
+        public var tile: TileID
+        public var dark: Bool
+        public var scale: Double
+    }
+
+    /// What happened since the last `takeStatistics` (the `tiles` event).
+    public struct Statistics: Equatable, Sendable {
+        public var requested = 0, loaded = 0, fromCache = 0, failed = 0, cancelled = 0
+    }
+
+    public let source: TileSource
+    /// The file's path (for messages and the event log).
+    public let path: String
+    /// The built-in style for a vector source's schema (nil for raster sources).
+    public let style: TileStyle?
+    /// Logical pixels per tile: 512 for vector tiles, 256 for raster.
+    public let tileSize: Double
+    /// The source's credit line (plain text), e.g. "© OpenMapTiles © OpenStreetMap contributors".
+    public let attribution: String?
+    /// Device scale and palette of the last frame (what `missing` tiles are to be painted for).
+    public private(set) var scale = 1.0
+    public private(set) var isDark = false
+
+    private let cache = TileCache<Key, ImageSurface>(byteLimit: 128 << 20)
+    private var arrivals: [Key: Double] = [:]
+    private var pending = Set<Key>()
+    private var absent = Set<Key>()
+    private var stats = Statistics()
+    private var version = 0
+
+    /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
+    public init(path: String) throws {
+        self.path = path
+        source = path.lowercased().hasSuffix(".pmtiles") ? try PMTilesSource(path: path) : try MBTilesSource(path: path)
+        let meta = source.metadata
+        style = meta.format.isVector ? TileStyle.builtIn(for: TileSchema(vectorLayers: meta.vectorLayers)) : nil
+        tileSize = meta.format.isVector ? 512 : 256
+        attribution = meta.plainAttribution
+    }
+
+    /// What loading one tile gave.
+    public enum Outcome {
+        case image(ImageSurface)
+        /// The file has no tile there (outside its bounds or zooms): not an error.
+        case absent
+        /// Unreadable, corrupt, or a format this build can't decode (JPEG/WebP rasters).
+        case failed
+    }
+
+    /// Decodes and paints one tile (thread-safe: call it off the drawing thread).
+    public static func renderTile(_ key: Key, source: TileSource, style: TileStyle?, tileSize: Double) -> Outcome {
+        let data: Data?
+        do { data = try source.tileData(for: key.tile) } catch { return .failed }
+        guard let data, !data.isEmpty else { return .absent }
+        if let style {
+            guard let tile = try? MVTDecoder.decode(data, layers: style.sourceLayers) else { return .failed }
+            return .image(VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: key.tile.z, size: tileSize,
+                                                                                scale: key.scale))
+        }
+        // Raster tiles: PNG (JPEG and WebP need gdk-pixbuf, which this display-free module avoids).
+        // TileImageDrawing scales any pixel size into the tile's square, so @2x tiles just work.
+        return ImageSurface.decode(png: data).map { .image($0) } ?? .failed
+    }
+
+    /// Takes a loaded tile (or its absence or failure); call on the drawing thread. Absent and
+    /// failed tiles are not asked for again: the built-in map shows there.
+    public func deliver(_ outcome: Outcome, for key: Key, now: Double = ProcessInfo.processInfo.systemUptime) {
+        pending.remove(key)
+        switch outcome {
+        case .image(let image):
+            cache.insert(image, for: key, cost: image.pixelWidth * image.pixelHeight * 4)
+            arrivals[key] = now
+            stats.loaded += 1
+        case .absent:
+            absent.insert(key)
+        case .failed:
+            absent.insert(key)
+            stats.failed += 1
+        }
+        version &+= 1
+    }
+
+    /// The tiles the last frame lacked (not yet requested), nearest the centre first; they are
+    /// marked as requested.
+    public func takeMissing() -> [Key] {
+        let out = missing
+        missing = []
+        for k in out { pending.insert(k) }
+        stats.requested += out.count
+        return out
+    }
+    private var missing: [Key] = []
+
+    /// Whether requested tiles are still being loaded.
+    public var hasPendingTiles: Bool { !pending.isEmpty }
+
+    /// Counts since the last call (for the event log's `tiles` event).
+    public func takeStatistics() -> Statistics {
+        defer { stats = Statistics() }
+        return stats
+    }
+
+    /// Loads every tile the camera needs, now (headless rendering).
+    public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
+        self.scale = scale
+        isDark = dark
+        for p in placements(camera) {
+            let key = Key(tile: p.sourceTile, dark: dark, scale: scale)
+            guard cache.value(for: key) == nil, !absent.contains(key) else { continue }
+            deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize), for: key, now: -1)
+        }
+    }
+
+    private func placements(_ camera: Camera) -> [TilePlacement] {
+        let meta = source.metadata
+        let c = camera.centerWorldPixel, ws = camera.worldSize
+        return TileCoverage.placements(centerX: c.x / ws, centerY: c.y / ws, zoom: camera.zoom,
+                                       width: camera.viewportSize.width, height: camera.viewportSize.height,
+                                       tileSize: tileSize, minZoom: meta.minZoom, maxZoom: meta.maxZoom)
+    }
+
+    // MARK: MapOverlay
+
+    /// Changes when a tile arrives; nil while tiles fade in (the frame can't be reused then).
+    public var contentVersion: Int? {
+        let now = ProcessInfo.processInfo.systemUptime
+        return arrivals.values.contains { now - $0 < TileFade.defaultDuration } ? nil : version
+    }
+
+    /// Whether a tile is still fading in (the owner should draw again).
+    public var isFading: Bool { contentVersion == nil }
+
+    public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette) {
+        scale = BaseMapRenderer.deviceScale(of: cr)
+        isDark = palette.isDark
+        let now = ProcessInfo.processInfo.systemUptime
+        var wanted: [Key] = []
+        for p in placements(camera) {
+            let key = Key(tile: p.sourceTile, dark: isDark, scale: scale)
+            if let image = cache.value(for: key) {
+                let arrival = arrivals[key] ?? -1
+                let opacity = arrival < 0 ? 1 : TileFade.opacity(arrival: arrival, now: now)
+                if opacity < 1 { drawStandIn(for: p, camera: camera, in: cr) }
+                TileImageDrawing.draw(image, sourceRect: p.sourceRect, x: p.screenX, y: p.screenY, size: p.screenSize,
+                                      opacity: opacity, dimmed: style == nil && isDark ? 0.25 : 0, in: cr)
+                stats.fromCache += 1
+                continue
+            }
+            drawStandIn(for: p, camera: camera, in: cr)
+            if !pending.contains(key) && !absent.contains(key) { wanted.append(key) }
+        }
+        missing = wanted
+    }
+
+    /// The nearest cached ancestor of a placement's tile, scaled (until the tile itself arrives).
+    private func drawStandIn(for p: TilePlacement, camera: Camera, in cr: OpaquePointer) {
+        for (ancestor, rect) in TileCoverage.standIns(for: p.sourceTile) {
+            guard let image = cache.value(for: Key(tile: ancestor, dark: isDark, scale: scale)) else { continue }
+            let r = TileRect(x: rect.x + p.sourceRect.x * rect.size, y: rect.y + p.sourceRect.y * rect.size,
+                             size: rect.size * p.sourceRect.size)
+            TileImageDrawing.draw(image, sourceRect: r, x: p.screenX, y: p.screenY, size: p.screenSize,
+                                  dimmed: style == nil && isDark ? 0.25 : 0, smooth: false, in: cr)
+            return
+        }
+    }
+}
