@@ -35,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .executableTarget(
             name: "ClusterMapApp",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "CGtk"],
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles", "TilesOnline", "CGtk"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",

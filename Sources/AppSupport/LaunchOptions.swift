@@ -125,18 +125,29 @@ public struct LaunchOptions: Equatable, Sendable {
         return o
     }
 
-    /// `builtin` → nil; a local `.mbtiles` / `.pmtiles` file → its path.
+    /// OpenStreetMap's standard tiles (`--basemap osm`).
+    public static let openStreetMapTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+
+    /// `builtin` → nil; `osm` → OpenStreetMap's URL template; an http(s) URL template with {z}, {x}
+    /// and {y}; or a local `.mbtiles` / `.pmtiles` file → its path.
     static func parseBasemap(_ v: String) throws -> String? {
         if v == "builtin" { return nil }
+        if v == "osm" { return openStreetMapTemplate }
         let lower = v.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower == "osm" {
-            throw ParseError(message: "--basemap '\(v)': online tile sources are not available yet; use builtin or a local MBTiles/PMTiles file")
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard v.contains("{z}") && v.contains("{x}") && (v.contains("{y}") || v.contains("{-y}")) else {
+                throw ParseError(message: "--basemap '\(v)': a tile URL needs {z}, {x} and {y}")
+            }
+            return v
         }
         guard lower.hasSuffix(".mbtiles") || lower.hasSuffix(".pmtiles") else {
-            throw ParseError(message: "--basemap '\(v)': expected builtin, or a file ending in .mbtiles or .pmtiles")
+            throw ParseError(message: "--basemap '\(v)': expected builtin, osm, a tile URL, or a file ending in .mbtiles or .pmtiles")
         }
         return v
     }
+
+    /// Whether `basemap` is an online source (a URL template).
+    public var basemapIsOnline: Bool { basemap.map { $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false }
 
     static func parseCenter(_ v: String) throws -> GeoCoordinate {
         let parts = v.split(separator: ",", omittingEmptySubsequences: false)

@@ -40,6 +40,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
             picture.attribution = session.attribution
         }
         var tiles: TileMapLayer?
+        if options.basemapIsOnline { return fail("--basemap: online tile sources are shown in the window only (for now)") }
         if let path = options.basemap {
             do { tiles = try TileMapLayer(path: path) } catch { return fail("\(path): \(error)") }
         }

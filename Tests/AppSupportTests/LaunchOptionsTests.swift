@@ -61,7 +61,10 @@ final class BasemapOptionTests: XCTestCase {
         XCTAssertNil(try LaunchOptions.parse(["--basemap", "builtin"]).basemap)
         XCTAssertEqual(try LaunchOptions.parse(["--basemap", "/maps/region.mbtiles"]).basemap, "/maps/region.mbtiles")
         XCTAssertEqual(try LaunchOptions.parse(["--basemap=city.PMTiles"]).basemap, "city.PMTiles")
-        for bad in ["map.png", "osm", "https://tile.example/{z}/{x}/{y}.png"] {
+        XCTAssertEqual(try LaunchOptions.parse(["--basemap", "osm"]).basemap, LaunchOptions.openStreetMapTemplate)
+        XCTAssertTrue(try LaunchOptions.parse(["--basemap", "https://t.example/{z}/{x}/{y}.png"]).basemapIsOnline)
+        XCTAssertFalse(try LaunchOptions.parse(["--basemap", "a.pmtiles"]).basemapIsOnline)
+        for bad in ["map.png", "https://tile.example/tiles.png"] {
             XCTAssertThrowsError(try LaunchOptions.parse(["--basemap", bad])) { error in
                 XCTAssertTrue("\(error)".contains("--basemap"), "\(error)")
             }

@@ -49,6 +49,7 @@ enum MapApplication {
             g_application_run(gapp, Int32(buf.count), buf.baseAddress)
         }
         for p in cargs { free(p) }
+        window?.controller.saveTileCache()
         g_object_unref(app)
         return status
     }

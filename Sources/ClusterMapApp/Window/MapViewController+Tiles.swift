@@ -3,51 +3,96 @@ import Foundation
 import AppSupport
 import MapModel
 import MapRender
+import Tiles
+import TilesOnline
 
-/// The street map from a tile file (`--basemap FILE`): tiles decode and paint on a background
-/// queue, come back on the GTK thread, and fade in; missing or corrupt tiles leave the built-in
-/// map showing, with no message per tile.
+/// The street map from `--basemap FILE|URL|osm`: local tiles decode and paint on a background
+/// queue; online tiles are fetched through libsoup (its HTTP cache under
+/// `$XDG_CACHE_HOME/clustermap/http`, an honest User-Agent, at most 4 requests per host, requests
+/// for tiles that left the view cancelled) and decoded on the same queue. Tiles come back on the
+/// GTK thread and fade in; missing, failing or corrupt tiles leave the built-in map showing, with
+/// no message per tile. No server is ever contacted unless an online source was chosen.
 extension MapViewController {
     /// Serial: tile files are read with one SQLite connection / file handle at a time.
     static let tileQueue = DispatchQueue(label: "clustermap.tiles", qos: .utility)
 
-    /// Opens `--basemap FILE`; an unreadable file is one quiet banner, and the built-in map stays.
+    /// `ClusterMap/<version> (+where to reach the project)`.
+    static let userAgent = "ClusterMap/\(AboutDialog.version) (+https://github.com/clustermap/clustermap; desktop map app)"
+
+    /// Opens `--basemap`; a file that can't be opened is one quiet banner, and the built-in map stays.
     func openTileBaseMap() {
-        guard let path = options.basemap else { return }
+        guard let basemap = options.basemap else { return }
+        if options.basemapIsOnline, let template = TileURLTemplate(basemap) {
+            let credit = basemap == LaunchOptions.openStreetMapTemplate ? "© OpenStreetMap contributors" : nil
+            let layer = TileMapLayer(online: basemap, attribution: credit)
+            let cacheHome = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (NSHomeDirectory() + "/.cache")
+            onlineTiles = XYZTileSource(template: template, userAgent: MapViewController.userAgent,
+                                        cacheDirectory: cacheHome + "/clustermap/http")
+            installTileLayer(layer)
+            return
+        }
         do {
-            let layer = try TileMapLayer(path: path)
-            tileLayer = layer
-            renderer.overlays.insert(layer, at: 0)
-            eventLog.emit("basemap", [("level", .string("tiles")), ("source", .string(path))])
+            installTileLayer(try TileMapLayer(path: basemap))
         } catch {
-            let message = "\((path as NSString).lastPathComponent): can't open the tile file (\(error)); showing the built-in map."
+            let message = "\((basemap as NSString).lastPathComponent): can't open the tile file (\(error)); showing the built-in map."
             // After the window's chrome is attached, so the banner shows.
             runOnGtkThread { [weak self] in self?.showError(message) }
         }
     }
 
-    /// After a frame: request the tiles it lacked, and keep drawing while tiles fade in.
+    private func installTileLayer(_ layer: TileMapLayer) {
+        tileLayer = layer
+        renderer.overlays.insert(layer, at: 0)
+        eventLog.emit("basemap", [("level", .string("tiles")), ("source", .string(layer.path))])
+    }
+
+    /// After a frame: request the tiles it lacked, cancel online requests for tiles that left the
+    /// view, and keep drawing while tiles fade in.
     func requestMissingTiles() {
         guard let layer = tileLayer else { return }
         let missing = layer.takeMissing()
-        if !missing.isEmpty {
+        let owner = ObjectIdentifier(layer)
+        if let online = onlineTiles {
+            for (key, request) in tileRequests where !layer.visibleKeys.contains(key) {
+                online.cancel(request)  // its completion reports .cancelled
+            }
+            for key in missing {
+                tileRequests[key] = online.fetch(key.tile, scale: key.scale) { result in
+                    guard let c = MapApplication.window?.controller, let layer = c.tileLayer,
+                          ObjectIdentifier(layer) == owner else { return }
+                    c.tileRequests[key] = nil
+                    switch result {
+                    case .success(let data):
+                        MapViewController.tileQueue.async {
+                            let outcome = TileMapLayer.decodeRaster(data)
+                            runOnGtkThread { MapApplication.window?.controller.tileDidArrive(outcome, key: key, owner: owner) }
+                        }
+                    case .failure(.cancelled):
+                        layer.cancelled(key)
+                    case .failure:
+                        c.tileDidArrive(.failed, key: key, owner: owner)
+                    }
+                }
+            }
+        } else {
             let source = layer.source, style = layer.style, size = layer.tileSize
-            let owner = ObjectIdentifier(layer)
             for key in missing {
                 MapViewController.tileQueue.async {
                     let outcome = TileMapLayer.renderTile(key, source: source, style: style, tileSize: size)
-                    runOnGtkThread {
-                        // The layer may have been replaced (or the window closed) meanwhile.
-                        guard let c = MapApplication.window?.controller, let layer = c.tileLayer,
-                              ObjectIdentifier(layer) == owner else { return }
-                        layer.deliver(outcome, for: key)
-                        c.redraw()
-                        if !layer.hasPendingTiles { c.emitTilesEvent() }  // the view's tiles are all in
-                    }
+                    runOnGtkThread { MapApplication.window?.controller.tileDidArrive(outcome, key: key, owner: owner) }
                 }
             }
         }
         if layer.isFading { runOnGtkThread { [weak self] in self?.redraw() } }
+    }
+
+    /// A tile came back (on the GTK thread); the layer may have been replaced meanwhile.
+    func tileDidArrive(_ outcome: TileMapLayer.Outcome, key: TileMapLayer.Key, owner: ObjectIdentifier) {
+        guard let layer = tileLayer, ObjectIdentifier(layer) == owner else { return }
+        layer.deliver(outcome, for: key)
+        redraw()
+        if !layer.hasPendingTiles { emitTilesEvent() }  // the view's tiles are all in
     }
 
     /// The `tiles` event, when the camera comes to rest and when the last requested tile arrives.
@@ -58,4 +103,7 @@ extension MapViewController {
                                 ("loaded", .int(s.loaded)), ("from_cache", .int(s.fromCache)),
                                 ("failed", .int(s.failed)), ("cancelled", .int(s.cancelled))])
     }
+
+    /// Writes the online tiles' HTTP cache index (at exit; without it the next launch forgets it).
+    func saveTileCache() { onlineTiles?.saveCache() }
 }

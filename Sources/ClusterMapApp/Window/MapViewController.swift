@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import AppSupport
+import TilesOnline
 import ClusterCore
 import GeoData
 import MapModel
@@ -40,8 +41,10 @@ final class MapViewController {
     var fineBaseMapRequested = false
     /// Credits for the base map and the data shown (GeoNames is added while its names show).
     var dataAttribution = MapFrameRenderer.defaultAttribution
-    /// The street map from `--basemap FILE`, if any.
+    /// The street map from `--basemap`, if any, and for an online source its fetcher and requests.
     var tileLayer: TileMapLayer?
+    var onlineTiles: XYZTileSource?
+    var tileRequests: [TileMapLayer.Key: XYZTileSource.Request] = [:]
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
     /// Bubbles splitting and merging when the index zoom changes.

@@ -3,8 +3,8 @@ import Foundation
 import MapModel
 import Tiles
 
-/// A street map from a local tile file (MBTiles or PMTiles, vector or PNG raster), drawn over the
-/// built-in map and under the data.
+/// A street map from a local tile file (MBTiles or PMTiles, vector or PNG raster) or an online XYZ
+/// raster source, drawn over the built-in map and under the data.
 ///
 /// Tiles are decoded and painted off the drawing thread (`renderTile`), kept in a byte-bounded
 /// cache, faded in when they arrive, and stood in for by cached parents until then; where the file
@@ -24,9 +24,12 @@ public final class TileMapLayer: MapOverlay {
         public var requested = 0, loaded = 0, fromCache = 0, failed = 0, cancelled = 0
     }
 
-    public let source: TileSource
-    /// The file's path (for messages and the event log).
+    /// The tile file (nil for an online source, whose owner fetches the bytes).
+    public let source: TileSource?
+    /// The file's path or the online URL template (for messages and the event log).
     public let path: String
+    /// The source's zoom range (deeper zooms scale its deepest tiles).
+    public let minZoom: Int, maxZoom: Int
     /// The built-in style for a vector source's schema (nil for raster sources).
     public let style: TileStyle?
     /// Logical pixels per tile: 512 for vector tiles, 256 for raster.
@@ -47,11 +50,30 @@ public final class TileMapLayer: MapOverlay {
     /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
     public init(path: String) throws {
         self.path = path
-        source = path.lowercased().hasSuffix(".pmtiles") ? try PMTilesSource(path: path) : try MBTilesSource(path: path)
-        let meta = source.metadata
+        let file: TileSource = path.lowercased().hasSuffix(".pmtiles") ? try PMTilesSource(path: path) : try MBTilesSource(path: path)
+        source = file
+        let meta = file.metadata
         style = meta.format.isVector ? TileStyle.builtIn(for: TileSchema(vectorLayers: meta.vectorLayers)) : nil
         tileSize = meta.format.isVector ? 512 : 256
         attribution = meta.plainAttribution
+        minZoom = meta.minZoom
+        maxZoom = meta.maxZoom
+    }
+
+    /// An online raster source (`template` names it; the owner fetches tiles and calls `deliver`).
+    public init(online template: String, attribution: String?, maxZoom: Int = 19) {
+        path = template
+        source = nil
+        style = nil
+        tileSize = 256
+        self.attribution = attribution
+        minZoom = 0
+        self.maxZoom = maxZoom
+    }
+
+    /// Decodes fetched raster bytes (PNG) off the drawing thread.
+    public static func decodeRaster(_ data: Data) -> Outcome {
+        ImageSurface.decode(png: data).map { .image($0) } ?? .failed
     }
 
     /// What loading one tile gave.
@@ -64,7 +86,8 @@ public final class TileMapLayer: MapOverlay {
     }
 
     /// Decodes and paints one tile (thread-safe: call it off the drawing thread).
-    public static func renderTile(_ key: Key, source: TileSource, style: TileStyle?, tileSize: Double) -> Outcome {
+    public static func renderTile(_ key: Key, source: TileSource?, style: TileStyle?, tileSize: Double) -> Outcome {
+        guard let source else { return .failed }
         let data: Data?
         do { data = try source.tileData(for: key.tile) } catch { return .failed }
         guard let data, !data.isEmpty else { return .absent }
@@ -75,7 +98,7 @@ public final class TileMapLayer: MapOverlay {
         }
         // Raster tiles: PNG (JPEG and WebP need gdk-pixbuf, which this display-free module avoids).
         // TileImageDrawing scales any pixel size into the tile's square, so @2x tiles just work.
-        return ImageSurface.decode(png: data).map { .image($0) } ?? .failed
+        return decodeRaster(data)
     }
 
     /// Takes a loaded tile (or its absence or failure); call on the drawing thread. Absent and
@@ -107,6 +130,16 @@ public final class TileMapLayer: MapOverlay {
     }
     private var missing: [Key] = []
 
+    /// A requested tile that won't come (its request was cancelled: the tile left the view). It
+    /// may be asked for again later.
+    public func cancelled(_ key: Key) {
+        guard pending.remove(key) != nil else { return }
+        stats.cancelled += 1
+    }
+
+    /// The tiles the last frame showed or wanted.
+    public private(set) var visibleKeys = Set<Key>()
+
     /// Whether requested tiles are still being loaded.
     public var hasPendingTiles: Bool { !pending.isEmpty }
 
@@ -128,11 +161,10 @@ public final class TileMapLayer: MapOverlay {
     }
 
     private func placements(_ camera: Camera) -> [TilePlacement] {
-        let meta = source.metadata
         let c = camera.centerWorldPixel, ws = camera.worldSize
         return TileCoverage.placements(centerX: c.x / ws, centerY: c.y / ws, zoom: camera.zoom,
                                        width: camera.viewportSize.width, height: camera.viewportSize.height,
-                                       tileSize: tileSize, minZoom: meta.minZoom, maxZoom: meta.maxZoom)
+                                       tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom)
     }
 
     // MARK: MapOverlay
@@ -151,8 +183,10 @@ public final class TileMapLayer: MapOverlay {
         isDark = palette.isDark
         let now = ProcessInfo.processInfo.systemUptime
         var wanted: [Key] = []
+        visibleKeys.removeAll(keepingCapacity: true)
         for p in placements(camera) {
             let key = Key(tile: p.sourceTile, dark: isDark, scale: scale)
+            visibleKeys.insert(key)
             if let image = cache.value(for: key) {
                 let arrival = arrivals[key] ?? -1
                 let opacity = arrival < 0 ? 1 : TileFade.opacity(arrival: arrival, now: now)

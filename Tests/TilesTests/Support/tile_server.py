@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Loopback tile server for the TilesOnline tests (127.0.0.1 only, port chosen by the OS).
 
-Paths: /tiles/Z/X/Y (200, cacheable for an hour), /slow/… (200 after 0.4 s), /notfound/… (404),
+Paths: /tiles/Z/X/Y (200, cacheable for an hour), /png/Z/X/Y (a real 256-px PNG of one colour,
+cacheable), /slow/… (200 after 0.4 s), /notfound/… (404),
 /error/… (500), /garbage/… (200 with bytes that are no image). After every request the statistics (number of tile requests,
 the highest number in flight at once, the User-Agents and paths seen) are written as JSON to the
 file named by the first argument. Prints the port on the first line of stdout."""
@@ -11,6 +12,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 lock = threading.Lock()
 stats_path = sys.argv[1]
 stats = {"count": 0, "in_flight": 0, "max_in_flight": 0, "user_agents": [], "paths": []}
+
+def png_tile(size=256, rgb=(0xC8, 0x3C, 0xB4)):
+    """A solid magenta PNG, written by hand (no imaging library needed)."""
+    import struct, zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgb) * size
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -40,6 +50,8 @@ class Handler(BaseHTTPRequestHandler):
             if kind in ("tiles", "slow"):
                 self.reply(200, ("tile " + self.path).encode(),
                            [("Content-Type", "image/png"), ("Cache-Control", "public, max-age=3600")])
+            elif kind == "png":
+                self.reply(200, png_tile(), [("Content-Type", "image/png"), ("Cache-Control", "public, max-age=3600")])
             elif kind == "notfound":
                 self.reply(404, b"no such tile", [("Cache-Control", "no-store")])
             elif kind == "error":

@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+/// Online raster tiles in the real window, from a loopback tile server (test support): tiles
+/// appear, the User-Agent is honest, requests stay within 4 in flight, a second launch is served
+/// from the HTTP cache without a request, and a failing server stays quiet (no banner).
+final class OnlineTileTests: XCTestCase {
+    /// The loopback server (Tests/TilesTests/Support/tile_server.py) and its statistics file.
+    final class TileServer {
+        let process = Process()
+        let statsPath: String
+        let port: Int
+        init(folder: String) throws {
+            statsPath = folder + "/server-stats.json"
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("TilesTests/Support/tile_server.py").path
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script, statsPath]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            var line = Data()
+            while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+                line.append(byte)
+            }
+            guard let p = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+            port = p
+        }
+        func stats() -> [String: Any] {
+            guard let data = FileManager.default.contents(atPath: statsPath),
+                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+            return json
+        }
+        func stop() { process.terminate(); process.waitUntilExit() }
+    }
+
+    func testTilesLoadWithAnHonestUserAgentAndASecondLaunchComesFromTheCache() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let server = try TileServer(folder: h.workDir)
+        defer { server.stop() }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CACHE_HOME"] = h.workDir + "/cache"
+        let url = "http://127.0.0.1:\(server.port)/png/{z}/{x}/{y}"
+        try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "6", "--basemap", url],
+                     environment: env, timeout: 30)
+        let done = try h.waitForEvent("tiles", timeout: 30) { ($0["loaded"] as? Int ?? 0) > 0 }
+        let stats = server.stats()
+        let agents = stats["user_agents"] as? [String] ?? []
+        XCTAssertFalse(agents.isEmpty)
+        XCTAssertTrue(agents.allSatisfy { $0.hasPrefix("ClusterMap/") && $0.contains("+http") }, "\(agents.prefix(2))")
+        XCTAssertLessThanOrEqual(stats["max_in_flight"] as? Int ?? 99, 4, "at most 4 requests per host")
+        let events = h.events().prefix(done.index + 1).filter { $0["event"] as? String == "tiles" }
+        XCTAssertEqual(events.reduce(0) { $0 + ($1["failed"] as? Int ?? 0) }, 0)
+        // Tiles keep arriving (4 at a time) and fade in: the view fills with the server's colour.
+        var filled = 0.0
+        var shot = try h.screenshot(name: "online")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            shot = try h.screenshot(name: "online")
+            filled = shot.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6)
+            if filled > 0.8 { break }
+            usleep(300_000)
+        }
+        XCTAssertGreaterThan(filled, 0.8, "the server's tiles fill the view in \(shot.path)")
+        // Quit the way a person does (the cache index is written at exit), then launch again.
+        try h.key("ctrl+q")
+        XCTAssertTrue(h.waitForExit(timeout: 15))
+        let requestsBefore = server.stats()["count"] as? Int ?? 0
+        try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "6", "--basemap", url],
+                     environment: env, timeout: 30)
+        try h.waitForEvent("tiles", after: 0, timeout: 30) { ($0["loaded"] as? Int ?? 0) > 0 }
+        XCTAssertEqual(server.stats()["count"] as? Int ?? -1, requestsBefore, "the second launch was served from the cache")
+    }
+
+    func testAFailingServerLeavesTheBuiltInMapAndNoBanner() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let server = try TileServer(folder: h.workDir)
+        defer { server.stop() }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CACHE_HOME"] = h.workDir + "/cache"
+        try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "6",
+                      "--basemap", "http://127.0.0.1:\(server.port)/error/{z}/{x}/{y}"], environment: env, timeout: 30)
+        try h.waitForEvent("tiles", timeout: 60) { ($0["failed"] as? Int ?? 0) > 0 }
+        XCTAssertFalse(h.events().contains { $0["event"] as? String == "error" }, "no banner for failing tiles")
+        let shot = try h.screenshot(name: "failing")
+        XCTAssertGreaterThan(shot.fraction(near: MapColors.light.1), 0.2, "the built-in land is drawn")
+    }
+}
