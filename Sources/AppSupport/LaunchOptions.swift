@@ -130,7 +130,7 @@ public struct LaunchOptions: Equatable, Sendable {
 
     /// `builtin` → nil; `osm` → OpenStreetMap's URL template; an http(s) URL template with {z}, {x}
     /// and {y}; or a local `.mbtiles` / `.pmtiles` file → its path.
-    static func parseBasemap(_ v: String) throws -> String? {
+    public static func parseBasemap(_ v: String) throws -> String? {
         if v == "builtin" { return nil }
         if v == "osm" { return openStreetMapTemplate }
         let lower = v.lowercased()
@@ -147,7 +147,10 @@ public struct LaunchOptions: Equatable, Sendable {
     }
 
     /// Whether `basemap` is an online source (a URL template).
-    public var basemapIsOnline: Bool { basemap.map { $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false }
+    public var basemapIsOnline: Bool { basemap.map(LaunchOptions.isOnlineBasemap) ?? false }
+
+    /// Whether a base-map source (as `parseBasemap` returns it) is an online URL template.
+    public static func isOnlineBasemap(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
 
     static func parseCenter(_ v: String) throws -> GeoCoordinate {
         let parts = v.split(separator: ",", omittingEmptySubsequences: false)

@@ -15,7 +15,14 @@ final class TileBaseMapTests: XCTestCase {
         let opened = try h.waitForEvent("basemap", timeout: 30) { $0["level"] as? String == "tiles" }
         XCTAssertEqual(opened.event["source"] as? String, Self.fixture)
         // Requested tiles arrive; the last one brings a `tiles` event with what was loaded.
-        let done = try h.waitForEvent("tiles", timeout: 30) { ($0["loaded"] as? Int ?? 0) >= 2 }
+        // Counts are per event (since the previous one): wait until they add up to both tiles.
+        var loaded = 0
+        var done = try h.waitForEvent("tiles", timeout: 30)
+        loaded += done.event["loaded"] as? Int ?? 0
+        while loaded < 2 {
+            done = try h.waitForEvent("tiles", after: done.index + 1, timeout: 30)
+            loaded += done.event["loaded"] as? Int ?? 0
+        }
         let events = h.events().prefix(done.index + 1).filter { $0["event"] as? String == "tiles" }
         func total(_ field: String) -> Int { events.reduce(0) { $0 + ($1[field] as? Int ?? 0) } }
         XCTAssertEqual(total("failed"), 0, "tiles outside the file's extent are absent, not failures")

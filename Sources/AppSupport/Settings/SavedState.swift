@@ -16,6 +16,8 @@ public struct SavedState: Equatable, Sendable {
     public var darkStyle: Bool?
     /// The main menu's "Reduce motion" (nil: follow the desktop).
     public var reduceMotion: Bool?
+    /// The main menu's map: a tile file's path or an online URL template (nil: the built-in map).
+    public var basemap: String?
 
     public init(width: Int? = nil, height: Int? = nil, maximized: Bool = false,
                 latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
@@ -60,6 +62,7 @@ public struct SavedState: Equatable, Sendable {
             case "zoom": s.zoom = double(0...18)
             case "dark-style": s.darkStyle = bool()
             case "reduce-motion": s.reduceMotion = bool()
+            case "basemap": s.basemap = (try? LaunchOptions.parseBasemap(value)) ?? nil
             default: continue
             }
         }
@@ -79,6 +82,7 @@ public struct SavedState: Equatable, Sendable {
         }
         if let darkStyle { lines.append("dark-style=\(darkStyle)") }
         if let reduceMotion { lines.append("reduce-motion=\(reduceMotion)") }
+        if let basemap, !basemap.contains("\n") { lines.append("basemap=\(basemap)") }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -76,6 +76,11 @@ final class AppChrome: MapChrome {
 
     // MARK: Main menu toggles
 
+    /// The map in use changed (menu, command line, remembered state, a dropped tile file).
+    func basemapDidChange(_ source: String?) {
+        mainMenu.setBasemap(source)
+    }
+
     func setReducedMotion(_ on: Bool) {
         controller.setReducedMotionToggle(on)
     }

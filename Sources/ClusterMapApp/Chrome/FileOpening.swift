@@ -31,6 +31,7 @@ final class FileOpening {
         gtk_file_chooser_add_filter(fc, FileOpening.filter("Map data (GeoJSON, CSV)", suffixes: FileOpening.geoJSONSuffixes + ["csv"]))
         gtk_file_chooser_add_filter(fc, FileOpening.filter("GeoJSON", suffixes: FileOpening.geoJSONSuffixes))
         gtk_file_chooser_add_filter(fc, FileOpening.filter("CSV", suffixes: ["csv"]))
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("Street map tiles (MBTiles, PMTiles)", suffixes: FileOpening.tileSuffixes))
         if let folder = lastFolder {
             if let f = g_file_new_for_path(folder) {
                 gtk_file_chooser_set_current_folder(fc, f, nil)
@@ -44,6 +45,9 @@ final class FileOpening {
         connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self))
         gtk_native_dialog_show(UnsafeMutablePointer(native))
     }
+
+    /// Tile files that open as the map rather than as data.
+    static let tileSuffixes = ["mbtiles", "pmtiles"]
 
     private static func filter(_ name: String, suffixes: [String]) -> OpaquePointer {
         let f = gtk_file_filter_new()!
@@ -113,6 +117,11 @@ final class FileOpening {
             chrome.show(message: "Only files on this computer can be opened.", isError: true)
             return
         }
+        // A tile file (opened or dropped) becomes the map; data files load as data.
+        let tileFiles = paths.filter { FileOpening.tileSuffixes.contains(($0 as NSString).pathExtension.lowercased()) }
+        if let tiles = tileFiles.last { chrome.controller.switchBaseMap(to: tiles) }
+        let paths = paths.filter { !tileFiles.contains($0) }
+        guard !paths.isEmpty else { return }
         chrome.controller.eventLog.emit("open", [("files", .array(paths.map { .string($0) })), ("from", .string(origin))])
         chrome.willLoad(title: paths.count == 1 ? (paths[0] as NSString).lastPathComponent : "\(paths.count) files", dataset: nil)
         chrome.controller.load(files: paths, datasets: [])

@@ -1,3 +1,4 @@
+import AppSupport
 import CGtk
 
 /// The main menu (SPEC §6): Reduce Motion and Dark Style (stateful `win.` actions, shown as check
@@ -6,6 +7,8 @@ final class MainMenu {
     let button: UnsafeMutablePointer<GtkWidget>
     private let reduceMotion: OpaquePointer
     private let darkStyle: OpaquePointer
+    /// "Map": `builtin`, `osm`, or `file` (a tile file or another source chosen elsewhere).
+    private let basemap: OpaquePointer
 
     init(window: UnsafeMutablePointer<GtkWidget>, reducedMotion: Bool, dark: Bool) {
         typealias ChangeState = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
@@ -26,7 +29,31 @@ final class MainMenu {
             currentChrome?.setDarkStyle(g_variant_get_boolean(value) != 0)
         }
 
+        typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        basemap = g_simple_action_new_stateful("basemap", g_variant_type_new("s"), g_variant_new_string("builtin"))!
+        let chooseMap: ChangeState = { action, value, _ in
+            guard let action, let value, let chrome = currentChrome else { return }
+            let choice = String(cString: g_variant_get_string(value, nil))
+            g_simple_action_set_state(action, value)
+            switch choice {
+            case "osm": chrome.controller.switchBaseMap(to: LaunchOptions.openStreetMapTemplate)
+            case "builtin": chrome.controller.switchBaseMap(to: nil)
+            default: break
+            }
+        }
+        connectSignal(basemap, "change-state", unsafeBitCast(chooseMap, to: GCallback.self))
+        g_action_map_add_action(OpaquePointer(window), basemap)
+        let openTiles = g_simple_action_new("open-tile-file", nil)!
+        let openTilesCallback: Activate = { _, _, _ in currentChrome?.fileOpening.showChooser() }
+        connectSignal(openTiles, "activate", unsafeBitCast(openTilesCallback, to: GCallback.self))
+        g_action_map_add_action(OpaquePointer(window), openTiles)
+
         let menu = g_menu_new()!
+        let map = g_menu_new()!
+        g_menu_append(map, "_Built-in Map (offline)", "win.basemap::builtin")
+        g_menu_append(map, "_OpenStreetMap (online)", "win.basemap::osm")
+        g_menu_append(map, "Open _Tile File…", "win.open-tile-file")
+        g_menu_append_section(menu, "Map", menuModel(map))
         let view = g_menu_new()!
         g_menu_append(view, "_Reduce Motion", "win.reduce-motion")
         g_menu_append(view, "_Dark Style", "win.dark-style")
@@ -44,7 +71,13 @@ final class MainMenu {
         gtk_menu_button_set_menu_model(opaque(button), menuModel(menu))
         gtk_menu_button_set_primary(opaque(button), 1)
         gtk_widget_set_tooltip_text(button, "Main Menu (F10)")
-        for m in [view, help, quit, menu] { unref(m) }
+        for m in [map, view, help, quit, menu] { unref(m) }
+    }
+
+    /// Shows which map is in use (the radio items), without switching anything.
+    func setBasemap(_ source: String?) {
+        let state = source == nil ? "builtin" : (source == LaunchOptions.openStreetMapTemplate ? "osm" : "file")
+        g_simple_action_set_state(basemap, g_variant_new_string(state))
     }
 
     /// Keeps the check marks in step when the preference changes elsewhere (restored state).

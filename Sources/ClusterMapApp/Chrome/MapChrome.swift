@@ -13,4 +13,6 @@ protocol MapChrome: AnyObject {
     func show(message: String, isError: Bool)
     /// The data on the map changed (new dataset or files).
     func dataDidChange()
+    /// The map in use changed (nil: the built-in map; else a tile file's path or a URL template).
+    func basemapDidChange(_ source: String?)
 }

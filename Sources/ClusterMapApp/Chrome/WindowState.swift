@@ -24,6 +24,8 @@ enum WindowState {
         if let dark = saved.darkStyle { controller.userDarkStyle = dark }
         if let reduce = saved.reduceMotion { controller.userReducedMotion = reduce }
         controller.applyPreferences()
+        // The remembered map, unless the command line chose one.
+        if controller.options.basemap == nil, let basemap = saved.basemap { controller.switchBaseMap(to: basemap) }
 
         let close: @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, _ in
             guard let window, let c = MapApplication.window?.controller else { return 0 }
@@ -42,10 +44,11 @@ enum WindowState {
         if w <= 0 || h <= 0 { w = Int32(gtk_widget_get_width(window)); h = Int32(gtk_widget_get_height(window)) }
         let cam = controller.cameraController.animation?.target ?? controller.camera
         let range = SavedState.sizeRange
-        let state = SavedState(width: range.contains(Int(w)) ? Int(w) : nil, height: range.contains(Int(h)) ? Int(h) : nil,
+        var state = SavedState(width: range.contains(Int(w)) ? Int(w) : nil, height: range.contains(Int(h)) ? Int(h) : nil,
                                maximized: gtk_window_is_maximized(gcast(window)) != 0,
                                latitude: cam.center.latitude, longitude: cam.center.longitude, zoom: cam.zoom,
                                darkStyle: controller.userDarkStyle, reduceMotion: controller.userReducedMotion)
+        state.basemap = controller.tileLayer?.path
         do {
             try SavedStateFile.save(state, to: path)
             controller.eventLog.emit("state-saved", [("path", .string(path))])

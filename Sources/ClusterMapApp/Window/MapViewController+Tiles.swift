@@ -21,8 +21,29 @@ extension MapViewController {
 
     /// Opens `--basemap`; a file that can't be opened is one quiet banner, and the built-in map stays.
     func openTileBaseMap() {
-        guard let basemap = options.basemap else { return }
-        if options.basemapIsOnline, let template = TileURLTemplate(basemap) {
+        if let basemap = options.basemap { switchBaseMap(to: basemap) }
+    }
+
+    /// Shows a tile file or an online source (a URL template) over the built-in map, or only the
+    /// built-in map (nil). The main menu's "Map" section and the remembered state come here.
+    func switchBaseMap(to basemap: String?) {
+        if let old = tileLayer {
+            renderer.overlays.removeAll { $0 === old }
+            for request in tileRequests.values { onlineTiles?.cancel(request) }
+            tileRequests = [:]
+            onlineTiles?.saveCache()
+            onlineTiles = nil
+            tileLayer = nil
+        }
+        defer {
+            chrome?.basemapDidChange(tileLayer?.path)
+            redraw()
+        }
+        guard let basemap else {
+            eventLog.emit("basemap", [("level", .string("builtin"))])
+            return
+        }
+        if LaunchOptions.isOnlineBasemap(basemap), let template = TileURLTemplate(basemap) {
             let credit = basemap == LaunchOptions.openStreetMapTemplate ? "© OpenStreetMap contributors" : nil
             let layer = TileMapLayer(online: basemap, attribution: credit)
             let cacheHome = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
