@@ -127,10 +127,9 @@ func runClustersCommand(_ args: [String]) -> Int32 {
     }
 }
 
-/// Writes one line to stderr (line breaks inside the message become spaces).
+/// Writes one safe line to stderr (line breaks inside the message become spaces).
 private func clustersCommandFail(_ message: String) {
-    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-    FileHandle.standardError.write(Data("clustermap clusters: \(line)\n".utf8))
+    ErrorOutput.write("clustermap clusters", message.split(whereSeparator: \.isNewline).joined(separator: " "))
 }
 
 /// Buffered stdout.
@@ -163,7 +162,7 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
     let set = try PointSetLoader.load(path: o.path)
     // Skipped rows and features are reported as in the window's banner, one line each.
     for message in set.report.messages {
-        FileHandle.standardError.write(Data("clustermap clusters: \(set.sourceName): \(message)\n".utf8))
+        ErrorOutput.write("clustermap clusters", "\(set.sourceName): \(message)")
     }
 
     // The clusterer's input is indexed by feature position (null geometries included, as

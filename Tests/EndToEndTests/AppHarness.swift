@@ -100,6 +100,9 @@ final class AppHarness {
         env["DISPLAY"] = display
         env["XDG_CONFIG_HOME"] = workDir + "/config"
         env["GDK_BACKEND"] = "x11"
+        // A Gtk-CRITICAL aborts the app, so a test can't pass over one (issue 15 item 3); stop()
+        // also fails the test on any Gtk/GLib warning the app printed.
+        env["G_DEBUG"] = "fatal-criticals"
         p.environment = env
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         p.standardError = stderrLog()
@@ -118,9 +121,33 @@ final class AppHarness {
 
     func stop() {
         if let app, app.isRunning { app.terminate(); app.waitUntilExit() }
+        let launched = app != nil
         app = nil
         if xvfb.isRunning { xvfb.terminate(); xvfb.waitUntilExit() }
         bus?.stop()
+        guard !stopped else { return }
+        stopped = true
+        if launched { assertNoGtkWarnings() }
+        // Each run used to leave its screenshots and files (~110 MB) behind.
+        if ProcessInfo.processInfo.environment["CLUSTERMAP_KEEP_E2E"] == nil {
+            try? FileManager.default.removeItem(atPath: workDir)
+        }
+    }
+
+    private var stopped = false
+
+    /// Lines of the app's stderr that GTK or GLib wrote as warnings or criticals.
+    var gtkWarnings: [String] {
+        let err = (try? String(contentsOfFile: workDir + "/app-stderr.log", encoding: .utf8)) ?? ""
+        return err.split(separator: "\n").map(String.init).filter {
+            $0.contains("-CRITICAL **") || $0.contains("-WARNING **") || $0.contains("Gtk-CRITICAL") || $0.contains("Gtk-WARNING")
+        }
+    }
+
+    /// Fails the running test when the app printed any GTK/GLib warning or critical.
+    func assertNoGtkWarnings(file: StaticString = #filePath, line: UInt = #line) {
+        let w = gtkWarnings
+        XCTAssertTrue(w.isEmpty, "the app printed \(w.count) GTK warnings: \(w.prefix(3))", file: file, line: line)
     }
 
     // MARK: Event log

@@ -1,5 +1,6 @@
 import CGtk
 import AppSupport
+import GeoData
 
 /// A message banner over the top of the map (SPEC §4, §9): an icon, a wrapping plain-text label
 /// and a close button in a revealer. Errors stay until closed; information hides after a while.
@@ -67,7 +68,10 @@ final class Banner {
 
     /// Shows a message (plain text). An error replaces an earlier error; information is added
     /// below a visible error, or replaces earlier information.
-    func show(_ message: String, isError: Bool) {
+    func show(_ text: String, isError: Bool) {
+        // Bounded, one safe line per message: a long word made Pango's wrapping spin for
+        // minutes, and a 1 MB text showed an empty banner (issue 15 item 1).
+        let message = MessageText.lines(text)
         eventLog.emit("message", [("text", .string(message)), ("error", .bool(isError))])
         if isError {
             errorText = message

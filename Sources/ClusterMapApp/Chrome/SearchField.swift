@@ -46,6 +46,13 @@ final class SearchField {
         gtk_widget_add_css_class(popover, "menu")
         gtk_widget_set_parent(popover, entry)
         gtk_widget_set_size_request(popover, 300, -1)
+        // A widget GTK doesn't know as a child must be unparented by hand before its parent is
+        // finalized, or every quit warns "Finalizing GtkSearchEntry … still has children left".
+        let unparent: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, popover in
+            guard let popover else { return }
+            gtk_widget_unparent(popover.assumingMemoryBound(to: GtkWidget.self))
+        }
+        connectSignal(entry, "destroy", unsafeBitCast(unparent, to: GCallback.self), data: gpointer(popover))
 
         typealias EntryCB = @convention(c) (OpaquePointer?, gpointer?) -> Void
         let changed: EntryCB = { _, _ in currentChrome?.search.textDidChange() }

@@ -32,7 +32,7 @@ extension MapViewController {
         let started = ProcessClock.now()
         Thread.detachNewThread {
             var sets: [PointSet] = []
-            var failure: String?
+            var failures: [String] = []
             for (i, path) in files.enumerated() {
                 let ds = i < datasets.count ? datasets[i] : nil
                 do {
@@ -47,22 +47,31 @@ extension MapViewController {
                     deliver { $0.loadDidCancel(generation) }
                     return
                 } catch {
-                    failure = "\(error)"
+                    // Every file's error is reported, not only the last one's (issue 15 item 5).
+                    failures.append("\(error)")
                 }
             }
             let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
             let ms = (ProcessClock.now() - started) * 1000
-            deliver { $0.loadDidFinish(generation, session: session, failure: failure, ms: ms) }
+            deliver { $0.loadDidFinish(generation, session: session, failures: failures, ms: ms) }
         }
         return cancelFlag
     }
 
     /// Runs `body` on the GTK thread with the controller, waiting for the window if a launch load
-    /// finishes before it exists.
+    /// finishes before it exists; dropped once the window has been closed.
     private static func deliver(_ body: @escaping (MapViewController) -> Void) {
         runOnGtkThread {
+            guard !MapApplication.isClosed else { return }
             if let c = MapApplication.window?.controller { body(c) } else { deliver(body) }
         }
+    }
+
+    /// The window is closing: the load stops and nothing it reports is delivered any more.
+    func stopLoadingForClose() {
+        currentLoadCancel?.cancel()
+        currentLoadCancel = nil
+        loadGeneration += 1
     }
 
     /// Tells the chrome about the launch load (it started before the window existed).
@@ -95,11 +104,11 @@ extension MapViewController {
         eventLog.emit("load-cancelled")
     }
 
-    private func loadDidFinish(_ generation: Int, session: MapDataSession?, failure: String?, ms: Double) {
+    private func loadDidFinish(_ generation: Int, session: MapDataSession?, failures: [String], ms: Double) {
         guard generation == loadGeneration else { return }
         currentLoadCancel = nil
         chrome?.loadDidEnd()
-        if let failure { showError(failure) }
+        if !failures.isEmpty { showErrors(failures) }
         guard let session else {
             if self.session == nil { chrome?.dataDidChange() }
             return
@@ -131,10 +140,17 @@ extension MapViewController {
     }
 
     /// Reports an error in the window and on stderr.
-    func showError(_ message: String) {
-        FileHandle.standardError.write("clustermap: \(message)\n".data(using: .utf8)!)
-        chrome?.show(message: message, isError: true)
-        eventLog.emit("error", [("message", .string(message))])
+    func showError(_ message: String) { showErrors([message]) }
+
+    /// Reports several errors (one per file): one line each on stderr and in the event log, one
+    /// banner listing them all. Each is made one safe, bounded line first (`MessageText`).
+    func showErrors(_ messages: [String]) {
+        let lines = messages.map { MessageText.line($0) }
+        for line in lines {
+            ErrorOutput.write("clustermap", line)
+            eventLog.emit("error", [("message", .string(line))])
+        }
+        chrome?.show(message: lines.joined(separator: "\n"), isError: true)
     }
 }
 
