@@ -90,7 +90,7 @@ final class SavedStateSaveErrorTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "savedstate-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/clustermap", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/clustermap", contents: Data("x".utf8))
         XCTAssertThrowsError(try SavedStateFile.save(SavedState(width: 800, height: 600), to: dir + "/clustermap/state")) { error in
             let text = "\(error)"
             XCTAssertEqual(text, "cannot save the window state to \(dir)/clustermap: Not a directory")

@@ -133,6 +133,10 @@ final class AppChrome: MapChrome {
         progress.progress(fraction)
     }
 
+    func loadDidReadBytes(_ bytes: Int) {
+        progress.bytesRead(bytes)
+    }
+
     func loadDidEnd() {
         progress.end()
     }

@@ -22,7 +22,7 @@ extension MapViewController {
         loadGeneration += 1
         currentLoadCancel?.cancel()
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
-        chrome?.loadDidStart(name: datasets.first??.title ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+        chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
 
     /// Starts loading on a background thread (also before the window exists, at launch); results
@@ -30,17 +30,24 @@ extension MapViewController {
     static func startLoad(files: [String], datasets: [Dataset?], generation: Int, log: EventLog) -> CancelFlag {
         let cancelFlag = CancelFlag()
         let started = ProcessClock.now()
+        // The command line's CSV column names apply to files (datasets bring their own).
+        let fileOptions = LoadOptions(latitudeColumn: MapApplication.options.latColumn,
+                                      longitudeColumn: MapApplication.options.lonColumn)
         Thread.detachNewThread {
             var sets: [PointSet] = []
             var failures: [String] = []
             for (i, path) in files.enumerated() {
                 let ds = i < datasets.count ? datasets[i] : nil
                 do {
-                    let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? LoadOptions(),
+                    let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? fileOptions,
                                                       progress: { f in
                         let total = (Double(i) + f) / Double(files.count)
                         log.emit("load-progress", [("fraction", .number((total * 1000).rounded() / 1000))])
                         runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, total) }
+                    }, streamProgress: { bytes in
+                        // A pipe or standard input: its size is unknown, so progress is bytes read.
+                        log.emit("load-progress", [("bytes", .int(bytes))])
+                        runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
                     }, isCancelled: { cancelFlag.isCancelled })
                     sets.append(set)
                 } catch is CancellationError {
@@ -78,7 +85,7 @@ extension MapViewController {
     func announceInitialLoad() {
         guard currentLoadCancel != nil else { return }
         let initial = MapViewController.initialSources(options, dataDirectory: dataDirectory)
-        chrome?.loadDidStart(name: initial.datasets.first??.title ?? initial.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+        chrome?.loadDidStart(name: initial.datasets.first??.title ?? initial.files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
 
     /// Stops the running load; what is shown stays. Takes effect at once: results that were
@@ -95,6 +102,11 @@ extension MapViewController {
     private func loadProgress(_ generation: Int, _ fraction: Double) {
         guard generation == loadGeneration else { return }
         chrome?.loadDidProgress(fraction)
+    }
+
+    private func loadProgress(_ generation: Int, bytes: Int) {
+        guard generation == loadGeneration else { return }
+        chrome?.loadDidReadBytes(bytes)
     }
 
     private func loadDidCancel(_ generation: Int) {
