@@ -270,6 +270,12 @@ extension AppHarness {
         try pressKey("Return")
     }
 
+    /// The exit status of an app that has exited (nil while it runs). Kept after `stop()`.
+    var appExitStatus: Int32? {
+        guard let app, !app.isRunning else { return nil }
+        return app.terminationStatus
+    }
+
     /// Whether the app process is still running.
     var isAppRunning: Bool { app?.isRunning ?? false }
 

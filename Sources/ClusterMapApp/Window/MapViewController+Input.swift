@@ -100,6 +100,9 @@ extension MapViewController {
         sceneDidChange()
     }
 
+    /// Same-spot lists up to this long are sorted by name (~20 ms); longer ones keep file order.
+    static let sortedListLimit = 20_000
+
     /// Fans out the members of a bubble whose places share one spot (SPEC §5.4).
     func openFan(cluster id: SceneItemID, leaves: [Int]) {
         guard let session, let first = leaves.first else { return }
@@ -116,11 +119,13 @@ extension MapViewController {
                 self?.eventLog.emit("fan-close")
                 gtk_widget_grab_focus(self?.drawingArea)
             }
-            // Alphabetical, so a person can scan the list.
-            let rows = leaves.map { ($0, session.places.name(of: $0)) }
-                .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
-            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows.map(\.0),
-                       names: rows.map(\.1), near: (p.x, p.y),
+            // Alphabetical, so a person can scan the list, when sorting is quick; a bigger list
+            // stays in file order, since sorting would fetch every name (the list must open at once).
+            let rows = leaves.count <= MapViewController.sortedListLimit
+                ? leaves.map { ($0, session.places.name(of: $0).lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
+                : leaves
+            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows,
+                       name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
                        in: (camera.viewportSize.width, camera.viewportSize.height))
             eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true))])
             return
@@ -135,6 +140,11 @@ extension MapViewController {
         if Int32(keyval) == GDK_KEY_Escape {
             let listShown = MapApplication.window?.placeList.isShown ?? false
             guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else {
+                // Then a running load stops (like its Cancel button), what is shown stays.
+                if currentLoadCancel != nil {
+                    cancelLoad()
+                    return true
+                }
                 // Then focus backs out of the items to the map itself.
                 guard sceneState.focused != nil else { return false }
                 setFocus(nil)
