@@ -87,4 +87,31 @@ final class HostileInputTests: XCTestCase {
         let err = stderrText(h)
         XCTAssertTrue(err.contains("clustermap: first.geojson:") && err.contains("clustermap: second.csv:"), err)
     }
+
+    /// A FIFO given on the command line loads when its writer is done (it used to load nothing and
+    /// never finish), with progress by bytes read.
+    func testAFIFOLoadsInTheWindow() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let fifo = h.workDir + "/points.geojson"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        var features: [String] = []
+        for i in 0..<20_000 {
+            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(i % 360 - 180),\(i % 160 - 80)]},\"properties\":{\"name\":\"p\(i)\"}}")
+        }
+        let bytes = Array("{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}".utf8)
+        let writer = Thread {
+            usleep(1_500_000)   // the window is up and waiting
+            guard let out = FileHandle(forWritingAtPath: fifo) else { return }
+            out.write(Data(bytes))
+            try? out.close()
+        }
+        writer.start()
+        try h.launch([fifo], timeout: 60)
+        let done = try h.waitForEvent("load-done", timeout: 30)
+        XCTAssertEqual(done.event["points"] as? Int, 20_000)
+        let byBytes = h.events().filter { $0["event"] as? String == "load-progress" }.compactMap { $0["bytes"] as? Int }
+        XCTAssertEqual(byBytes.last, bytes.count, "progress by bytes read, up to all of them")
+    }
 }
