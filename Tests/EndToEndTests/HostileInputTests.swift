@@ -94,6 +94,7 @@ final class HostileInputTests: XCTestCase {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
+        signal(SIGPIPE, SIG_IGN)   // an app that stops reading must fail the test, not kill it
         let fifo = h.workDir + "/points.geojson"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         var features: [String] = []
@@ -104,7 +105,7 @@ final class HostileInputTests: XCTestCase {
         let writer = Thread {
             usleep(1_500_000)   // the window is up and waiting
             guard let out = FileHandle(forWritingAtPath: fifo) else { return }
-            out.write(Data(bytes))
+            try? out.write(contentsOf: Data(bytes))   // EPIPE if the app stopped reading
             try? out.close()
         }
         writer.start()
