@@ -62,6 +62,12 @@ final class Banner {
         gtk_revealer_set_child(opaque(revealer), box)
         gtk_revealer_set_reveal_child(opaque(revealer), 0)
         gtk_overlay_add_overlay(opaque(overlay), revealer)
+        // Tests wait for this instead of sleeping through the slide-down.
+        let revealed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, _ in
+            guard let b = currentChrome?.banner, gtk_revealer_get_child_revealed(opaque(b.revealer)) != 0 else { return }
+            b.eventLog.emit("widget", [("name", .string("banner"))])
+        }
+        connectSignal(revealer, "notify::child-revealed", unsafeBitCast(revealed, to: GCallback.self))
     }
 
     var isShown: Bool { gtk_revealer_get_reveal_child(opaque(revealer)) != 0 }
