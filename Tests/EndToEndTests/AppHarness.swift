@@ -245,6 +245,18 @@ final class AppHarness {
         try run("import", ["-window", windowID, path])
         return try Screenshot(pngPath: path)
     }
+
+    /// Takes screenshots until `ready` holds (what X shows can lag the frames the app reports)
+    /// or `timeout` passes, and returns the last one; the caller still asserts on it.
+    func screenshot(name: String, until ready: (Screenshot) -> Bool, timeout: TimeInterval = 5) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try screenshot(name: name)
+        while !ready(shot) && Date() < deadline {
+            usleep(150_000)
+            shot = try screenshot(name: name)
+        }
+        return shot
+    }
 }
 
 // MARK: Keyboard focus and files (chrome tests)
@@ -264,7 +276,7 @@ extension AppHarness {
     /// Opens a file the way a person does: Ctrl+O, type the path into the chooser, Enter.
     func openWithChooser(_ path: String) throws {
         try key("ctrl+o")
-        usleep(1_500_000)
+        try waitForFocusedWindow(named: "Open Data Files")
         try typeText(path)
         usleep(300_000)
         try pressKey("Return")
@@ -274,6 +286,18 @@ extension AppHarness {
     var appExitStatus: Int32? {
         guard let app, !app.isRunning else { return nil }
         return app.terminationStatus
+    }
+
+    /// Waits until the window with this title has the keyboard focus (typing goes there), instead
+    /// of sleeping for a guessed time.
+    func waitForFocusedWindow(named name: String, timeout: TimeInterval = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let focused = try run("xdotool", ["getwindowfocus", "getwindowname"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            if focused == name { return }
+            usleep(50_000)
+        }
+        throw LaunchError(description: "no focused window named '\(name)'")
     }
 
     /// Whether the app process is still running.

@@ -91,6 +91,11 @@ final class SearchField {
             }
         }
         connectSignal(focus, "leave", unsafeBitCast(leave, to: GCallback.self))
+        // Tests type once the field has the focus, instead of sleeping after Ctrl+F.
+        let enter: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
+            MapApplication.eventLog.emit("widget", [("name", .string("search")), ("focus", .bool(true))])
+        }
+        connectSignal(focus, "enter", unsafeBitCast(enter, to: GCallback.self))
         addController(focus, to: entry)
     }
 
