@@ -15,6 +15,8 @@ final class AppHarness {
     let logPath: String
     let workDir: String
     private(set) var windowID: String = ""
+    /// What the next launched app reads as standard input (for `clustermap -`).
+    var standardInputForNextLaunch: FileHandle?
 
     /// The built executable (`make test` builds it before `swift test`).
     static var binaryPath: String {
@@ -105,6 +107,10 @@ final class AppHarness {
         env["G_DEBUG"] = "fatal-criticals"
         p.environment = env
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        if let input = standardInputForNextLaunch {
+            p.standardInput = input
+            standardInputForNextLaunch = nil
+        }
         p.standardError = stderrLog()
         try p.run()
         app = p

@@ -121,4 +121,16 @@ final class HostileInputTests: XCTestCase {
         let byBytes = h.events().filter { $0["event"] as? String == "load-progress" }.compactMap { $0["bytes"] as? Int }
         XCTAssertEqual(byBytes.last, bytes.count, "progress by bytes read, up to all of them")
     }
+
+    /// `clustermap -` reads standard input.
+    func testDashReadsStandardInput() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let path = try write(HostileInputTests.good, "piped.geojson", in: h)
+        h.standardInputForNextLaunch = FileHandle(forReadingAtPath: path)
+        try h.launch(["-"])
+        let done = try h.waitForEvent("load-done", timeout: 30)
+        XCTAssertEqual(done.event["points"] as? Int, 2)
+    }
 }

@@ -118,7 +118,7 @@ final class AppChrome: MapChrome {
     }
 
     static func title(forFiles files: [String]) -> String {
-        files.count == 1 ? (files[0] as NSString).lastPathComponent : "\(files.count) files"
+        files.count == 1 ? PointSetLoader.displayName(of: files[0]) : "\(files.count) files"
     }
 
     // MARK: MapChrome
