@@ -4,6 +4,8 @@ import PackageDescription
 /// ClusterMap: data → index → camera → scene → pixels.
 /// ClusterCore ← MapModel ← MapRender ← ClusterMapApp; GeoData beside (depends on ClusterCore only).
 /// AppSupport: pure, display-free app logic (launch options, event log) shared by the app and its tests.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "ClusterMap",
     products: [
@@ -15,11 +17,14 @@ let package = Package(
         .target(name: "ClusterCore"),
         .target(name: "MapModel", dependencies: ["ClusterCore"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib"]),
+        // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
+        // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
+        .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "CCairo"]),
-        .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
+        .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"],
+                swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .executableTarget(
             name: "ClusterMapApp",
@@ -27,11 +32,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"]),
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"], exclude: ["Fixtures"]),  // read by path
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender"],
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],

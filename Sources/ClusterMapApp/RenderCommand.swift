@@ -32,18 +32,14 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
                 camera = camera.fitting(b, paddingPixels: 60, maxZoom: 14)
             }
         }
-        let coarse = try BaseMap.load(level: .coarse, dataDirectory: dir)
-        let detailed = camera.zoom >= 3 ? try BaseMap.load(level: .detailed, dataDirectory: dir) : nil
-        let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, palette: options.dark ? .dark : .light)
-        renderer.baseMap.usesTileCache = false
+        var picture = try MapPicture.load(forZoom: camera.zoom, dataDirectory: dir, palette: options.dark ? .dark : .light)
+        var scene = Scene()
         if let session {
-            let scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
-                                             places: session.places, state: SceneState())
-            let sceneRenderer = SceneRenderer()
-            sceneRenderer.scene = scene
-            renderer.overlays = [sceneRenderer]
-            renderer.attribution = session.attribution
+            scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
+                                         places: session.places, state: SceneState())
+            picture.attribution = session.attribution
         }
+        let renderer = picture.frameRenderer(camera: camera, scene: scene)
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))
     } catch {
         return fail("\(error)")

@@ -1,4 +1,5 @@
 import CCairo
+import AppSupport
 import ClusterCore
 import Foundation
 import GeoData
@@ -19,7 +20,7 @@ private struct BenchOptions {
     var scale = 1.0
     var frames = 120
     var pngDirectory: URL?
-    var zooms: [Double] = [1, 4, 8]
+    var zooms: [Double] = [1, 4, 6, 8, 11]
 
     init(_ args: [String]) {
         var i = 0
@@ -73,7 +74,7 @@ private func benchDataDirectory() -> URL? {
     return found.map { URL(fileURLWithPath: $0) }
 }
 
-private func loadMaps(report: Bool) -> (BaseMap, BaseMap)? {
+private func loadMaps(report: Bool) -> (BaseMap, BaseMap, BaseMap)? {
     guard let dir = benchDataDirectory() else {
         print(#"{"bench":"basemap","error":"data/basemap not found; set CLUSTERMAP_DATA_DIR"}"#)
         return nil
@@ -81,7 +82,7 @@ private func loadMaps(report: Bool) -> (BaseMap, BaseMap)? {
     var maps: [BaseMap.Level: BaseMap] = [:]
     for level in BaseMap.Level.allCases {
         var times: [Double] = []
-        for _ in 0..<5 {
+        for _ in 0..<(level == .fine ? 2 : 5) {
             let t0 = nowMs()
             guard let m = try? BaseMap.load(level: level, dataDirectory: dir) else {
                 print(#"{"bench":"basemap_load","error":"can't load \#(level.rawValue)"}"#)
@@ -92,11 +93,21 @@ private func loadMaps(report: Bool) -> (BaseMap, BaseMap)? {
         }
         if report, let m = maps[level] {
             let vertices = m.land.vertexCount + m.lakes.vertexCount + m.coastlines.vertexCount + m.borders.vertexCount
+                + m.rivers.vertexCount
             print(#"{"bench":"basemap_load","level":"\#(level.rawValue)","median_ms":\#(fmt(percentile(times, 0.5))),"#
                 + #""min_ms":\#(fmt(times.min()!)),"first_ms":\#(fmt(times[0])),"vertices":\#(vertices)}"#)
         }
     }
-    return (maps[.coarse]!, maps[.detailed]!)
+    return (maps[.coarse]!, maps[.detailed]!, maps[.fine]!)
+}
+
+/// The base-map labels and the time they take to load.
+private func loadLabels() -> MapLabelIndex {
+    guard let dir = benchDataDirectory() else { return .empty }
+    let t0 = nowMs()
+    let index = (try? BaseMapLabelSource.load(dataDirectory: dir)) ?? .empty
+    print(#"{"bench":"labels_load","candidates":\#(index.count),"ms":\#(fmt(nowMs() - t0))}"#)
+    return index
 }
 
 private func measure(_ renderer: MapFrameRenderer, cameras: [Camera], into image: ImageSurface) -> [Double] {
@@ -113,7 +124,7 @@ private func measure(_ renderer: MapFrameRenderer, cameras: [Camera], into image
 }
 
 private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [Double], reportLoad: Bool) {
-    guard let (coarse, detailed) = loadMaps(report: reportLoad) else { return }
+    guard let (coarse, detailed, fine) = loadMaps(report: reportLoad) else { return }
     let size = ScreenSize(width: options.width, height: options.height)
     let image = ImageSurface(width: Int(size.width), height: Int(size.height), scale: options.scale)
     for zoom in zooms {
@@ -129,7 +140,7 @@ private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [
                     ("direct", Array(repeating: start, count: max(10, options.frames / 4)), false),
                 ]
                 for (mode, cameras, cached) in runs {
-                    let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, palette: palette)
+                    let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: palette)
                     renderer.baseMap.usesTileCache = cached
                     let times = measure(renderer, cameras: cameras, into: image)
                     print(#"{"bench":"\#(bench)","mode":"\#(mode)","zoom":\#(zoom),"center":"\#(name)","#
@@ -210,7 +221,8 @@ func runFrameBenchmark(_ args: [String]) {
     let options = BenchOptions(args)
     var items = 1500
     if let i = args.firstIndex(of: "--items"), i + 1 < args.count, let v = Int(args[i + 1]) { items = max(0, v) }
-    guard let (coarse, detailed) = loadMaps(report: false) else { return }
+    guard let (coarse, detailed, fine) = loadMaps(report: false) else { return }
+    let labels = loadLabels()
     let size = ScreenSize(width: options.width, height: options.height)
     let image = ImageSurface(width: Int(size.width), height: Int(size.height), scale: options.scale)
     let scene = benchScene(items: items, size: size)
@@ -232,8 +244,12 @@ func runFrameBenchmark(_ args: [String]) {
     print(#"{"bench":"frame","mode":"scene_only","items":\#(items),"scale":\#(options.scale),"#
         + #""median_ms":\#(fmt(percentile(sceneTimes, 0.5))),"p95_ms":\#(fmt(percentile(sceneTimes, 0.95))),"#
         + #""cpu_median_ms":\#(fmt(percentile(sceneCPU, 0.5)))}"#)
-    for (name, centre) in benchCentres.prefix(2) {
-        let start = Camera(center: centre, zoom: 4, viewportSize: size)
+    // Zoom 4 over Europe and the US (1:50m → 1:10m during the zoom animation), and zoom 8 over
+    // Paris (1:10m, rivers, dense town names).
+    let places = benchCentres.prefix(2).map { ($0.name, $0.coordinate, 4.0) }
+        + [("paris", GeoCoordinate(latitude: 48.85, longitude: 2.35), 8.0)]
+    for (name, centre, startZoom) in places {
+        let start = Camera(center: centre, zoom: startZoom, viewportSize: size)
         typealias Frame = (camera: Camera, scene: Scene, animating: Bool)
         var runs: [(String, [Frame])] = []
         runs.append(("static", Array(repeating: (start, scene, false), count: frames)))
@@ -259,23 +275,35 @@ func runFrameBenchmark(_ args: [String]) {
             let u = Double(n) / Double(max(1, frames - 1))
             let dz = 2 * (0.5 - 0.5 * cos(2 * .pi * u))
             var c = start
-            c.setZoom(4 + dz)
+            c.setZoom(startZoom + dz)
             zooming.append((c, transformed(scene, dx: 0, dy: 0, k: exp2(dz), pivot: pivot), true))
         }
         runs.append(("zoom_animation", zooming))
         runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
         for (mode, list) in runs {
-            let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, palette: .light)
+            let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
             let overlay = SceneRenderer()
             renderer.overlays = [overlay]
+            let layout = MapLabelLayout(index: labels)
+            // As the window does every frame: the labels for the camera, clear of the marks.
+            func labelled(_ scene: Scene, _ camera: Camera) -> Scene {
+                var s = scene
+                s.labels = layout.labels(for: camera) { id in
+                    let c = layout.index.candidates[id]
+                    return overlay.labelRenderer.size(of: c.text, kind: c.kind)
+                }
+                s.dropLabelsUnderMarks()
+                return s
+            }
+            overlay.scene = labelled(scene, start)
             // Warm-up frame at rest (the window was showing the map before the interaction).
             image.withContext { renderer.draw(in: $0, camera: start) ; renderer.draw(in: $0, camera: start) }
             var times: [Double] = []
             var drawnItems = 0
             image.withContext { cr in
                 for f in list {
-                    overlay.scene = f.scene
                     let t0 = nowMs()
+                    overlay.scene = labelled(f.scene, f.camera)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)
                     drawnItems = max(drawnItems, overlay.lastDrawnItemCount)
@@ -285,7 +313,8 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""width":\#(Int(size.width)),"height":\#(Int(size.height)),"scale":\#(options.scale),"#
                 + #""frames":\#(times.count),"median_ms":\#(fmt(percentile(times, 0.5))),"#
                 + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#
-                + #""first_ms":\#(fmt(times.first ?? .nan)),"sprites":\#(overlay.cachedSpriteCount)}"#)
+                + #""first_ms":\#(fmt(times.first ?? .nan)),"sprites":\#(overlay.cachedSpriteCount),"#
+                + #""labels":\#(overlay.scene.labels.count)}"#)
             fflush(nil)
             if let dir = options.pngDirectory {
                 try? image.writePNG(to: dir.appendingPathComponent("frame-\(mode)-\(name).png"))

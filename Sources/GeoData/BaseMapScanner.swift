@@ -15,10 +15,12 @@ enum BaseMapScanner {
         var description: String { "\(message) at byte \(offset)" }
     }
 
-    /// Parses a whole GeoJSON FeatureCollection.
-    static func parse(_ data: Data, kind: BaseMapLayer.Kind) throws -> BaseMapLayer {
+    /// Parses a whole GeoJSON FeatureCollection, keeping the named properties of each feature
+    /// (numbers and strings; see `BaseMapLayer.number(_:feature:)`).
+    static func parse(_ data: Data, kind: BaseMapLayer.Kind, properties: [String] = []) throws -> BaseMapLayer {
         try data.withUnsafeBytes { raw in
             var s = Cursor(bytes: raw.bindMemory(to: UInt8.self), layer: BaseMapLayer(kind: kind))
+            s.wantedProperties = Set(properties)
             s.layer.coordinates.reserveCapacity(data.count / 20)
             try s.parseTopLevel()
             return s.layer
@@ -26,14 +28,17 @@ enum BaseMapScanner {
     }
 
     /// Parses from a string (tests).
-    static func parse(_ text: String, kind: BaseMapLayer.Kind) throws -> BaseMapLayer {
-        try parse(Data(text.utf8), kind: kind)
+    static func parse(_ text: String, kind: BaseMapLayer.Kind, properties: [String] = []) throws -> BaseMapLayer {
+        try parse(Data(text.utf8), kind: kind, properties: properties)
     }
 
     struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
         var layer: BaseMapLayer
+        /// Property keys to keep; the values of the feature being read.
+        var wantedProperties: Set<String> = []
+        var featureValues: [String: BaseMapLayer.Value] = [:]
 
         init(bytes: UnsafeBufferPointer<UInt8>, layer: BaseMapLayer) {
             self.bytes = bytes
@@ -57,8 +62,30 @@ enum BaseMapScanner {
             try forEachElement { s in
                 guard s.peek() == UInt8(ascii: "{") else { return try s.skipValue() }
                 s.i += 1
+                s.featureValues.removeAll(keepingCapacity: true)
+                let featuresBefore = s.layer.featureCount
                 try s.forEachKey { s, key in
-                    if key == "geometry" { try s.parseGeometry() } else { try s.skipValue() }
+                    if key == "geometry" {
+                        try s.parseGeometry()
+                    } else if key == "properties" && !s.wantedProperties.isEmpty && s.peek() == UInt8(ascii: "{") {
+                        try s.parseProperties()
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+                if s.layer.featureCount > featuresBefore { s.layer.appendValues(s.featureValues) }
+            }
+        }
+
+        /// Reads the wanted keys of a `properties` object (numbers and strings; others skipped).
+        mutating func parseProperties() throws {
+            i += 1
+            try forEachKey { s, key in
+                guard s.wantedProperties.contains(key) else { return try s.skipValue() }
+                switch s.peek() {
+                case UInt8(ascii: "\""): s.featureValues[key] = .string(try s.readDecodedString())
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): s.featureValues[key] = .number(try s.readNumber())
+                default: try s.skipValue()
                 }
             }
         }
@@ -83,6 +110,7 @@ enum BaseMapScanner {
             switch layer.kind {
             case .polygons: accepted = type == "Polygon" || type == "MultiPolygon"
             case .lines: accepted = type == "LineString" || type == "MultiLineString"
+            case .points: accepted = type == "Point"
             }
             guard accepted, coordinatesStart >= 0 else {
                 layer.skippedFeatureCount += 1
@@ -92,7 +120,11 @@ enum BaseMapScanner {
             i = coordinatesStart
             var bounds = UnitRect.empty
             let ringsBefore = layer.ringStarts.count
-            try walkCoordinates(&bounds)
+            if layer.kind == .points {
+                try parsePoint(&bounds)
+            } else {
+                try walkCoordinates(&bounds)
+            }
             i = end
             if layer.ringStarts.count == ringsBefore {
                 layer.skippedFeatureCount += 1  // empty geometry
@@ -126,6 +158,28 @@ enum BaseMapScanner {
             }
         }
 
+        /// Parses a Point's single position as a one-vertex ring.
+        mutating func parsePoint(_ bounds: inout UnitRect) throws {
+            try expect(UInt8(ascii: "["))
+            let lon = try readNumber()
+            try expect(UInt8(ascii: ","))
+            let lat = try readNumber()
+            skipWhitespace()
+            while peek() == UInt8(ascii: ",") { i += 1; _ = try readNumber(); skipWhitespace() }  // altitude
+            try expect(UInt8(ascii: "]"))
+            guard lon.isFinite && lat.isFinite else { return }
+            appendVertex(lon: lon, lat: lat, &bounds)
+            layer.ringStarts.append(Int32(layer.coordinates.count / 2))
+        }
+
+        @inline(__always) mutating func appendVertex(lon: Double, lat: Double, _ bounds: inout UnitRect) {
+            let x = min(1, max(0, lon / 360 + 0.5))  // a few vertices sit a hair past ±180°
+            let y = WebMercator.y(latitude: min(WebMercator.maxLatitude, max(-WebMercator.maxLatitude, lat)))
+            layer.coordinates.append(x)
+            layer.coordinates.append(y)
+            bounds.include(x: x, y: y)
+        }
+
         /// Parses the positions of one ring (the opening '[' already consumed).
         mutating func parseRing(_ bounds: inout UnitRect) throws {
             let start = layer.coordinates.count / 2
@@ -137,13 +191,7 @@ enum BaseMapScanner {
                 skipWhitespace()
                 while peek() == UInt8(ascii: ",") { i += 1; _ = try readNumber(); skipWhitespace() }  // altitude
                 try expect(UInt8(ascii: "]"))
-                if lon.isFinite && lat.isFinite {
-                    let x = min(1, max(0, lon / 360 + 0.5))  // a few vertices sit a hair past ±180°
-                    let y = WebMercator.y(latitude: min(WebMercator.maxLatitude, max(-WebMercator.maxLatitude, lat)))
-                    layer.coordinates.append(x)
-                    layer.coordinates.append(y)
-                    bounds.include(x: x, y: y)
-                }
+                if lon.isFinite && lat.isFinite { appendVertex(lon: lon, lat: lat, &bounds) }
                 skipWhitespace()
                 let c = peek()
                 i += 1
@@ -246,6 +294,43 @@ enum BaseMapScanner {
             let start = i + 1
             try skipString()
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< i - 1]), as: UTF8.self)
+        }
+
+        /// Reads a string value with its escapes decoded (`\\n`, `\\u00e9`, surrogate pairs).
+        mutating func readDecodedString() throws -> String {
+            let raw = try readString()
+            guard raw.utf8.contains(UInt8(ascii: "\\")) else { return raw }
+            var out = String.UnicodeScalarView()
+            var it = raw.unicodeScalars.makeIterator()
+            var pendingHigh: UInt32?
+            func hex4(_ it: inout String.UnicodeScalarView.Iterator) -> UInt32? {
+                var v: UInt32 = 0
+                for _ in 0..<4 {
+                    guard let c = it.next(), let d = UInt32(String(c), radix: 16) else { return nil }
+                    v = v << 4 | d
+                }
+                return v
+            }
+            while let c = it.next() {
+                guard c == "\\", let e = it.next() else { out.append(c); continue }
+                switch e {
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case "b", "f": out.append(" ")
+                case "u":
+                    guard let v = hex4(&it) else { out.append("\u{FFFD}"); continue }
+                    if (0xD800..<0xDC00).contains(v) { pendingHigh = v; continue }
+                    if (0xDC00..<0xE000).contains(v), let high = pendingHigh {
+                        pendingHigh = nil
+                        out.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00)) ?? "\u{FFFD}")
+                        continue
+                    }
+                    out.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+                default: out.append(e)  // \" \\ \/
+                }
+            }
+            return String(out)
         }
 
         /// Reads a JSON number without allocating.

@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import GeoData
 
 /// Paints base-map layers into a cairo context for a window of world pixels.
@@ -22,7 +23,16 @@ struct BaseMapPainter {
     /// Device pixels per logical pixel.
     var deviceScale: Double
 
-    /// Paints water, land, lakes, borders and coastlines.
+    /// The zoom this painter draws at.
+    var zoom: Double { log2(worldSize / 256) }
+
+    /// Whether feature `f` of `layer` shows at this zoom (Natural Earth `min_zoom`, drawn from half
+    /// a level earlier since a desktop window shows more than a 256-px tile grid assumes).
+    @inline(__always) func shows(_ layer: BaseMapLayer, _ f: Int) -> Bool {
+        layer.featureMinZoom.isEmpty || Double(layer.featureMinZoom[f]) <= zoom + 0.5
+    }
+
+    /// Paints water, land, lakes, rivers, borders and coastlines.
     func paint(_ map: BaseMap, palette: MapPalette, into cr: OpaquePointer) {
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, width, height)
@@ -53,6 +63,7 @@ struct BaseMapPainter {
             cairo_set_line_width(cr, palette.lakeOutlineWidth)
             cairo_stroke(cr)
         }
+        paintRivers(map.rivers, palette: palette, into: cr)
         cairo_new_path(cr)
         if appendPath(of: map.borders, margin: 2, into: cr) {
             palette.border.setSource(on: cr)
@@ -68,8 +79,40 @@ struct BaseMapPainter {
         cairo_restore(cr)
     }
 
+    /// Rivers, grouped into a few strokes by width and fade: a river is as wide as its weight says
+    /// (growing with the zoom) and fades in over the level before its `min_zoom`.
+    func paintRivers(_ rivers: BaseMapLayer, palette: MapPalette, into cr: OpaquePointer) {
+        guard rivers.featureCount > 0 else { return }
+        let z = zoom
+        let zoomWidth = min(2.2, max(0.7, 0.55 + 0.22 * (z - 5)))
+        var groups: [Int: [Int]] = [:]  // key: width step × 8 + alpha step
+        for f in 0..<rivers.featureCount {
+            let minZoom = rivers.featureMinZoom.isEmpty ? 0 : Double(rivers.featureMinZoom[f])
+            let fade = min(1, max(0, z - minZoom + 1))
+            guard fade > 0 else { continue }
+            let weight = rivers.featureWeight.isEmpty ? 1 : Double(rivers.featureWeight[f])
+            let widthStep = Int((weight * zoomWidth * 4).rounded())
+            let alphaStep = Int((fade * 4).rounded())
+            guard widthStep > 0, alphaStep > 0 else { continue }
+            groups[widthStep * 8 + alphaStep, default: []].append(f)
+        }
+        let colour = palette.river
+        for key in groups.keys.sorted() {
+            cairo_new_path(cr)
+            guard appendPath(of: rivers, margin: 3, features: groups[key]!, into: cr) else { continue }
+            colour.withAlpha(colour.alpha * Double(key % 8) / 4).setSource(on: cr)
+            cairo_set_line_width(cr, Double(key / 8) / 4)
+            cairo_stroke(cr)
+        }
+    }
+
     /// Appends the visible part of a layer to the current path; returns whether anything was added.
     func appendPath(of layer: BaseMapLayer, margin: Double, into cr: OpaquePointer) -> Bool {
+        appendPath(of: layer, margin: margin, features: nil, into: cr)
+    }
+
+    /// Appends the visible part of some features of a layer (all when `features` is nil).
+    func appendPath(of layer: BaseMapLayer, margin: Double, features: [Int]?, into cr: OpaquePointer) -> Bool {
         let minX = -margin, minY = -margin, maxX = width + margin, maxY = height + margin
         let devicePixel = 1 / deviceScale
         let tolerance = 0.45 * devicePixel
@@ -88,15 +131,19 @@ struct BaseMapPainter {
                     // The window in unit coordinates for this copy.
                     let view = UnitRect(minX: (minX - offsetX) / worldSize, minY: (minY - offsetY) / worldSize,
                                         maxX: (maxX - offsetX) / worldSize, maxY: (maxY - offsetY) / worldSize)
-                    for f in 0..<layer.featureCount {
+                    for n in 0..<(features?.count ?? layer.featureCount) {
+                        let f = features?[n] ?? n
+                        guard features != nil || shows(layer, f) else { continue }
                         let b = layer.featureBounds[f]
                         guard b.intersects(view) else { continue }
                         if (b.maxX - b.minX) * worldSize < minFeatureSize
                             && (b.maxY - b.minY) * worldSize < minFeatureSize { continue }
                         for r in layer.rings(ofFeature: f) {
                             let start = Int(ringStarts[r]), end = Int(ringStarts[r + 1])
+                            let chunks = layer.ringChunkStarts.isEmpty ? nil
+                                : (Int(layer.ringChunkStarts[r]), view)
                             if appendRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
-                                          minX, minY, maxX, maxY, cr) {
+                                          minX, minY, maxX, maxY, chunks: chunks, layer: layer, cr) {
                                 added = true
                             }
                         }
@@ -121,23 +168,46 @@ struct BaseMapPainter {
                             _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
                             _ tolerance: Double, _ seamNudge: Double,
                             _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                            chunks: (first: Int, view: UnitRect)?, layer: BaseMapLayer,
                             _ cr: OpaquePointer) -> Bool {
         guard end - start >= 2 else { return false }
+        // A long ring whose chunk boxes mostly miss the window: each missing chunk stands in for
+        // its first and last vertex only. Exact: the chunk lies wholly beyond one edge of the
+        // window, and so does the closed loop it makes with the straight segment replacing it.
+        if let chunks, end - start > 2 * BaseMapLayer.chunkLength {
+            return appendChunkedRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                                     minX, minY, maxX, maxY, firstChunk: chunks.first, view: chunks.view,
+                                     bounds: layer.chunkBounds, cr)
+        }
+        return appendVertices(xy, nil, start, end - start, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                              minX, minY, maxX, maxY, cr)
+    }
+
+    /// Appends a run of vertices (`indices[i]`, or `start + i` when `indices` is nil) as one ring.
+    // swiftlint:disable:next function_parameter_count
+    @inline(__always)
+    private func appendVertices(_ xy: UnsafeBufferPointer<Double>, _ indices: UnsafeBufferPointer<Int32>?,
+                                _ start: Int, _ count: Int, _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
+                                _ tolerance: Double, _ seamNudge: Double,
+                                _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                                _ cr: OpaquePointer) -> Bool {
+        guard count >= 2 else { return false }
         let ws = worldSize
-        @inline(__always) func point(_ v: Int) -> (Double, Double) {
+        @inline(__always) func point(_ i: Int) -> (Double, Double) {
+            let v = indices.map { Int($0[i]) } ?? start + i
             let ux = xy[2 * v], uy = xy[2 * v + 1]
             var x = ux * ws + offsetX
             if seamNudge > 0 { if ux <= 0 { x -= seamNudge } else if ux >= 1 { x += seamNudge } }
             return (x, uy * ws + offsetY)
         }
-        var (lastX, lastY) = point(start)
+        var (lastX, lastY) = point(0)
         var runCode = outcode(lastX, lastY, minX, minY, maxX, maxY)
         var allOutside = runCode
         var pendingX = 0.0, pendingY = 0.0, hasPending = false
         var skippedX = 0.0, skippedY = 0.0, hasSkipped = false
         // A ring entirely on one outer side of the window is invisible: check cheaply first.
-        var v = start + 1
-        while v < end && allOutside != 0 {
+        var v = 1
+        while v < count && allOutside != 0 {
             let (x, y) = point(v)
             allOutside &= outcode(x, y, minX, minY, maxX, maxY)
             v += 1
@@ -145,8 +215,7 @@ struct BaseMapPainter {
         if allOutside != 0 { return false }
 
         cairo_move_to(cr, lastX, lastY)
-        for v in (start + 1)..<end {
-            let (x, y) = point(v)
+        for v in 1..<count {            let (x, y) = point(v)
             let c = outcode(x, y, minX, minY, maxX, maxY)
             if c != 0 && (runCode & c) != 0 {
                 // Still on the same outer side as the last emitted vertex: defer.
@@ -173,5 +242,39 @@ struct BaseMapPainter {
         if hasSkipped && !isPolygon { cairo_line_to(cr, skippedX, skippedY) }
         if isPolygon { cairo_close_path(cr) }
         return true
+    }
+
+    /// `appendRing` for a long ring, visiting only the chunks that touch the window.
+    // swiftlint:disable:next function_parameter_count
+    private func appendChunkedRing(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
+                                   _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
+                                   _ tolerance: Double, _ seamNudge: Double,
+                                   _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                                   firstChunk: Int, view: UnitRect, bounds: [UnitRect], _ cr: OpaquePointer) -> Bool {
+        // The vertices to visit: whole chunks that touch the window, the ends of those that don't.
+        var picked: [Int32] = []
+        picked.reserveCapacity(256)
+        var anyInside = false
+        var c = firstChunk
+        var v = start
+        while v < end {
+            let chunkEnd = min(end, v + BaseMapLayer.chunkLength)
+            if bounds[c].intersects(view) {
+                anyInside = true
+                for k in v..<chunkEnd { picked.append(Int32(k)) }
+            } else {
+                picked.append(Int32(v))
+                if chunkEnd - 1 > v { picked.append(Int32(chunkEnd - 1)) }
+            }
+            v = chunkEnd
+            c += 1
+        }
+        // A line missing the window draws nothing; a polygon may still surround it (the middle of a
+        // continent), so its chunk ends go on to the usual culling.
+        guard anyInside || isPolygon else { return false }
+        return picked.withUnsafeBufferPointer { idx in
+            appendVertices(xy, idx, 0, idx.count, offsetX, offsetY, isPolygon, tolerance, seamNudge,
+                           minX, minY, maxX, maxY, cr)
+        }
     }
 }

@@ -5,8 +5,9 @@ import MapModel
 
 /// Draws the Natural Earth base map for a camera: water, land, lakes, borders, coastlines.
 ///
-/// Uses 1:110m below `detailedMinZoom` and 1:50m from there (falling back to 1:110m until the
-/// detailed map has been set). The world wraps horizontally. When the camera keeps its zoom, frames
+/// Uses 1:110m below `detailedMinZoom`, 1:50m from there and 1:10m from `fineMinZoom` (each
+/// falling back to the coarser map until it has been set). Past Natural Earth's scale (about
+/// zoom 11) the water and coast fade to a faint hint on a neutral land tone (`MapPalette.pastScale`). The world wraps horizontally. When the camera keeps its zoom, frames
 /// are assembled from cached tiles (see `BaseMapTileCache`), so a static or panning frame is mostly
 /// blits; the first frame at a new zoom (e.g. during a zoom animation) is painted directly, which
 /// costs no more than painting the viewport once. Not thread-safe: use it on the drawing thread.
@@ -15,8 +16,12 @@ public final class BaseMapRenderer {
     public private(set) var coarseMap: BaseMap?
     /// The 1:50m map, once loaded.
     public private(set) var detailedMap: BaseMap?
+    /// The 1:10m map, once loaded.
+    public private(set) var fineMap: BaseMap?
     /// Zoom from which the detailed map is used.
     public var detailedMinZoom = 3.0
+    /// Zoom from which the 1:10m map is used.
+    public var fineMinZoom = 5.0
     /// Colours; changing them drops cached tiles.
     public var palette: MapPalette
     /// Whether frames at an unchanged zoom are assembled from cached tiles (on by default).
@@ -35,15 +40,18 @@ public final class BaseMapRenderer {
         h.combine(dataVersion)
         h.combine(palette)
         h.combine(detailedMinZoom)
+        h.combine(fineMinZoom)
         h.combine(coarseMap != nil)
         h.combine(detailedMap != nil)
+        h.combine(fineMap != nil)
         return h.finalize()
     }
 
     /// Creates a renderer with the maps loaded so far.
-    public init(coarse: BaseMap?, detailed: BaseMap? = nil, palette: MapPalette = .light) {
+    public init(coarse: BaseMap?, detailed: BaseMap? = nil, fine: BaseMap? = nil, palette: MapPalette = .light) {
         coarseMap = coarse
         detailedMap = detailed
+        fineMap = fine
         self.palette = palette
     }
 
@@ -52,6 +60,7 @@ public final class BaseMapRenderer {
         switch map.level {
         case .coarse: coarseMap = map
         case .detailed: detailedMap = map
+        case .fine: fineMap = map
         }
         dataVersion += 1
         cache.removeAll()
@@ -65,6 +74,7 @@ public final class BaseMapRenderer {
 
     /// The map drawn at a zoom level.
     public func baseMap(forZoom zoom: Double) -> BaseMap? {
+        if zoom >= fineMinZoom, let f = fineMap { return f }
         if zoom >= detailedMinZoom, let d = detailedMap { return d }
         return coarseMap ?? detailedMap
     }
@@ -147,12 +157,12 @@ public final class BaseMapRenderer {
     private func paintDirectly(_ map: BaseMap, view: TileView, in cr: OpaquePointer) {
         let painter = BaseMapPainter(originX: view.left, originY: view.top, width: view.width, height: view.height,
                                      worldSize: view.worldSize, deviceScale: view.scale)
-        painter.paint(map, palette: palette, into: cr)
+        painter.paint(map, palette: palette.pastScale(zoom: view.zoom), into: cr)
     }
 
     private func renderTile(_ key: BaseMapTileCache.Key, view: TileView) -> ImageSurface? {
         guard let map = baseMap(forZoom: key.zoom) else { return nil }
-        let t = cache.tileSize, scale = view.scale, palette = self.palette
+        let t = cache.tileSize, scale = view.scale, palette = self.palette.pastScale(zoom: key.zoom)
         let ws = 256 * exp2(key.zoom)
         return cache.tile(key) { image in
             image.withContext { tcr in

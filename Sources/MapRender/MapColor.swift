@@ -21,6 +21,12 @@ public struct MapColor: Hashable, Sendable {
     /// The same colour with another alpha.
     public func withAlpha(_ a: Double) -> MapColor { MapColor(red: red, green: green, blue: blue, alpha: a) }
 
+    /// The colour a fraction `t` of the way from this one to `other` (0 gives self, 1 gives other).
+    public func mixed(with other: MapColor, _ t: Double) -> MapColor {
+        MapColor(red: red + (other.red - red) * t, green: green + (other.green - green) * t,
+                 blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
+    }
+
     /// Relative luminance (WCAG), for choosing readable text on a fill.
     public var luminance: Double {
         func lin(_ c: Double) -> Double { c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }

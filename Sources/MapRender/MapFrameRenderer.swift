@@ -35,9 +35,9 @@ public final class MapFrameRenderer {
     public static let defaultAttribution = "© Natural Earth · GeoNames CC BY 4.0"
 
     /// Creates a frame renderer over base maps loaded so far (see `BaseMap.load`).
-    public init(coarse: BaseMap?, detailed: BaseMap? = nil, palette: MapPalette = .light,
+    public init(coarse: BaseMap?, detailed: BaseMap? = nil, fine: BaseMap? = nil, palette: MapPalette = .light,
                 attribution: String = MapFrameRenderer.defaultAttribution) {
-        baseMap = BaseMapRenderer(coarse: coarse, detailed: detailed, palette: palette)
+        baseMap = BaseMapRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: palette)
         self.attribution = attribution
     }
 

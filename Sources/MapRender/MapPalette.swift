@@ -48,6 +48,31 @@ public struct MapPalette: Hashable, Sendable {
     public var hullFill: MapColor
     public var hullStroke: MapColor
 
+    /// River line colour (a clearer blue than the water fill, so thin lines read on land).
+    public var river: MapColor { isDark ? MapColor(hex: 0x34465A) : MapColor(hex: 0xA9C1D3) }
+
+    /// Natural Earth is true to about zoom 11; past that its shores would be confidently wrong.
+    /// The palette for `zoom`: from `pastScaleStartZoom` to `pastScaleEndZoom` water, lakes and
+    /// coast fade to a faint hint on the land tone, so no sharp coast is ever drawn out of scale.
+    public func pastScale(zoom: Double) -> MapPalette {
+        let t = min(1, max(0, (zoom - MapPalette.pastScaleStartZoom) / (MapPalette.pastScaleEndZoom - MapPalette.pastScaleStartZoom)))
+        guard t > 0 else { return self }
+        let hint = 1 - t * (1 - MapPalette.pastScaleHint)
+        var p = self
+        p.water = land.mixed(with: water, hint)
+        p.lakeFill = land.mixed(with: lakeFill, hint)
+        p.lakeOutline = lakeOutline.withAlpha(lakeOutline.alpha * hint)
+        p.coastline = coastline.withAlpha(coastline.alpha * hint)
+        p.border = border.withAlpha(border.alpha * (0.5 + 0.5 * hint))
+        return p
+    }
+
+    /// Zoom where the past-scale fade starts, and where it reaches `pastScaleHint`.
+    public static let pastScaleStartZoom = 10.5
+    public static let pastScaleEndZoom = 12.5
+    /// How much of the water / coast contrast is left past Natural Earth's scale.
+    public static let pastScaleHint = 0.22
+
     /// Bubble fill for a count, using the default steps (< 100, < 750, ≥ 750).
     public func bubbleColor(count: Int, steps: (Int, Int) = (100, 750)) -> MapColor {
         count < steps.0 ? bubbleRamp[0] : (count < steps.1 ? bubbleRamp[1] : bubbleRamp[2])

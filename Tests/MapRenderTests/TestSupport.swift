@@ -1,3 +1,4 @@
+import AppSupport
 import ClusterCore
 import Foundation
 import GeoData
@@ -15,6 +16,8 @@ enum TestMaps {
     }()
     static let coarse: BaseMap = try! BaseMap.load(level: .coarse, dataDirectory: dataDirectory)
     static let detailed: BaseMap = try! BaseMap.load(level: .detailed, dataDirectory: dataDirectory)
+    static let fine: BaseMap = try! BaseMap.load(level: .fine, dataDirectory: dataDirectory)
+    static let labels: MapLabelIndex = try! BaseMapLabelSource.load(dataDirectory: dataDirectory)
 }
 
 /// Golden-image comparison: `Golden/NAME.png` next to this file. With `RECORD_GOLDEN=1` the image is

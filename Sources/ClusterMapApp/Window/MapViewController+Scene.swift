@@ -8,6 +8,14 @@ import MapRender
 extension MapViewController {
     /// The scene for the current camera and state.
     func buildScene() -> Scene {
+        var scene = buildDataScene()
+        scene.labels = baseMapLabels()
+        scene.dropLabelsUnderMarks()
+        return scene
+    }
+
+    /// Bubbles, pins, callout and the rest of what the data shows.
+    private func buildDataScene() -> Scene {
         guard let session else { return Scene() }
         let now = MapViewController.now()
         let queried = session.visibleItems(for: camera)
@@ -81,7 +89,11 @@ extension MapViewController {
             if $0.isSelected { fields.append(("selected", .bool(true))) }
             return .object(fields)
         }
-        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins))])
+        let labels: [JSONValue] = lastScene.labels.map {
+            .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
+                     ("width", r($0.frame.width)), ("height", r($0.frame.height))])
+        }
+        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels))])
         if lastScene.callout?.pointIndex != lastLoggedCallout {
             lastLoggedCallout = lastScene.callout?.pointIndex
             emitCalloutEvent()

@@ -34,6 +34,10 @@ final class MapViewController {
     let sceneBuilder = SceneBuilder()
     /// Paints the scene (sprite-cached bubbles and pins, callout) as a frame overlay.
     let sceneRenderer = SceneRenderer()
+    /// Base-map names (seas, countries, cities, places), placed for the camera.
+    let labelLayout = MapLabelLayout()
+    /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
+    var fineBaseMapRequested = false
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
     /// Bubbles splitting and merging when the index zoom changes.
@@ -96,19 +100,6 @@ final class MapViewController {
         max(0, log2(size.width / 256))
     }
 
-    /// Loads the 1:50m base map off the GTK thread and hands it back the GLib way.
-    private func loadDetailedBaseMapInBackground() {
-        guard let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
-        Thread.detachNewThread {
-            guard let detailed = try? BaseMap.load(level: .detailed, dataDirectory: dir) else { return }
-            runOnGtkThread {
-                guard let c = MapApplication.window?.controller else { return }
-                c.renderer.baseMap.setBaseMap(detailed)
-                c.redraw()
-            }
-        }
-    }
-
     // MARK: Drawing
 
     func draw(_ cr: OpaquePointer, width: Int, height: Int) {
@@ -129,6 +120,7 @@ final class MapViewController {
                                     ("lon", .number(camera.center.longitude)),
                                     ("zoom", .number(camera.zoom))])
         }
+        if !fineBaseMapRequested && (session != nil || currentLoadCancel == nil) { loadFineBaseMapInBackground() }
         if !hasDrawnFirstFrame {
             hasDrawnFirstFrame = true
             eventLog.emit("ready", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded()))])

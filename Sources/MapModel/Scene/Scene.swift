@@ -15,6 +15,8 @@ public struct Scene: Sendable, Equatable {
     public var fanLegs: [SceneLeg] = []
     /// Keyboard focus ring around an item, if the map has keyboard focus on one.
     public var focusRing: SceneFocusRing?
+    /// Base-map names (seas, countries, cities), drawn first, under everything else.
+    public var labels: [SceneLabel] = []
 
     public init() {}
 

@@ -1,8 +1,8 @@
 import CCairo
 import MapModel
 
-/// Paints a `MapModel.Scene` over the base map: hover hull, fan legs, bubbles, pins (the selected
-/// one last), the keyboard focus ring and the callout, in that order.
+/// Paints a `MapModel.Scene` over the base map: base-map labels, hover hull, fan legs, bubbles, pins
+/// (the selected one last), the keyboard focus ring and the callout, in that order.
 ///
 /// Bubbles, pins, label capsules and the callout come from a sprite cache (one small image per
 /// look, made once at the device scale), so a frame never lays out text per item; anything outside
@@ -24,6 +24,8 @@ public final class SceneRenderer: MapOverlay {
 
     /// Sprites of bubbles, pins and label capsules.
     let sprites: SpriteCache<MarkKey>
+    /// Measures and draws the base-map labels (drawn first, under everything else).
+    public let labelRenderer = MapLabelRenderer()
     private var calloutSprite: (key: CalloutSprite.Key, sprite: Sprite)?
     /// Palette × device scale combinations seen, numbered; the number is part of sprite keys.
     private var styles: [StyleKey: Int] = [:]
@@ -54,6 +56,7 @@ public final class SceneRenderer: MapOverlay {
         var clip = ScreenBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         cairo_clip_extents(cr, &clip.minX, &clip.minY, &clip.maxX, &clip.maxY)
         cairo_save(cr)
+        labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale)
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)
         var drawn = 0

@@ -1,0 +1,52 @@
+import Foundation
+import GeoData
+import MapModel
+import MapRender
+
+/// One still picture of the map, as the window would draw it at rest: the base map at the level
+/// the zoom needs, its labels (placed around the scene's bubbles and pins), the scene and the
+/// attribution. `clustermap render`, the golden-image tests and the README pictures all use it, so
+/// every picture is the real one.
+public struct MapPicture {
+    /// The base maps (coarser ones may be nil when the zoom doesn't need them).
+    public var coarse: BaseMap?
+    public var detailed: BaseMap?
+    public var fine: BaseMap?
+    /// The base-map label candidates.
+    public var labels: MapLabelIndex
+    public var palette: MapPalette
+    /// Data credits shown in the corner (nil: the base map's default).
+    public var attribution: String?
+
+    public init(coarse: BaseMap?, detailed: BaseMap?, fine: BaseMap?, labels: MapLabelIndex,
+                palette: MapPalette, attribution: String? = nil) {
+        self.coarse = coarse; self.detailed = detailed; self.fine = fine
+        self.labels = labels; self.palette = palette; self.attribution = attribution
+    }
+
+    /// Loads what a camera at `zoom` shows from the data folder (the 1:10m map only from zoom 4.5).
+    public static func load(forZoom zoom: Double, dataDirectory dir: URL, palette: MapPalette) throws -> MapPicture {
+        MapPicture(coarse: try BaseMap.load(level: .coarse, dataDirectory: dir),
+                   detailed: zoom >= 2.5 ? try BaseMap.load(level: .detailed, dataDirectory: dir) : nil,
+                   fine: zoom >= 4.5 ? try BaseMap.load(level: .fine, dataDirectory: dir) : nil,
+                   labels: try BaseMapLabelSource.load(dataDirectory: dir), palette: palette)
+    }
+
+    /// A frame renderer set up to draw `scene` (without labels; they are added here) for `camera`.
+    public func frameRenderer(camera: Camera, scene dataScene: Scene = Scene()) -> MapFrameRenderer {
+        let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: palette)
+        renderer.baseMap.usesTileCache = false  // paint directly: deterministic pixels
+        if let attribution { renderer.attribution = attribution }
+        let sceneRenderer = SceneRenderer()
+        var scene = dataScene
+        let layout = MapLabelLayout(index: labels)
+        scene.labels = layout.labels(for: camera) { id in
+            let c = layout.index.candidates[id]
+            return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
+        }
+        scene.dropLabelsUnderMarks()
+        sceneRenderer.scene = scene
+        renderer.overlays = [sceneRenderer]
+        return renderer
+    }
+}

@@ -1,0 +1,73 @@
+import CGtk
+import Foundation
+import AppSupport
+import GeoData
+import MapModel
+
+/// Loading the finer base maps and the base-map labels off the GTK thread.
+///
+/// The 1:50m map loads at once (it is small). The 1:10m map and the labels (≈ 1–2 s of CPU) wait
+/// for the first clustered frame, then load on a background thread at low priority, so launch and
+/// the first frame never get slower on a 2-core machine; until they arrive the map simply has
+/// fewer details and names.
+extension MapViewController {
+    /// Loads the 1:50m base map off the GTK thread and hands it back the GLib way.
+    func loadDetailedBaseMapInBackground() {
+        guard let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
+        Thread.detachNewThread {
+            guard let detailed = try? BaseMap.load(level: .detailed, dataDirectory: dir) else { return }
+            runOnGtkThread {
+                guard let c = MapApplication.window?.controller else { return }
+                c.renderer.baseMap.setBaseMap(detailed)
+                c.redraw()
+            }
+        }
+    }
+
+    /// Starts loading the labels, then the 1:10m map (once).
+    func loadFineBaseMapInBackground() {
+        guard !fineBaseMapRequested, let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
+        fineBaseMapRequested = true
+        let log = eventLog
+        Thread.detachNewThread {
+            // Low CPU priority for this thread only (on Linux `who = 0` is the calling thread).
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 15)
+            let start = ProcessClock.now()
+            do {
+                let labels = try BaseMapLabelSource.load(dataDirectory: dir)
+                let ms = (ProcessClock.now() - start) * 1000
+                runOnGtkThread {
+                    guard let c = MapApplication.window?.controller else { return }
+                    c.labelLayout.setIndex(labels)
+                    log.emit("basemap-labels", [("count", .int(labels.count)), ("ms", .number(ms.rounded()))])
+                    c.sceneDidChange()
+                    c.forceSceneEvent = true
+                    c.cameraDidChange()
+                }
+            } catch {
+                FileHandle.standardError.write("clustermap: base-map labels: \(error)\n".data(using: .utf8)!)
+            }
+            do {
+                let fine = try BaseMap.load(level: .fine, dataDirectory: dir)
+                let ms = (ProcessClock.now() - start) * 1000
+                runOnGtkThread {
+                    guard let c = MapApplication.window?.controller else { return }
+                    c.renderer.baseMap.setBaseMap(fine)
+                    log.emit("basemap", [("level", .string(fine.level.rawValue)), ("ms", .number(ms.rounded()))])
+                    c.redraw()
+                }
+            } catch {
+                FileHandle.standardError.write("clustermap: base map 1:10m: \(error)\n".data(using: .utf8)!)
+            }
+        }
+    }
+
+    /// The base-map labels for the camera, measured by the scene renderer's label sprites.
+    func baseMapLabels() -> [SceneLabel] {
+        let layout = labelLayout, labelRenderer = sceneRenderer.labelRenderer
+        return layout.labels(for: camera) { id in
+            let c = layout.index.candidates[id]
+            return labelRenderer.size(of: c.text, kind: c.kind)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// What a base-map label names: its style, and (by declaration order) its rank among labels of
+/// equal data priority.
+public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
+    case ocean, sea, country, capital, city, town, village, lake, river
+
+    public static func < (a: MapLabelKind, b: MapLabelKind) -> Bool { a.rawValue < b.rawValue }
+
+    /// Whether the label marks a point with a small dot and sits beside it (cities at low zoom);
+    /// otherwise the text is centred on its anchor (seas, countries, lakes, neighbourhoods).
+    public var isPointLabel: Bool { self == .capital || self == .city || self == .town }
+}
+
+/// One label the base map may show: text at an anchor, within a zoom range.
+///
+/// Candidates are kept in priority order (most important first) in a `MapLabelIndex`; their
+/// position in that order is their priority, and their `id` is stable across frames.
+public struct MapLabelCandidate: Sendable, Equatable {
+    /// Stable identity (the candidate's index in priority order).
+    public var id: Int
+    /// Text to show (plain text; may contain a line break for long sea names).
+    public var text: String
+    /// Anchor in unit-square Web Mercator coordinates (x east, y south, 0…1).
+    public var x: Double
+    public var y: Double
+    public var kind: MapLabelKind
+    /// Zoom range in which the label shows fully (fading in over `fadeZooms` before `minZoom` and
+    /// out over `fadeZooms` before `maxZoom`).
+    public var minZoom: Double
+    public var maxZoom: Double
+
+    public init(id: Int = 0, text: String, x: Double, y: Double, kind: MapLabelKind,
+                minZoom: Double, maxZoom: Double = 30) {
+        self.id = id; self.text = text; self.x = x; self.y = y; self.kind = kind
+        self.minZoom = minZoom; self.maxZoom = maxZoom
+    }
+
+    /// Opacity at a zoom: 1 from `minZoom` until `fadeZooms` before `maxZoom`, ramping in and out.
+    public func alpha(atZoom z: Double) -> Double {
+        let fadeIn = (z - minZoom) / MapLabelCandidate.fadeZooms + 1
+        let fadeOut = (maxZoom - z) / MapLabelCandidate.fadeZooms
+        return min(1, max(0, min(fadeIn, fadeOut)))
+    }
+
+    /// Zoom levels over which a label fades in or out.
+    public static let fadeZooms = 0.5
+}
+
+/// Logical size of a label's text block, as measured by the renderer.
+public struct MapLabelSize: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}

@@ -1,0 +1,62 @@
+/// Keeps the base-map labels placed for the camera, re-placing only when needed.
+///
+/// Placement runs over the view grown by `margin` on every side and is reused while the view stays
+/// inside that region at the same zoom: panning only translates the labels. When the view leaves
+/// the region, the labels placed before keep their places and only new ground is filled in, so a
+/// label never jumps or flickers while panning at one zoom.
+public final class MapLabelLayout {
+    /// The candidates.
+    public private(set) var index: MapLabelIndex
+    /// How the labels are placed.
+    public var placer = MapLabelPlacer()
+    /// Extra placement area around the view, logical pixels.
+    public var margin = 384.0
+    /// Placements computed so far (for tests and benchmarks).
+    public private(set) var placementCount = 0
+
+    private var cached: (zoom: Double, minX: Double, minY: Double, maxX: Double, maxY: Double, labels: [PlacedMapLabel])?
+
+    public init(index: MapLabelIndex = .empty) { self.index = index }
+
+    /// Replaces the candidates (e.g. once the 1:10m labels have loaded).
+    public func setIndex(_ index: MapLabelIndex) {
+        self.index = index
+        cached = nil
+    }
+
+    /// Forgets the placement (e.g. when label sizes change with the font or scale).
+    public func invalidate() { cached = nil }
+
+    /// The labels to show for `camera`, in screen coordinates, in priority order.
+    public func labels(for camera: Camera, size: (Int) -> MapLabelSize) -> [SceneLabel] {
+        guard index.count > 0 else { return [] }
+        let c = camera.centerWorldPixel
+        let w = camera.viewportSize.width, h = camera.viewportSize.height
+        let left = c.x - w / 2, top = c.y - h / 2
+        if let k = cached, k.zoom == camera.zoom, left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
+            return project(k.labels, left: left, top: top, width: w, height: h)
+        }
+        // Snap the region to a grid of `margin` so that the same view always gets the same region.
+        let step = margin
+        let minX = (left / step).rounded(.down) * step - step, minY = (top / step).rounded(.down) * step - step
+        let maxX = ((left + w) / step).rounded(.up) * step + step, maxY = ((top + h) / step).rounded(.up) * step + step
+        // At the same zoom, what was placed keeps its place (panning never makes a label jump).
+        let keep = cached.flatMap { $0.zoom == camera.zoom ? $0.labels : nil } ?? []
+        let placed = placer.place(index, zoom: camera.zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                  keeping: keep, size: size)
+        placementCount += 1
+        cached = (camera.zoom, minX, minY, maxX, maxY, placed)
+        return project(placed, left: left, top: top, width: w, height: h)
+    }
+
+    private func project(_ placed: [PlacedMapLabel], left: Double, top: Double, width: Double, height: Double) -> [SceneLabel] {
+        var out: [SceneLabel] = []
+        for p in placed {
+            let frame = ScreenRect(x: p.minX - left, y: p.minY - top, width: p.maxX - p.minX, height: p.maxY - p.minY)
+            let dot = p.dot.map { ScreenPoint(x: $0.x - left, y: $0.y - top) }
+            guard frame.maxX > 0, frame.minX < width, frame.maxY > 0, frame.minY < height else { continue }
+            out.append(SceneLabel(id: p.id, text: p.text, kind: p.kind, frame: frame, dot: dot, alpha: p.alpha))
+        }
+        return out
+    }
+}

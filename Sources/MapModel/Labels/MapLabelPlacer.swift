@@ -1,0 +1,162 @@
+import Foundation
+
+/// A base-map label that won its place: its text box in world pixels of the placement zoom.
+public struct PlacedMapLabel: Sendable, Equatable {
+    public var id: Int
+    /// Which world copy the label was placed in (0 is the copy at world pixels 0…worldSize).
+    public var copy: Int
+    public var text: String
+    public var kind: MapLabelKind
+    /// Text box in world pixels (x not wrapped: it belongs to the world copy it was placed in).
+    public var minX: Double, minY: Double, maxX: Double, maxY: Double
+    /// The marked point (for point labels: cities with a dot), in world pixels.
+    public var dot: (x: Double, y: Double)?
+    /// Opacity from the zoom fade.
+    public var alpha: Double
+
+    public static func == (a: PlacedMapLabel, b: PlacedMapLabel) -> Bool {
+        a.id == b.id && a.copy == b.copy && a.text == b.text && a.kind == b.kind && a.minX == b.minX && a.minY == b.minY
+            && a.maxX == b.maxX && a.maxY == b.maxY && a.dot?.x == b.dot?.x && a.dot?.y == b.dot?.y && a.alpha == b.alpha
+    }
+}
+
+/// Places base-map labels without overlaps, most important first.
+///
+/// Greedy placement in priority order (as MapLibre's and Mapnik's placement do): a candidate is
+/// tried at its positions (centred; or right, left, above, below its dot) and kept at the first
+/// whose box, grown by `padding`, meets no box kept before it. Everything is in world pixels of one
+/// zoom over a region, so a label's fate depends only on the more important labels near it, not on
+/// where the viewport is: panning a pixel moves every label by a pixel and changes nothing else.
+public struct MapLabelPlacer: Sendable {
+    /// Empty space kept around every label, logical pixels.
+    public var padding = 3.0
+    /// Radius of a point label's dot, and the gap between the dot and the text.
+    public var dotRadius = 2.5
+    public var dotGap = 3.0
+    /// Upper bound on the candidates tried in one placement (keeps a frame bounded in dense data).
+    public var maxCandidates = 4000
+
+    public init() {}
+
+    /// Places the candidates of `index` anchored in the world-pixel region (at `zoom`; x may run
+    /// past the world's edges, covering its copies). `size(id)` gives a label's text size.
+    ///
+    /// `keeping` are labels placed before at the same zoom (e.g. for a region the view just left):
+    /// those anchored in the new region keep their places before anything else is placed, so a
+    /// label on screen never disappears or jumps when panning moves the placement region.
+    public func place(_ index: MapLabelIndex, zoom: Double, minX: Double, minY: Double, maxX: Double, maxY: Double,
+                      keeping previous: [PlacedMapLabel] = [],
+                      size: (Int) -> MapLabelSize) -> [PlacedMapLabel] {
+        let worldSize = 256 * exp2(zoom)
+        var order: [(id: Int, copy: Int)] = []
+        let firstCopy = Int((minX / worldSize).rounded(.down)), lastCopy = Int((maxX / worldSize).rounded(.down))
+        for k in firstCopy...max(firstCopy, lastCopy) {
+            let offset = Double(k) * worldSize
+            let x0 = max(0, (minX - offset) / worldSize), x1 = min(1, (maxX - offset) / worldSize)
+            guard x0 <= x1 else { continue }
+            for id in index.candidates(inUnitBox: x0, max(0, minY / worldSize), x1, min(1, maxY / worldSize), zoom: zoom) {
+                order.append((id, k))
+            }
+        }
+        // Priority first; the same label's copies side by side (west first).
+        order.sort { $0.id != $1.id ? $0.id < $1.id : $0.copy < $1.copy }
+        var grid = CollisionGrid(cellSize: 64)
+        var placed: [PlacedMapLabel] = []
+        var kept = Set<Int64>()
+        func key(_ id: Int, _ copy: Int) -> Int64 { Int64(id) << 16 ^ Int64(copy & 0xFFFF) }
+        let inRegion = Set(order.map { key($0.id, $0.copy) })
+        for p in previous where inRegion.contains(key(p.id, p.copy)) {
+            var hit = Box(minX: p.minX, minY: p.minY, maxX: p.maxX, maxY: p.maxY)
+            if let d = p.dot { hit = hit.union(Box(minX: d.x - dotRadius, minY: d.y - dotRadius, maxX: d.x + dotRadius, maxY: d.y + dotRadius)) }
+            grid.insert(hit)
+            placed.append(p)
+            kept.insert(key(p.id, p.copy))
+        }
+        for (id, copy) in order.prefix(maxCandidates) where !kept.contains(key(id, copy)) {
+            let c = index.candidates[id]
+            let alpha = c.alpha(atZoom: zoom)
+            guard alpha > 0 else { continue }
+            let ax = (c.x + Double(copy)) * worldSize, ay = c.y * worldSize
+            let s = size(id)
+            for box in positions(for: c, anchorX: ax, anchorY: ay, size: s) {
+                let padded = Box(minX: box.minX - padding, minY: box.minY - padding,
+                                 maxX: box.maxX + padding, maxY: box.maxY + padding)
+                guard !grid.hits(padded) else { continue }
+                var hit = box
+                if c.kind.isPointLabel {  // the dot is part of what must stay clear
+                    hit = hit.union(Box(minX: ax - dotRadius, minY: ay - dotRadius, maxX: ax + dotRadius, maxY: ay + dotRadius))
+                }
+                grid.insert(hit)
+                placed.append(PlacedMapLabel(id: id, copy: copy, text: c.text, kind: c.kind, minX: box.minX, minY: box.minY,
+                                             maxX: box.maxX, maxY: box.maxY,
+                                             dot: c.kind.isPointLabel ? (ax, ay) : nil, alpha: alpha))
+                break
+            }
+        }
+        return placed
+    }
+
+    /// Text boxes to try, in order of preference.
+    func positions(for c: MapLabelCandidate, anchorX ax: Double, anchorY ay: Double, size s: MapLabelSize) -> [Box] {
+        guard c.kind.isPointLabel else {
+            let centred = Box(minX: ax - s.width / 2, minY: ay - s.height / 2, maxX: ax + s.width / 2, maxY: ay + s.height / 2)
+            guard c.kind == .country else { return [centred] }
+            // A country's name may step a line up or down (e.g. off its capital's dot).
+            let step = s.height + 2 * padding + dotRadius
+            return [centred,
+                    Box(minX: centred.minX, minY: centred.minY - step, maxX: centred.maxX, maxY: centred.maxY - step),
+                    Box(minX: centred.minX, minY: centred.minY + step, maxX: centred.maxX, maxY: centred.maxY + step)]
+        }
+        let off = dotRadius + dotGap
+        return [
+            Box(minX: ax + off, minY: ay - s.height / 2, maxX: ax + off + s.width, maxY: ay + s.height / 2),
+            Box(minX: ax - off - s.width, minY: ay - s.height / 2, maxX: ax - off, maxY: ay + s.height / 2),
+            Box(minX: ax - s.width / 2, minY: ay - off - s.height, maxX: ax + s.width / 2, maxY: ay - off),
+            Box(minX: ax - s.width / 2, minY: ay + off, maxX: ax + s.width / 2, maxY: ay + off + s.height),
+        ]
+    }
+}
+
+/// An axis-aligned box in pixels.
+struct Box: Equatable {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    func intersects(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
+
+    func union(_ o: Box) -> Box {
+        Box(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+    }
+}
+
+/// Boxes already placed, bucketed in square cells so a test touches only its neighbours.
+struct CollisionGrid {
+    let cellSize: Double
+    private var cells: [Int64: [Int]] = [:]
+    private(set) var boxes: [Box] = []
+
+    init(cellSize: Double) { self.cellSize = cellSize }
+
+    private func cellRange(_ b: Box) -> (Int, Int, Int, Int) {
+        (Int((b.minX / cellSize).rounded(.down)), Int((b.maxX / cellSize).rounded(.down)),
+         Int((b.minY / cellSize).rounded(.down)), Int((b.maxY / cellSize).rounded(.down)))
+    }
+
+    private static func key(_ i: Int, _ j: Int) -> Int64 { Int64(i) << 32 ^ Int64(UInt32(truncatingIfNeeded: j)) }
+
+    func hits(_ b: Box) -> Bool {
+        let (i0, i1, j0, j1) = cellRange(b)
+        for j in j0...j1 {
+            for i in i0...i1 {
+                guard let list = cells[CollisionGrid.key(i, j)] else { continue }
+                for k in list where boxes[k].intersects(b) { return true }
+            }
+        }
+        return false
+    }
+
+    mutating func insert(_ b: Box) {
+        let (i0, i1, j0, j1) = cellRange(b)
+        boxes.append(b)
+        for j in j0...j1 { for i in i0...i1 { cells[CollisionGrid.key(i, j), default: []].append(boxes.count - 1) } }
+    }
+}

@@ -1,0 +1,50 @@
+/// A base-map label in a scene, in screen coordinates (drawn under bubbles and pins).
+public struct SceneLabel: Sendable, Equatable {
+    /// The candidate's stable id.
+    public var id: Int
+    public var text: String
+    public var kind: MapLabelKind
+    /// The text box.
+    public var frame: ScreenRect
+    /// The marked point of a point label (a city's dot).
+    public var dot: ScreenPoint?
+    /// Opacity from the zoom fade.
+    public var alpha: Double
+
+    public init(id: Int, text: String, kind: MapLabelKind, frame: ScreenRect, dot: ScreenPoint?, alpha: Double) {
+        self.id = id; self.text = text; self.kind = kind; self.frame = frame; self.dot = dot; self.alpha = alpha
+    }
+}
+
+extension Scene {
+    /// Drops the labels that would touch a bubble or a pin (with its capsule), so data is never
+    /// drawn over a name, nor a name half-hidden under data. Done after placement, so a dropped
+    /// label's neighbours keep their places.
+    public mutating func dropLabelsUnderMarks(clearance: Double = 2) {
+        guard !labels.isEmpty, !(bubbles.isEmpty && pins.isEmpty) else { return }
+        var marks: [Box] = []
+        marks.reserveCapacity(bubbles.count + pins.count)
+        for b in bubbles where b.alpha > 0 {
+            let r = b.radius + clearance
+            marks.append(Box(minX: b.center.x - r, minY: b.center.y - r, maxX: b.center.x + r, maxY: b.center.y + r))
+        }
+        for p in pins where p.alpha > 0 {
+            let r = ScenePin.markRadius + clearance
+            // A label capsule sits to the right of the pin: about 7 px per character plus its ends.
+            let capsule = p.label.map { Double($0.count) * 7.5 + 18 } ?? 0
+            marks.append(Box(minX: p.center.x - r, minY: p.center.y - r, maxX: p.center.x + r + capsule, maxY: p.center.y + r))
+        }
+        var grid = CollisionGrid(cellSize: 64)
+        for m in marks { grid.insert(m) }
+        labels.removeAll { l in
+            var box = Box(minX: l.frame.minX, minY: l.frame.minY, maxX: l.frame.maxX, maxY: l.frame.maxY)
+            if let d = l.dot { box = box.union(Box(minX: d.x - 3, minY: d.y - 3, maxX: d.x + 3, maxY: d.y + 3)) }
+            return grid.hits(box)
+        }
+    }
+}
+
+extension ScenePin {
+    /// Half the size a pin's mark covers on screen (the mark is 16 px, its hit area 24 px).
+    public static let markRadius = 10.0
+}

@@ -1,0 +1,111 @@
+import CCairo
+import Foundation
+import MapModel
+
+/// Measures and paints base-map labels (halo text, city dots) from a sprite cache.
+///
+/// A label's text is laid out once per look (text, kind, palette, device scale) into a small
+/// sprite; a frame only blits. Measuring (for placement) lays the text out once per label and
+/// keeps the size. Not thread-safe: use it on the drawing thread.
+public final class MapLabelRenderer {
+    struct Key: Hashable {
+        var text: String
+        var kind: MapLabelKind
+        var dark: Bool
+        var paletteName: String
+        var scale: Double
+    }
+    struct SizeKey: Hashable { var text: String; var kind: MapLabelKind }
+
+    private let sprites = SpriteCache<Key>(capacity: 1500)
+    private var dots = SpriteCache<Key>(capacity: 64)
+    private var sizes: [SizeKey: MapLabelSize] = [:]
+    private let scratch = ImageSurface(width: 4, height: 4, scale: 1)
+    /// Room around the text for its halo, logical pixels.
+    static let haloMargin = 3.0
+
+    public init() {}
+
+    /// Logical size of a label's text block (what placement keeps clear).
+    public func size(of text: String, kind: MapLabelKind) -> MapLabelSize {
+        let key = SizeKey(text: text, kind: kind)
+        if let s = sizes[key] { return s }
+        var size = MapLabelSize(width: 0, height: 0)
+        scratch.withContext { cr in
+            let layout = makeLayout(text, style: MapLabelStyle.style(for: kind, palette: .light), in: cr)
+            var w: Int32 = 0, h: Int32 = 0
+            pango_layout_get_pixel_size(layout, &w, &h)
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            size = MapLabelSize(width: Double(w), height: Double(h))
+        }
+        if sizes.count > 50_000 { sizes.removeAll(keepingCapacity: true) }
+        sizes[key] = size
+        return size
+    }
+
+    /// Draws the labels (screen coordinates) in order.
+    public func draw(_ labels: [SceneLabel], in cr: OpaquePointer, palette: MapPalette, scale: Double) {
+        for label in labels where label.alpha > 0.004 {
+            if let d = label.dot {
+                let key = Key(text: "", kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale)
+                let sprite = dots.sprite(for: key) { makeDot(label.kind, palette: palette, scale: scale) }
+                sprite.paint(in: cr, x: d.x, y: d.y, alpha: label.alpha, deviceScale: scale)
+            }
+            let key = Key(text: label.text, kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale)
+            let sprite = sprites.sprite(for: key) { makeText(label.text, kind: label.kind, palette: palette, scale: scale) }
+            sprite.paint(in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
+        }
+    }
+
+    private func makeLayout(_ text: String, style: MapLabelStyle, in cr: OpaquePointer) -> OpaquePointer {
+        let layout = pango_cairo_create_layout(cr)!
+        let desc = pango_font_description_from_string(style.font)
+        pango_layout_set_font_description(layout, desc)
+        pango_font_description_free(desc)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        if style.letterSpacing > 0 {
+            let attrs = pango_attr_list_new()
+            pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Int32(style.letterSpacing * Double(PANGO_SCALE))))
+            pango_layout_set_attributes(layout, attrs)
+            pango_attr_list_unref(attrs)
+        }
+        pango_layout_set_text(layout, text, -1)
+        return layout
+    }
+
+    private func makeText(_ text: String, kind: MapLabelKind, palette: MapPalette, scale: Double) -> Sprite {
+        let style = MapLabelStyle.style(for: kind, palette: palette)
+        let s = size(of: text, kind: kind), m = MapLabelRenderer.haloMargin
+        return Sprite(width: s.width + 2 * m, height: s.height + 2 * m, anchorX: m, anchorY: m, scale: scale) { cr in
+            let layout = makeLayout(text, style: style, in: cr)
+            cairo_move_to(cr, m, m)
+            pango_cairo_layout_path(cr, layout)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_width(cr, style.haloWidth)
+            style.halo.setSource(on: cr)
+            cairo_stroke(cr)
+            cairo_move_to(cr, m, m)
+            style.ink.setSource(on: cr)
+            pango_cairo_show_layout(cr, layout)
+            g_object_unref(UnsafeMutableRawPointer(layout))
+        }
+    }
+
+    private func makeDot(_ kind: MapLabelKind, palette: MapPalette, scale: Double) -> Sprite {
+        let colors = MapLabelStyle.dotColors(for: kind, palette: palette)
+        let r = kind == .capital ? 3.2 : 2.5
+        return Sprite(width: 12, height: 12, anchorX: 6, anchorY: 6, scale: scale) { cr in
+            cairo_arc(cr, 6, 6, r, 0, 2 * .pi)
+            colors.fill.setSource(on: cr)
+            cairo_fill_preserve(cr)
+            colors.ring.setSource(on: cr)
+            cairo_set_line_width(cr, kind == .capital ? 1.4 : 1.1)
+            cairo_stroke(cr)
+            if kind == .capital {
+                cairo_arc(cr, 6, 6, 1.1, 0, 2 * .pi)
+                palette.land.setSource(on: cr)
+                cairo_fill(cr)
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import XCTest
+
+/// The base-map names in the real window, read back from the `scene` event's `labels`: they arrive
+/// in the background after the first frame, never overlap each other or the data's marks, are
+/// really drawn (ink in their boxes), and move with the map when it is dragged.
+final class LabelTests: XCTestCase {
+    struct Label: Equatable {
+        var text: String, x: Double, y: Double, width: Double, height: Double
+        func overlaps(_ o: Label) -> Bool { x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height }
+    }
+
+    func labels(_ event: [String: Any]) -> [Label] {
+        (event["labels"] as? [[String: Any]] ?? []).map {
+            Label(text: $0["text"] as! String, x: $0["x"] as! Double, y: $0["y"] as! Double,
+                  width: $0["width"] as! Double, height: $0["height"] as! Double)
+        }
+    }
+
+    func testNamesAppearStayClearOfMarksAndMoveWithTheMap() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "11"])
+        let loaded = try h.waitForEvent("basemap-labels", timeout: 60)
+        XCTAssertGreaterThan(loaded.event["count"] as! Int, 100_000, "Natural Earth and GeoNames names")
+        let scene = try h.waitForEvent("scene", after: loaded.index, timeout: 15) { !(($0["labels"] as? [Any]) ?? []).isEmpty }
+        let shown = labels(scene.event)
+        XCTAssertGreaterThan(shown.count, 8, "a zoom-11 view of Madrid names its districts and towns")
+        XCTAssertTrue(shown.contains { $0.text == "Madrid" } || shown.count > 15)
+        for (i, a) in shown.enumerated() {
+            for b in shown[(i + 1)...] { XCTAssertFalse(a.overlaps(b), "\(a.text) overlaps \(b.text)") }
+        }
+        // No label under a bubble or a pin.
+        for b in scene.event["bubbles"] as? [[String: Any]] ?? [] {
+            let r = (b["r"] as! Double) + 1
+            let box = Label(text: "", x: (b["x"] as! Double) - r, y: (b["y"] as! Double) - r, width: 2 * r, height: 2 * r)
+            for l in shown { XCTAssertFalse(l.overlaps(box), "\(l.text) under a bubble") }
+        }
+        for p in scene.event["pins"] as? [[String: Any]] ?? [] {
+            let box = Label(text: "", x: (p["x"] as! Double) - 8, y: (p["y"] as! Double) - 8, width: 16, height: 16)
+            for l in shown { XCTAssertFalse(l.overlaps(box), "\(l.text) under a pin") }
+        }
+        // The names are drawn: their boxes hold dark ink on the light land.
+        let shot = try h.screenshot(name: "labels")
+        let big = shown.filter { $0.width > 30 && $0.x > 0 && $0.y > 0 }.prefix(5)
+        XCTAssertFalse(big.isEmpty)
+        for l in big {
+            var darkest = 255
+            for y in Int(l.y)..<Int(l.y + l.height) {
+                for x in Int(l.x)..<Int(l.x + l.width) where x < shot.width && y < shot.height {
+                    let (r, g, b) = shot.rgb(x, y)
+                    darkest = min(darkest, (r + g + b) / 3)
+                }
+            }
+            XCTAssertLessThan(darkest, 150, "no ink in the box of '\(l.text)' in \(shot.path)")
+        }
+        // Drag the map 120 px right and 40 px down: every name still on screen moves with it.
+        try h.drag(from: (500, 400), to: (620, 440))
+        let after = try h.waitForEvent("scene", after: scene.index + 1, timeout: 15)
+        let moved = Dictionary(labels(after.event).map { ($0.text, $0) }, uniquingKeysWith: { a, _ in a })
+        var matched = 0
+        for l in shown where l.x > 10 && l.x + l.width < 1100 && l.y > 60 && l.y + l.height < 700 {
+            guard let m = moved[l.text] else { XCTFail("'\(l.text)' vanished after a drag"); continue }
+            XCTAssertEqual(m.x - l.x, 120, accuracy: 2.5, l.text)
+            XCTAssertEqual(m.y - l.y, 40, accuracy: 2.5, l.text)
+            matched += 1
+        }
+        XCTAssertGreaterThan(matched, 4)
+    }
+}

@@ -1,0 +1,179 @@
+import ClusterCore
+import XCTest
+@testable import MapModel
+
+/// Label placement as pure code: no overlaps, priority order, stability while panning, fades,
+/// the world wrap, and labels giving way to bubbles and pins.
+final class MapLabelPlacementTests: XCTestCase {
+    /// A fake measurer: 7 px per character, 12 px per line.
+    func size(_ c: MapLabelCandidate) -> MapLabelSize {
+        let lines = c.text.split(separator: "\n")
+        return MapLabelSize(width: Double(lines.map(\.count).max() ?? 0) * 7, height: Double(lines.count) * 12)
+    }
+
+    func randomCandidates(_ n: Int, seed: UInt64, around center: GeoCoordinate, spread: Double) -> [MapLabelCandidate] {
+        var rng = SeededRandom(seed: seed)
+        let kinds: [MapLabelKind] = [.country, .capital, .city, .town, .village, .sea]
+        return (0..<n).map { i in
+            let lat = center.latitude + (rng.unit() - 0.5) * spread
+            let lon = center.longitude + (rng.unit() - 0.5) * spread
+            let name = String(repeating: "x", count: 3 + Int(rng.unit() * 12))
+            return MapLabelCandidate(text: "\(name)\(i)", x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat),
+                                     kind: kinds[i % kinds.count], minZoom: 0)
+        }
+    }
+
+    func camera(_ lat: Double, _ lon: Double, zoom: Double) -> Camera {
+        Camera(center: GeoCoordinate(latitude: lat, longitude: lon), zoom: zoom, viewportSize: ScreenSize(width: 1280, height: 800))
+    }
+
+    func layout(_ candidates: [MapLabelCandidate]) -> MapLabelLayout {
+        MapLabelLayout(index: MapLabelIndex(candidates: candidates))
+    }
+
+    func labels(_ layout: MapLabelLayout, _ cam: Camera) -> [SceneLabel] {
+        layout.labels(for: cam) { self.size(layout.index.candidates[$0]) }
+    }
+
+    func testPlacedLabelsNeverOverlapAndKeepTheirPadding() {
+        let l = layout(randomCandidates(3000, seed: 7, around: GeoCoordinate(latitude: 45, longitude: 5), spread: 8))
+        let placed = labels(l, camera(45, 5, zoom: 6))
+        XCTAssertGreaterThan(placed.count, 40, "a dense view still names many places")
+        XCTAssertLessThan(placed.count, 3000, "and drops the ones that collide")
+        let pad = MapLabelPlacer().padding
+        for i in placed.indices {
+            for j in placed.indices where j > i {
+                let a = placed[i].frame, b = placed[j].frame
+                let overlap = a.minX - pad < b.maxX && b.minX - pad < a.maxX && a.minY - pad < b.maxY && b.minY - pad < a.maxY
+                XCTAssertFalse(overlap, "\(placed[i].text) overlaps \(placed[j].text)")
+            }
+        }
+    }
+
+    func testTheMoreImportantLabelWinsACollision() {
+        let x = WebMercator.x(longitude: 2), y = WebMercator.y(latitude: 48)
+        let important = MapLabelCandidate(text: "Capital", x: x, y: y, kind: .capital, minZoom: 0)
+        let minor = MapLabelCandidate(text: "Village", x: x + 1e-6, y: y, kind: .village, minZoom: 0)
+        for order in [[important, minor]] {
+            let placed = labels(layout(order), camera(48, 2, zoom: 7))
+            XCTAssertEqual(placed.map(\.text), ["Capital"])
+        }
+        // The index keeps the given (priority) order: the village first wins instead.
+        XCTAssertEqual(labels(layout([minor, important]), camera(48, 2, zoom: 7)).map(\.text), ["Village"])
+    }
+
+    func testAPointLabelTriesTheOtherSideBeforeGivingUp() {
+        let y = WebMercator.y(latitude: 48)
+        let a = MapLabelCandidate(text: "Aaaaaaaa", x: WebMercator.x(longitude: 2), y: y, kind: .city, minZoom: 0)
+        // B (more important) sits 30 px east of A and takes its preferred right-hand side; A's
+        // right-hand side would cover B's dot, so A goes to the left of its own dot.
+        let dx = 30 / (256 * exp2(7.0))
+        let b = MapLabelCandidate(text: "Bbbbbbbb", x: a.x + dx, y: y, kind: .city, minZoom: 0)
+        let placed = labels(layout([b, a]), camera(48, 2, zoom: 7))
+        XCTAssertEqual(placed.count, 2)
+        let pa = placed.first { $0.text == "Aaaaaaaa" }!, pb = placed.first { $0.text == "Bbbbbbbb" }!
+        XCTAssertLessThan(pa.frame.maxX, pa.dot!.x, "A moved to the left of its dot (B's dot is on its right)")
+        XCTAssertEqual(labels(layout([a, b]), camera(48, 2, zoom: 7)).map(\.text), ["Aaaaaaaa"],
+                       "the other way round, A's text covers B's dot and B (with its dot) is dropped")
+        XCTAssertGreaterThan(pb.frame.minX, pb.dot!.x, "B keeps the preferred right side")
+    }
+
+    func testPanningOnePixelMovesEveryLabelByOnePixelAndChangesNothingElse() {
+        let l = layout(randomCandidates(6000, seed: 3, around: GeoCoordinate(latitude: 40, longitude: -4), spread: 50))
+        var cam = camera(40, -4, zoom: 6.5)
+        for _ in 0..<24 {
+            let before = labels(l, cam)
+            let moved = cam.panned(by: 1, 0)
+            let shift = moved.centerWorldPixel.x - cam.centerWorldPixel.x
+            XCTAssertEqual(abs(shift), 1, accuracy: 1e-9)
+            let after = labels(l, moved)
+            // Labels fully inside the view both times must be the same, shifted by one pixel.
+            func inside(_ s: SceneLabel) -> Bool { s.frame.minX > 2 && s.frame.maxX < 1278 && s.frame.minY > 0 && s.frame.maxY < 800 }
+            let a = Dictionary(uniqueKeysWithValues: before.filter(inside).map { ($0.id, $0.frame) })
+            let b = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0.frame) })
+            XCTAssertFalse(a.isEmpty)
+            for (id, f) in a {
+                guard let g = b[id] else { XCTFail("label \(id) vanished after a 1-px pan"); continue }
+                XCTAssertEqual(g.minX, f.minX - shift, accuracy: 1e-6)
+                XCTAssertEqual(g.minY, f.minY, accuracy: 1e-6)
+            }
+            cam = moved.panned(by: 57, 13)  // walk on, crossing re-placement regions
+        }
+    }
+
+    func testPlacementIsDeterministicAndAZoomChangeStartsAfresh() {
+        let candidates = randomCandidates(1500, seed: 11, around: GeoCoordinate(latitude: 10, longitude: 20), spread: 12)
+        let cam = camera(10, 20, zoom: 6)
+        let first = labels(layout(candidates), cam)
+        XCTAssertEqual(labels(layout(candidates), cam), first)
+        let l = layout(candidates)
+        _ = labels(l, camera(10, 20, zoom: 7.5))  // at another zoom nothing is kept
+        XCTAssertEqual(labels(l, cam), first)
+    }
+
+    func testLabelsFadeInBeforeTheirZoomAndOutBeforeTheirEnd() {
+        let c = MapLabelCandidate(text: "Sea", x: 0.5, y: 0.5, kind: .sea, minZoom: 4, maxZoom: 8)
+        XCTAssertEqual(c.alpha(atZoom: 3.4), 0)
+        XCTAssertEqual(c.alpha(atZoom: 3.75), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(c.alpha(atZoom: 4), 1)
+        XCTAssertEqual(c.alpha(atZoom: 7.5), 1)
+        XCTAssertEqual(c.alpha(atZoom: 7.75), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(c.alpha(atZoom: 8), 0)
+        let l = layout([c])
+        XCTAssertTrue(labels(l, camera(0, 0, zoom: 3.4)).isEmpty)
+        XCTAssertEqual(labels(l, camera(0, 0, zoom: 3.75)).first?.alpha ?? 0, 0.5, accuracy: 1e-9)
+        XCTAssertTrue(labels(l, camera(0, 0, zoom: 8.1)).isEmpty)
+    }
+
+    func testALabelAtTheAntimeridianIsDrawnOnceWhereTheViewCrossesIt() {
+        let c = MapLabelCandidate(text: "Fiji", x: WebMercator.x(longitude: 179.9), y: WebMercator.y(latitude: -17), kind: .town,
+                                  minZoom: 0)
+        let d = MapLabelCandidate(text: "Samoa", x: WebMercator.x(longitude: -172), y: WebMercator.y(latitude: -14), kind: .town,
+                                  minZoom: 0)
+        for lon in [179.5, -179.5, 180] {
+            let placed = labels(layout([c, d]), camera(-16, lon, zoom: 5))
+            XCTAssertEqual(placed.filter { $0.text == "Fiji" }.count, 1, "centre \(lon)")
+            XCTAssertEqual(placed.filter { $0.text == "Samoa" }.count, 1, "centre \(lon)")
+            let fiji = placed.first { $0.text == "Fiji" }!
+            XCTAssertEqual(fiji.dot!.x, 640 + (179.9 - lon + (lon < 0 ? -360 : 0)) / 360 * 256 * 32, accuracy: 1e-6)
+        }
+    }
+
+    func testIndexQueryMatchesBruteForce() {
+        var rng = SeededRandom(seed: 5)
+        let candidates = (0..<5000).map { i in
+            MapLabelCandidate(text: "\(i)", x: rng.unit(), y: rng.unit(), kind: .village,
+                              minZoom: rng.unit() * 10, maxZoom: 8 + rng.unit() * 10)
+        }
+        let index = MapLabelIndex(candidates: candidates)
+        for _ in 0..<50 {
+            let x0 = rng.unit() * 0.9, y0 = rng.unit() * 0.9
+            let x1 = x0 + rng.unit() * 0.1, y1 = y0 + rng.unit() * 0.1, z = rng.unit() * 16
+            let expected = candidates.indices.filter {
+                let c = candidates[$0]
+                return c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1 && z > c.minZoom - MapLabelCandidate.fadeZooms && z < c.maxZoom
+            }
+            XCTAssertEqual(index.candidates(inUnitBox: x0, y0, x1, y1, zoom: z), expected)
+        }
+    }
+
+    func testLabelsUnderBubblesAndPinsAreDroppedNotHidden() {
+        var scene = Scene()
+        scene.labels = [
+            SceneLabel(id: 0, text: "Under bubble", kind: .city, frame: ScreenRect(x: 100, y: 100, width: 80, height: 12),
+                       dot: ScreenPoint(x: 95, y: 106), alpha: 1),
+            SceneLabel(id: 1, text: "Under pin", kind: .village, frame: ScreenRect(x: 300, y: 300, width: 60, height: 12),
+                       dot: nil, alpha: 1),
+            SceneLabel(id: 2, text: "Free", kind: .village, frame: ScreenRect(x: 600, y: 600, width: 60, height: 12),
+                       dot: nil, alpha: 1),
+            SceneLabel(id: 3, text: "Under capsule", kind: .village, frame: ScreenRect(x: 430, y: 200, width: 60, height: 12),
+                       dot: nil, alpha: 1),
+        ]
+        scene.bubbles = [SceneBubble(id: .cluster(1), center: ScreenPoint(x: 140, y: 125), radius: 18, count: 12, label: "12", step: 0)]
+        scene.pins = [ScenePin(id: .point(1), pointIndex: 1, center: ScreenPoint(x: 330, y: 315), name: "p", label: nil, color: 0),
+                      ScenePin(id: .point(2), pointIndex: 2, center: ScreenPoint(x: 400, y: 205), name: "q", label: "$120",
+                               color: 0)]
+        scene.dropLabelsUnderMarks()
+        XCTAssertEqual(scene.labels.map(\.text), ["Free"])
+    }
+}
