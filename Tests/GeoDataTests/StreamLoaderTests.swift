@@ -94,6 +94,42 @@ final class StreamLoaderTests: XCTestCase {
         }
     }
 
+    /// A stream that goes wrong after 5 MB of good features, and then never ends: the check at
+    /// 32 MB stops it, with the error at its real position.
+    func testAStreamBrokenAfterTheFirstMegabyteIsStoppedAtTheNextCheck() throws {
+        signal(SIGPIPE, SIG_IGN)   // the writer outlives the read; EPIPE must not kill the run
+        let pipe = Pipe()
+        let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        let writer = pipe.fileHandleForWriting
+        let stop = Atomic<Bool>(false)
+        let written = Atomic<Int>(0)
+        let feature = Array((pointFeature("1.5", "2.5", properties: "{\"name\":\"x\"}") + ",\n").utf8)
+        let t = Thread {
+            var block: [UInt8] = Array("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+            while block.count < 65_536 { block += feature }
+            var sent = 0, broken = false
+            while !stop.load(ordering: .relaxed) && sent < 400 << 20 {
+                var chunk = block
+                if sent >= 5 << 20 && !broken { chunk = Array("!!!\n".utf8) + chunk; broken = true }   // not a feature
+                guard (try? writer.write(contentsOf: chunk)) != nil else { return }
+                sent += chunk.count
+                written.store(sent, ordering: .relaxed)
+                block = Array(block.drop(while: { $0 != UInt8(ascii: "\n") }).dropFirst())   // no header again
+                while block.count < 65_536 { block += feature }
+            }
+            try? writer.close()
+        }
+        t.start()
+        defer { stop.store(true, ordering: .relaxed) }
+        XCTAssertThrowsError(try PointSetLoader.load(path: path, options: LoadOptions(format: .geoJSON))) { error in
+            let e = error as? GeoDataError
+            XCTAssertEqual(e?.kind, .syntax, "\(error)")
+            XCTAssertGreaterThan(e?.byteOffset ?? 0, 5 << 20)
+            XCTAssertLessThan(e?.byteOffset ?? .max, (5 << 20) + 140_000)
+        }
+        XCTAssertLessThan(written.load(ordering: .relaxed), 64 << 20, "stopped near the 32 MB check, not at the end")
+    }
+
     func testEarlyRejectionGivesTheSameErrorAsTheFullParse() throws {
         // A CSV whose header has no coordinate columns, 3 MB long: the same message either way.
         var csv = "name,value\n"
