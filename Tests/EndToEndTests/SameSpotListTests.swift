@@ -49,6 +49,11 @@ final class SameSpotListTests: XCTestCase {
         try h.pressKey("Return")
         let select = try h.waitForEvent("select", after: found.index, timeout: 10)
         XCTAssertEqual(select.event["name"] as? String, "P199999")
+        // The next scroll is prompt (it took 40 s after a million-row list).
+        let scrolled = Date()
+        try h.click(at: 300, 600, button: 5)
+        _ = try h.waitForEvent("camera", after: select.index, timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(scrolled), 3, "the scroll after the list")
         print("RSS with the list open: \(h.appResidentMB ?? -1) MB")
         XCTAssertLessThan(h.appResidentMB ?? 0, 1_500, "memory stays bounded")
     }
