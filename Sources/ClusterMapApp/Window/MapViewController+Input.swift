@@ -34,9 +34,10 @@ extension MapViewController {
         guard case .cluster(let raw) = id, let session else { return }
         let cluster = ClusterID(rawValue: raw)
         guard let expansion = session.clusterer.expansionZoom(of: cluster) else { return }
+        let started = MapViewController.now()
         let leaves = session.clusterer.leaves(of: cluster, limit: .max, offset: 0)
         if Double(expansion) > camera.maxZoom {
-            openFan(cluster: id, leaves: leaves)
+            openFan(cluster: id, leaves: leaves, startedAt: started)
             return
         }
         let members = leaves.map { session.places.coordinates[$0] }
@@ -104,7 +105,8 @@ extension MapViewController {
     static let sortedListLimit = 20_000
 
     /// Fans out the members of a bubble whose places share one spot (SPEC §5.4).
-    func openFan(cluster id: SceneItemID, leaves: [Int]) {
+    /// `startedAt` (when the click was handled) times the opening in the `fan-open` event's `ms`.
+    func openFan(cluster id: SceneItemID, leaves: [Int], startedAt: Double = MapViewController.now()) {
         guard let session, let first = leaves.first else { return }
         closeFan()
         if sceneBuilder.fanLayout.prefersList(count: leaves.count), let panel = MapApplication.window?.placeList {
@@ -127,7 +129,8 @@ extension MapViewController {
             panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows,
                        name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
                        in: (camera.viewportSize.width, camera.viewportSize.height))
-            eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true))])
+            eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),
+                                       ("ms", .number(((MapViewController.now() - startedAt) * 1000).rounded()))])
             return
         }
         sceneState.fan = SceneState.Fan(cluster: id, center: session.places.coordinates[first], members: leaves)
