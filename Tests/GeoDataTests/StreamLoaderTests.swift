@@ -127,7 +127,9 @@ final class StreamLoaderTests: XCTestCase {
             XCTAssertGreaterThan(e?.byteOffset ?? 0, 5 << 20)
             XCTAssertLessThan(e?.byteOffset ?? .max, (5 << 20) + 140_000)
         }
-        XCTAssertLessThan(written.load(ordering: .relaxed), 64 << 20, "stopped near the 32 MB check, not at the end")
+        // The check runs beside the reading and is waited for at 64 MB; the writer is at most a pipe
+        // buffer and a block ahead of the reader.
+        XCTAssertLessThan(written.load(ordering: .relaxed), (64 << 20) + (1 << 20), "stopped by the 32 MB check, not at the end")
     }
 
     func testEarlyRejectionGivesTheSameErrorAsTheFullParse() throws {

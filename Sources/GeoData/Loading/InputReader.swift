@@ -8,7 +8,8 @@ import Darwin
 /// is never needed up front (a pipe's is 0), the buffer grows as bytes arrive, and what has
 /// arrived is checked at the first megabyte and again at 32 MB, so a file that can't be loaded is
 /// rejected without reading (or holding) all of it (issue 15 items 6 and 7). Each check parses
-/// the bytes so far again (~1 ms and ~30 ms), which is why there are only two.
+/// the bytes so far again, which is why there are only two, and why the second runs beside the
+/// reading (waited for at 64 MB, so a file broken in its first 32 MB costs at most 64 MB).
 struct InputReader {
     /// How much is read before `checkStart` looks at it the first time.
     static let checkBytes = 1 << 20
@@ -31,9 +32,12 @@ struct InputReader {
     /// The path that means standard input.
     static let standardInputPath = "-"
 
-    /// Reads everything. `checkStart` gets the bytes read so far at each of `checkpoints` (or all
-    /// of a shorter input, with `isComplete` true) and throws to stop reading.
-    func read(checkStart: (UnsafeBufferPointer<UInt8>, _ isComplete: Bool) throws -> Void) throws -> FileBuffer {
+    /// Looks at a copy of the bytes read so far and throws a fatal error to stop reading.
+    typealias Check = @Sendable (_ soFar: FileBuffer, _ isCancelled: @escaping @Sendable () -> Bool) throws -> Void
+
+    /// Reads everything. `check` gets a copy of the bytes read so far at each of `checkpoints`
+    /// (the first at once, the later ones on another thread) and throws to stop reading.
+    func read(check: @escaping Check) throws -> FileBuffer {
         let fd = try openInput()
         defer { if fd != 0 { close(fd) } }
         var st = stat()
@@ -49,12 +53,31 @@ struct InputReader {
         var count = 0
         var nextCheck = 0   // index into `checkpoints`; past the end: no more checks
         var reported = 0
+        var background: BackgroundCheck?
+        defer { background?.cancel() }
         do {
             while true {
                 if isCancelled?() == true { throw CancellationError() }
+                if let running = background {
+                    if let error = running.failure { throw error }
+                    // Don't run far ahead of a check that may reject the file.
+                    if count >= 2 * InputReader.checkpoints[nextCheck - 1] {
+                        if let error = running.wait() { throw error }
+                        background = nil   // passed
+                    }
+                }
                 if nextCheck < InputReader.checkpoints.count && count >= InputReader.checkpoints[nextCheck] {
                     nextCheck += 1
-                    try checkStart(UnsafeBufferPointer(start: storage, count: count), false)
+                    // A copy: the buffer may move as it grows.
+                    let soFar = FileBuffer(count: count) { dst in
+                        dst.baseAddress!.update(from: storage, count: count)
+                        return count
+                    }
+                    if nextCheck == 1 {
+                        try check(soFar, { false })   // a megabyte: quick
+                    } else {
+                        background = BackgroundCheck.start { isCancelled in try check(soFar, isCancelled) }
+                    }
                     continue
                 }
                 if count == capacity {
@@ -85,8 +108,11 @@ struct InputReader {
             throw error
         }
         if !isRegular { streamProgress?(count) }
-        if nextCheck == 0 {
-            do { try checkStart(UnsafeBufferPointer(start: storage, count: count), true) } catch { free(storage); throw error }
+        // A check that already failed decides; one still running is dropped (the full parse that
+        // follows finds whatever it would have).
+        if let error = background?.failure {
+            free(storage)
+            throw error
         }
         return FileBuffer(adopting: storage, count: count)
     }

@@ -5,23 +5,18 @@ extension PointSetLoader {
     /// (a number, literal or string running past it), so they are left to the full parse.
     static let checkMargin = 64 * 1024
 
-    /// Parses the first chunk of an input as if it were the whole file and throws the error if it
-    /// is one the whole file must have too. Does nothing when `prefix` is the whole input (the
-    /// full parse that follows reports everything with the same positions).
-    static func checkStart(_ prefix: UnsafeBufferPointer<UInt8>, isComplete: Bool, path: String, name: String,
-                           options: LoadOptions) throws {
-        guard !isComplete, prefix.count > checkMargin else { return }
-        let buffer = FileBuffer(count: prefix.count) { dst in
-            _ = dst.initialize(from: prefix)
-            return prefix.count
-        }
-        let format = format(for: path, buffer: buffer, options: options)
+    /// Parses the bytes read so far as if they were the whole file and throws the error if it is
+    /// one the whole file must have too (the input goes on past them).
+    static func checkStart(_ soFar: FileBuffer, path: String, name: String, options: LoadOptions,
+                           isCancelled: @escaping @Sendable () -> Bool) throws {
+        guard soFar.count > checkMargin else { return }
+        let format = format(for: path, buffer: soFar, options: options)
         do {
-            _ = try load(buffer: buffer, name: name, format: format, options: options, progress: nil, isCancelled: nil)
-        } catch let e as GeoDataError where isFatal(e, in: prefix) {
+            _ = try load(buffer: soFar, name: name, format: format, options: options, progress: nil, isCancelled: isCancelled)
+        } catch let e as GeoDataError where soFar.withBytes({ isFatal(e, in: UnsafeBufferPointer(start: $0, count: soFar.count)) }) {
             throw e
         } catch {
-            // Caused by the cut, or not knowable yet: the full parse decides.
+            // Caused by the cut, cancelled, or not knowable yet: the full parse decides.
         }
     }
 

@@ -27,8 +27,8 @@ public enum PointSetLoader {
                             isCancelled: (@Sendable () -> Bool)? = nil) throws -> PointSet {
         let name = displayName(of: path)
         let reader = InputReader(path: path, name: name, streamProgress: streamProgress, isCancelled: isCancelled)
-        let buffer = try reader.read { prefix, isComplete in
-            try checkStart(prefix, isComplete: isComplete, path: path, name: name, options: options)
+        let buffer = try reader.read { soFar, isCancelled in
+            try checkStart(soFar, path: path, name: name, options: options, isCancelled: isCancelled)
         }
         if isCancelled?() == true { throw CancellationError() }
         return try load(buffer: buffer, name: name, format: format(for: path, buffer: buffer, options: options),
