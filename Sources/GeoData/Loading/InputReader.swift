@@ -9,7 +9,9 @@ import Darwin
 /// arrived is checked at the first megabyte and again at 32 MB, so a file that can't be loaded is
 /// rejected without reading (or holding) all of it (issue 15 items 6 and 7). Each check parses
 /// the bytes so far again, which is why there are only two, and why the second runs beside the
-/// reading (waited for at 64 MB, so a file broken in its first 32 MB costs at most 64 MB).
+/// reading: a pipe waits for it at 64 MB (a stream broken in its first 32 MB costs at most 64 MB);
+/// a regular file doesn't wait (it is read faster than parsed), and a check still running when the
+/// file has been read is dropped.
 struct InputReader {
     /// How much is read before `checkStart` looks at it the first time.
     static let checkBytes = 1 << 20
@@ -60,8 +62,9 @@ struct InputReader {
                 if isCancelled?() == true { throw CancellationError() }
                 if let running = background {
                     if let error = running.failure { throw error }
-                    // Don't run far ahead of a check that may reject the file.
-                    if count >= 2 * InputReader.checkpoints[nextCheck - 1] {
+                    // A pipe doesn't run far ahead of a check that may reject it. A regular file reads
+                    // faster than it parses: waiting would add the check to every big load.
+                    if !isRegular && count >= 2 * InputReader.checkpoints[nextCheck - 1] {
                         if let error = running.wait() { throw error }
                         background = nil   // passed
                     }
