@@ -10,6 +10,7 @@ let package = Package(
     name: "ClusterMap",
     products: [
         .library(name: "ClusterCore", targets: ["ClusterCore"]),
+        .library(name: "Tiles", targets: ["Tiles"]),
         .executable(name: "clustermap", targets: ["ClusterMapApp"]),
         .executable(name: "clustermap-bench", targets: ["ClusterMapBench"]),
     ],
@@ -20,9 +21,15 @@ let package = Package(
         // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
         // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
         .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib"], swiftSettings: optimisedInDebug),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
+        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite"]),
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+        // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
+        .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
-        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "CCairo"]),
+        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo"]),
         .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"],
                 swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
@@ -32,12 +39,14 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport"]),
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"], exclude: ["Fixtures"]),  // read by path
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup"],
+                    exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
                     exclude: ["Support"]),  // helper scripts the tests run

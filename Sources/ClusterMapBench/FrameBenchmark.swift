@@ -92,8 +92,14 @@ private func loadMaps(report: Bool) -> (BaseMap, BaseMap, BaseMap)? {
             maps[level] = m
         }
         if report, let m = maps[level] {
-            let vertices = m.land.vertexCount + m.lakes.vertexCount + m.coastlines.vertexCount + m.borders.vertexCount
-                + m.rivers.vertexCount
+            func count(_ m: BaseMap) -> Int {
+                m.land.vertexCount + m.lakes.vertexCount + m.coastlines.vertexCount + m.borders.vertexCount + m.rivers.vertexCount
+            }
+            let vertices = count(m)
+            let t0 = nowMs()
+            let bands = m.standardZoomBands()
+            let bandVertices = bands.keys.sorted().map { "\"z\($0)\":\(count(bands[$0]!))" }.joined(separator: ",")
+            print(#"{"bench":"basemap_bands","level":"\#(level.rawValue)","ms":\#(fmt(nowMs() - t0)),"vertices":{\#(bandVertices)}}"#)
             print(#"{"bench":"basemap_load","level":"\#(level.rawValue)","median_ms":\#(fmt(percentile(times, 0.5))),"#
                 + #""min_ms":\#(fmt(times.min()!)),"first_ms":\#(fmt(times[0])),"vertices":\#(vertices)}"#)
         }
@@ -110,21 +116,25 @@ private func loadLabels() -> MapLabelIndex {
     return index
 }
 
-private func measure(_ renderer: MapFrameRenderer, cameras: [Camera], into image: ImageSurface) -> [Double] {
-    var times: [Double] = []
+/// Wall-clock and thread-CPU milliseconds per frame (CPU time stays honest when other processes
+/// share the cores).
+private func measure(_ renderer: MapFrameRenderer, cameras: [Camera], into image: ImageSurface) -> ([Double], [Double]) {
+    var times: [Double] = [], cpu: [Double] = []
     times.reserveCapacity(cameras.count)
     image.withContext { cr in
         for cam in cameras {
-            let t0 = nowMs()
+            let c0 = threadCPUMs(), t0 = nowMs()
             renderer.draw(in: cr, camera: cam)
             times.append(nowMs() - t0)
+            cpu.append(threadCPUMs() - c0)
         }
     }
-    return times
+    return (times, cpu)
 }
 
 private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [Double], reportLoad: Bool) {
     guard let (coarse, detailed, fine) = loadMaps(report: reportLoad) else { return }
+    let bands = (detailed.standardZoomBands(), fine.standardZoomBands())
     let size = ScreenSize(width: options.width, height: options.height)
     let image = ImageSurface(width: Int(size.width), height: Int(size.height), scale: options.scale)
     for zoom in zooms {
@@ -140,14 +150,17 @@ private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [
                     ("direct", Array(repeating: start, count: max(10, options.frames / 4)), false),
                 ]
                 for (mode, cameras, cached) in runs {
-                    let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: palette)
+                    let renderer = MapFrameRenderer(coarse: coarse, palette: palette)
+                    renderer.baseMap.setBaseMap(detailed, bands: bands.0)
+                    renderer.baseMap.setBaseMap(fine, bands: bands.1)
                     renderer.baseMap.usesTileCache = cached
-                    let times = measure(renderer, cameras: cameras, into: image)
+                    let (times, cpu) = measure(renderer, cameras: cameras, into: image)
                     print(#"{"bench":"\#(bench)","mode":"\#(mode)","zoom":\#(zoom),"center":"\#(name)","#
                         + #""width":\#(Int(size.width)),"height":\#(Int(size.height)),"scale":\#(options.scale),"#
                         + #""frames":\#(times.count),"median_ms":\#(fmt(percentile(times, 0.5))),"#
                         + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#
-                        + #""first_ms":\#(fmt(times.first ?? .nan))}"#)
+                        + #""first_ms":\#(fmt(times.first ?? .nan)),"cpu_median_ms":\#(fmt(percentile(cpu, 0.5))),"#
+                        + #""cpu_p95_ms":\#(fmt(percentile(cpu, 0.95)))}"#)
                     fflush(nil)
                     if mode == "static", let dir = options.pngDirectory {
                         try? image.writePNG(to: dir.appendingPathComponent("\(bench)-z\(zoom)-\(name).png"))
@@ -282,13 +295,14 @@ func runFrameBenchmark(_ args: [String]) {
         runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
         for (mode, list) in runs {
             let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
+            renderer.baseMap.progressiveAtRest = true  // as the window draws
             let overlay = SceneRenderer()
             renderer.overlays = [overlay]
             let layout = MapLabelLayout(index: labels)
             // As the window does every frame: the labels for the camera, clear of the marks.
-            func labelled(_ scene: Scene, _ camera: Camera) -> Scene {
+            func labelled(_ scene: Scene, _ camera: Camera, animating: Bool = false) -> Scene {
                 var s = scene
-                s.labels = layout.labels(for: camera) { id in
+                s.labels = layout.labels(for: camera, isAnimating: animating) { id in
                     let c = layout.index.candidates[id]
                     return overlay.labelRenderer.size(of: c.text, kind: c.kind)
                 }
@@ -298,14 +312,15 @@ func runFrameBenchmark(_ args: [String]) {
             overlay.scene = labelled(scene, start)
             // Warm-up frame at rest (the window was showing the map before the interaction).
             image.withContext { renderer.draw(in: $0, camera: start) ; renderer.draw(in: $0, camera: start) }
-            var times: [Double] = []
+            var times: [Double] = [], cpu: [Double] = []
             var drawnItems = 0
             image.withContext { cr in
                 for f in list {
-                    let t0 = nowMs()
-                    overlay.scene = labelled(f.scene, f.camera)
+                    let c0 = threadCPUMs(), t0 = nowMs()
+                    overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)
+                    cpu.append(threadCPUMs() - c0)
                     drawnItems = max(drawnItems, overlay.lastDrawnItemCount)
                 }
             }
@@ -313,7 +328,8 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""width":\#(Int(size.width)),"height":\#(Int(size.height)),"scale":\#(options.scale),"#
                 + #""frames":\#(times.count),"median_ms":\#(fmt(percentile(times, 0.5))),"#
                 + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#
-                + #""first_ms":\#(fmt(times.first ?? .nan)),"sprites":\#(overlay.cachedSpriteCount),"#
+                + #""first_ms":\#(fmt(times.first ?? .nan)),"cpu_median_ms":\#(fmt(percentile(cpu, 0.5))),"#
+                + #""cpu_p95_ms":\#(fmt(percentile(cpu, 0.95))),"sprites":\#(overlay.cachedSpriteCount),"#
                 + #""labels":\#(overlay.scene.labels.count)}"#)
             fflush(nil)
             if let dir = options.pngDirectory {

@@ -55,8 +55,13 @@ public final class BaseMapRenderer {
         self.palette = palette
     }
 
-    /// Installs a (newly loaded) map at its level; cached tiles are refreshed.
-    public func setBaseMap(_ map: BaseMap) {
+    /// Simplified copies of each level's map by integer zoom (see `BaseMap.zoomBands`).
+    private var bands: [BaseMap.Level: [Int: BaseMap]] = [:]
+
+    /// Installs a (newly loaded) map at its level, with its simplified copies for low zooms (keyed
+    /// by integer zoom; zooms without one use `map`); cached tiles are refreshed.
+    public func setBaseMap(_ map: BaseMap, bands zoomBands: [Int: BaseMap] = [:]) {
+        bands[map.level] = zoomBands
         switch map.level {
         case .coarse: coarseMap = map
         case .detailed: detailedMap = map
@@ -74,9 +79,14 @@ public final class BaseMapRenderer {
 
     /// The map drawn at a zoom level.
     public func baseMap(forZoom zoom: Double) -> BaseMap? {
-        if zoom >= fineMinZoom, let f = fineMap { return f }
-        if zoom >= detailedMinZoom, let d = detailedMap { return d }
-        return coarseMap ?? detailedMap
+        let map: BaseMap?
+        if zoom >= fineMinZoom, let f = fineMap { map = f } else if zoom >= detailedMinZoom, let d = detailedMap {
+            map = d
+        } else {
+            map = coarseMap ?? detailedMap
+        }
+        guard let level = map?.level, let band = bands[level]?[Int(zoom.rounded(.down))] else { return map }
+        return band
     }
 
     /// Device pixels per logical unit of a context (surface device scale × current matrix scale).
@@ -134,8 +144,14 @@ public final class BaseMapRenderer {
             cairo_paint(cr)
         }
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        hasPendingTiles = false
         if isAnimating {
             drawAnimated(view, in: cr)
+        } else if progressiveAtRest && missingTileCount(zoom: camera.zoom, view: view) > tilesPerProgressiveFrame
+                    && drawProgressively(view, in: cr) {
+            // Drawn from scaled neighbours with a few exact tiles; the caller draws again until
+            // `hasPendingTiles` is false (each frame stays short; the map sharpens over a few frames).
+            lastZoom = previousZoom
         } else if previousZoom != camera.zoom && !allTilesCached(zoom: camera.zoom, view: view) {
             // A new zoom at rest: paint directly (one viewport's worth); tiles follow if it holds.
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
@@ -150,6 +166,14 @@ public final class BaseMapRenderer {
 
     /// Tiles rendered per frame while animating, beyond those that nothing cached can stand in for.
     public var tilesPerAnimationFrame = 4
+    /// Whether the first frames at a new zoom at rest may come from scaled cached tiles while the
+    /// exact ones are rendered a few per frame (instead of one direct paint that costs a whole
+    /// viewport of 1:10m data at once). The window turns it on; headless renders stay direct.
+    public var progressiveAtRest = false
+    /// Exact tiles at rest are rendered this many per frame when drawing progressively.
+    public var tilesPerProgressiveFrame = 3
+    /// The last frame at rest still lacks exact tiles: draw again (with the same camera) soon.
+    public private(set) var hasPendingTiles = false
     private var lastZoom: Double?
     /// The zoom of the last frame drawn from tiles at rest (a fallback source while animating).
     private var restZoom: Double?
@@ -178,6 +202,14 @@ public final class BaseMapRenderer {
         return BaseMapTileCache.Key(zoom: zoom, level: level, i: view.wrappedColumn(i, zoom: zoom), j: j)
     }
 
+    private func missingTileCount(zoom: Double, view: TileView) -> Int {
+        let r = view.tileRange(zoom: zoom, snapped: true)
+        guard r.jMin <= r.jMax else { return 0 }
+        var n = 0
+        for j in r.jMin...r.jMax { for i in r.iMin...r.iMax where !cache.contains(key(zoom: zoom, i: i, j: j, view: view)) { n += 1 } }
+        return n
+    }
+
     private func allTilesCached(zoom: Double, view: TileView) -> Bool {
         let r = view.tileRange(zoom: zoom, snapped: true)
         guard r.jMin <= r.jMax else { return true }
@@ -204,6 +236,58 @@ public final class BaseMapRenderer {
                 cairo_fill(cr)
             }
         }
+    }
+
+    /// A frame at rest at a new zoom: exact tiles where cached (or rendered within the budget), the
+    /// rest from a cached neighbouring zoom, scaled. Returns false (drawing nothing) when too little
+    /// is cached nearby to stand in, so that the caller paints directly instead.
+    private func drawProgressively(_ view: TileView, in cr: OpaquePointer) -> Bool {
+        let level = view.zoom
+        let r = view.tileRange(zoom: level, snapped: true)
+        guard r.jMin <= r.jMax else { return false }
+        var missing: [(i: Int, j: Int, fallback: Double)] = []
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax where cache.cachedTile(key(zoom: level, i: i, j: j, view: view)) == nil {
+                guard let fallback = fallbackZoom(forTile: i, j, level: level, view: view) else { return false }
+                missing.append((i, j, fallback))
+            }
+        }
+        var budget = tilesPerProgressiveFrame
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax {
+                let k = key(zoom: level, i: i, j: j, view: view)
+                var image = cache.cachedTile(k)
+                if image == nil && budget > 0 {
+                    budget -= 1
+                    image = renderTile(k, view: view)
+                }
+                if let image {
+                    paintScaled(image, zoom: level, i: i, j: j, view: view, in: cr)
+                } else if let m = missing.first(where: { $0.i == i && $0.j == j }) {
+                    paintFallback(forTile: i, j, level: level, from: m.fallback, view: view, in: cr)
+                }
+            }
+        }
+        hasPendingTiles = missing.count > tilesPerProgressiveFrame
+        return true
+    }
+
+    /// Fills tile (i, j) of `level` from the cached tiles of zoom `zs`, scaled.
+    private func paintFallback(forTile i: Int, _ j: Int, level: Double, from zs: Double, view: TileView, in cr: OpaquePointer) {
+        let rect = view.snappedRect(zoom: level, i: i, j: j)
+        cairo_save(cr)
+        cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
+        cairo_clip(cr)
+        let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
+        guard s.jMin <= s.jMax, s.iMin <= s.iMax else { cairo_restore(cr); return }
+        for sj in s.jMin...s.jMax {
+            for si in s.iMin...s.iMax {
+                if let image = cache.cachedTile(key(zoom: zs, i: si, j: sj, view: view)) {
+                    paintScaled(image, zoom: zs, i: si, j: sj, view: view, in: cr)
+                }
+            }
+        }
+        cairo_restore(cr)
     }
 
     /// A frame during motion: the nearest integer level's tiles, scaled.
@@ -243,19 +327,7 @@ public final class BaseMapRenderer {
                     paintScaled(image, zoom: level, i: m.i, j: m.j, view: view, in: cr)
                 }
             } else if let zs = m.fallback {
-                let rect = view.snappedRect(zoom: level, i: m.i, j: m.j)
-                cairo_save(cr)
-                cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
-                cairo_clip(cr)
-                let s = view.sourceRange(zoom: zs, coveringTile: m.i, m.j, level: level)
-                for sj in s.jMin...s.jMax {
-                    for si in s.iMin...s.iMax {
-                        if let image = cache.cachedTile(key(zoom: zs, i: si, j: sj, view: view)) {
-                            paintScaled(image, zoom: zs, i: si, j: sj, view: view, in: cr)
-                        }
-                    }
-                }
-                cairo_restore(cr)
+                paintFallback(forTile: m.i, m.j, level: level, from: zs, view: view, in: cr)
             }
         }
     }
@@ -264,11 +336,13 @@ public final class BaseMapRenderer {
     /// the zoom the map rested at.
     private func fallbackZoom(forTile i: Int, _ j: Int, level: Double, view: TileView) -> Double? {
         var candidates = [level - 1, level + 1]
+        // A fractional zoom at rest: the integer levels a zoom animation just drew come first.
+        if level != level.rounded() { candidates = [level.rounded(), level.rounded(.down), level.rounded(.up)] + candidates }
         if let rest = restZoom, rest != level, abs(rest - level) < 2.5 { candidates.append(rest) }
         candidates.append(level - 2)
         for zs in candidates where zs >= 0 {
-            let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level)
-            guard s.jMin <= s.jMax, (s.iMax - s.iMin + 1) * (s.jMax - s.jMin + 1) <= 9 else { continue }
+            let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
+            guard s.jMin <= s.jMax, s.iMin <= s.iMax, (s.iMax - s.iMin + 1) * (s.jMax - s.jMin + 1) <= 9 else { continue }
             var complete = true
             for sj in s.jMin...s.jMax where complete {
                 for si in s.iMin...s.iMax where !cache.contains(key(zoom: zs, i: si, j: sj, view: view)) {
@@ -338,14 +412,21 @@ struct TileView {
     }
 
     /// The tiles of zoom `zs` covering tile (i, j) of `level`.
-    func sourceRange(zoom zs: Double, coveringTile i: Int, _ j: Int, level: Double)
+    /// With `visibleOnly`, only the tiles covering the part of (i, j) inside the viewport.
+    func sourceRange(zoom zs: Double, coveringTile i: Int, _ j: Int, level: Double, visibleOnly: Bool = false)
         -> (iMin: Int, iMax: Int, jMin: Int, jMax: Int) {
         let ratio = exp2(zs - level)  // source tiles per target tile side
         let eps = 1e-9
         let rows = Int((256 * exp2(zs) / tileSize).rounded(.up))
-        let iMin = Int((Double(i) * ratio + eps).rounded(.down)), iMax = Int((Double(i + 1) * ratio - eps).rounded(.down))
-        let jMin = max(0, Int((Double(j) * ratio + eps).rounded(.down)))
-        let jMax = min(rows - 1, Int((Double(j + 1) * ratio - eps).rounded(.down)))
+        var fi0 = Double(i), fi1 = Double(i + 1), fj0 = Double(j), fj1 = Double(j + 1)
+        if visibleOnly {
+            let size = tileSize * exp2(zoom - level)  // a target tile in view pixels
+            fi0 = max(fi0, left / size); fi1 = min(fi1, (left + width) / size)
+            fj0 = max(fj0, top / size); fj1 = min(fj1, (top + height) / size)
+        }
+        let iMin = Int((fi0 * ratio + eps).rounded(.down)), iMax = Int((fi1 * ratio - eps).rounded(.down))
+        let jMin = max(0, Int((fj0 * ratio + eps).rounded(.down)))
+        let jMax = min(rows - 1, Int((fj1 * ratio - eps).rounded(.down)))
         return (iMin, iMax, jMin, jMax)
     }
 

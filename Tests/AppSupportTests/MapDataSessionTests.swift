@@ -86,3 +86,17 @@ extension MapDataSessionTests {
         XCTAssertEqual(s.attribution, "© Natural Earth · airportsdata (MIT)")
     }
 }
+
+final class LabelAttributionTests: XCTestCase {
+    func label(_ kind: MapLabelKind) -> SceneLabel {
+        SceneLabel(id: 0, text: "x", kind: kind, frame: ScreenRect(x: 0, y: 0, width: 1, height: 1), dot: nil, alpha: 1)
+    }
+
+    func testGeoNamesIsCreditedOnlyWhileItsNamesShow() {
+        XCTAssertEqual(LabelAttribution.line("© Natural Earth · USGS", labels: [label(.city)]), "© Natural Earth · USGS")
+        XCTAssertEqual(LabelAttribution.line("© Natural Earth · USGS", labels: [label(.city), label(.village)]),
+                       "© Natural Earth · GeoNames CC BY 4.0 · USGS")
+        XCTAssertEqual(LabelAttribution.line("© Natural Earth · GeoNames CC BY 4.0", labels: [label(.village)]),
+                       "© Natural Earth · GeoNames CC BY 4.0")
+    }
+}

@@ -176,4 +176,29 @@ final class MapLabelPlacementTests: XCTestCase {
         scene.dropLabelsUnderMarks()
         XCTAssertEqual(scene.labels.map(\.text), ["Free"])
     }
+
+    func testAZoomAnimationReusesAPlacementAndNamesGlideWithTheMap() {
+        let candidates = randomCandidates(3000, seed: 21, around: GeoCoordinate(latitude: 45, longitude: 10), spread: 20)
+        let l = layout(candidates)
+        var cam = camera(45, 10, zoom: 6)
+        let start = labels(l, cam)
+        XCTAssertEqual(l.placementCount, 1)
+        var last = start
+        for _ in 0..<20 {
+            cam.setZoom(cam.zoom + 0.025)
+            last = l.labels(for: cam, isAnimating: true) { self.size(l.index.candidates[$0]) }
+        }
+        XCTAssertLessThanOrEqual(l.placementCount, 3, "half a zoom level of animation re-places at most twice")
+        // A name reused at another zoom sits where its anchor now is: dots follow the map exactly.
+        for s in last {
+            guard let d = s.dot else { continue }
+            let c = candidates[s.id]
+            let expected = cam.screenPoint(for: GeoCoordinate(latitude: WebMercator.latitude(y: c.y), longitude: (c.x - 0.5) * 360))
+            XCTAssertEqual(d.x, expected.x, accuracy: 1e-6)
+            XCTAssertEqual(d.y, expected.y, accuracy: 1e-6)
+        }
+        // At rest the placement is exact for the zoom: the same as a fresh layout's.
+        let rest = labels(l, cam)
+        XCTAssertEqual(rest, labels(layout(candidates), cam))
+    }
 }

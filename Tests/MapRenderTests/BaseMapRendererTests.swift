@@ -92,4 +92,40 @@ final class BaseMapRendererTests: XCTestCase {
         let image = ImageSurface(width: 10, height: 10, scale: 2)
         image.withContext { XCTAssertEqual(BaseMapRenderer.deviceScale(of: $0), 2) }
     }
+
+    /// After a zoom animation, the first frames at rest at the new zoom come from the animation's
+    /// scaled tiles plus a few exact tiles each, until every exact tile is there.
+    func testANewZoomAtRestSharpensOverAFewShortFrames() {
+        var cam = Camera(center: GeoCoordinate(latitude: 45, longitude: 5), zoom: 4, viewportSize: size)
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        renderer.progressiveAtRest = true
+        renderer.tilesPerAnimationFrame = 100
+        let image = ImageSurface(width: 640, height: 400)
+        image.withContext { cr in
+            renderer.draw(in: cr, camera: cam)
+            for z in stride(from: 4.1, through: 4.6, by: 0.1) {  // the animation fills level 5's tiles
+                cam.setZoom(z)
+                renderer.draw(in: cr, camera: cam, isAnimating: true)
+            }
+            cam.setZoom(4.6)
+            var frames = 0, before = renderer.cache.renderedTileCount
+            repeat {
+                renderer.draw(in: cr, camera: cam)
+                XCTAssertLessThanOrEqual(renderer.cache.renderedTileCount - before, renderer.tilesPerProgressiveFrame)
+                before = renderer.cache.renderedTileCount
+                frames += 1
+            } while renderer.hasPendingTiles && frames < 50
+            XCTAssertGreaterThan(frames, 1, "the first frame at rest was not one big direct paint")
+            XCTAssertFalse(renderer.hasPendingTiles)
+            renderer.draw(in: cr, camera: cam)
+            XCTAssertTrue(renderer.lastFrameWasExact, "then exact tiles")
+        }
+        // The sharp frame is the one a renderer draws from exact tiles without any animation before.
+        let reference = ImageSurface(width: 640, height: 400)
+        let plain = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        reference.withContext { plain.draw(in: $0, camera: cam); plain.draw(in: $0, camera: cam) }
+        XCTAssertTrue(plain.lastFrameWasExact)
+        let diff = PixelDiff.compare(image, reference, channelTolerance: 8)
+        XCTAssertEqual(diff.differingPixels, 0)
+    }
 }

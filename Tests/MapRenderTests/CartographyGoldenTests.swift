@@ -10,9 +10,13 @@ import XCTest
 final class CartographyGoldenTests: XCTestCase {
     let size = ScreenSize(width: 960, height: 600)
 
+    static let light = MapPicture(coarse: TestMaps.coarse, detailed: TestMaps.detailed, fine: TestMaps.fine,
+                                  labels: TestMaps.labels, palette: .light)
+
     func picture(_ palette: MapPalette) -> MapPicture {
-        MapPicture(coarse: TestMaps.coarse, detailed: TestMaps.detailed, fine: TestMaps.fine, labels: TestMaps.labels,
-                   palette: palette)
+        var p = CartographyGoldenTests.light
+        p.palette = palette
+        return p
     }
 
     func render(_ lat: Double, _ lon: Double, zoom: Double, palette: MapPalette, scene: Scene = Scene()) -> ImageSurface {

@@ -7,7 +7,7 @@ import MapRender
 /// the zoom needs, its labels (placed around the scene's bubbles and pins), the scene and the
 /// attribution. `clustermap render`, the golden-image tests and the README pictures all use it, so
 /// every picture is the real one.
-public struct MapPicture {
+public struct MapPicture: Sendable {
     /// The base maps (coarser ones may be nil when the zoom doesn't need them).
     public var coarse: BaseMap?
     public var detailed: BaseMap?
@@ -15,6 +15,9 @@ public struct MapPicture {
     /// The base-map label candidates.
     public var labels: MapLabelIndex
     public var palette: MapPalette
+    /// The simplified copies of the 1:50m and 1:10m maps for low zooms, as the window uses them.
+    let detailedBands: [Int: BaseMap]
+    let fineBands: [Int: BaseMap]
     /// Data credits shown in the corner (nil: the base map's default).
     public var attribution: String?
 
@@ -22,6 +25,8 @@ public struct MapPicture {
                 palette: MapPalette, attribution: String? = nil) {
         self.coarse = coarse; self.detailed = detailed; self.fine = fine
         self.labels = labels; self.palette = palette; self.attribution = attribution
+        detailedBands = detailed?.standardZoomBands() ?? [:]
+        fineBands = fine?.standardZoomBands() ?? [:]
     }
 
     /// Loads what a camera at `zoom` shows from the data folder (the 1:10m map only from zoom 4.5).
@@ -34,7 +39,9 @@ public struct MapPicture {
 
     /// A frame renderer set up to draw `scene` (without labels; they are added here) for `camera`.
     public func frameRenderer(camera: Camera, scene dataScene: Scene = Scene()) -> MapFrameRenderer {
-        let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: palette)
+        let renderer = MapFrameRenderer(coarse: coarse, palette: palette)
+        if let detailed { renderer.baseMap.setBaseMap(detailed, bands: detailedBands) }
+        if let fine { renderer.baseMap.setBaseMap(fine, bands: fineBands) }
         renderer.baseMap.usesTileCache = false  // paint directly: deterministic pixels
         if let attribution { renderer.attribution = attribution }
         let sceneRenderer = SceneRenderer()
@@ -45,6 +52,7 @@ public struct MapPicture {
             return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
         }
         scene.dropLabelsUnderMarks()
+        renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels)
         sceneRenderer.scene = scene
         renderer.overlays = [sceneRenderer]
         return renderer

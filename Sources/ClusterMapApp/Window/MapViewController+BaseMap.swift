@@ -16,9 +16,10 @@ extension MapViewController {
         guard let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
         Thread.detachNewThread {
             guard let detailed = try? BaseMap.load(level: .detailed, dataDirectory: dir) else { return }
+            let bands = detailed.standardZoomBands()
             runOnGtkThread {
                 guard let c = MapApplication.window?.controller else { return }
-                c.renderer.baseMap.setBaseMap(detailed)
+                c.renderer.baseMap.setBaseMap(detailed, bands: bands)
                 c.redraw()
             }
         }
@@ -49,10 +50,11 @@ extension MapViewController {
             }
             do {
                 let fine = try BaseMap.load(level: .fine, dataDirectory: dir)
+                let bands = fine.standardZoomBands()
                 let ms = (ProcessClock.now() - start) * 1000
                 runOnGtkThread {
                     guard let c = MapApplication.window?.controller else { return }
-                    c.renderer.baseMap.setBaseMap(fine)
+                    c.renderer.baseMap.setBaseMap(fine, bands: bands)
                     log.emit("basemap", [("level", .string(fine.level.rawValue)), ("ms", .number(ms.rounded()))])
                     c.redraw()
                 }
@@ -65,7 +67,8 @@ extension MapViewController {
     /// The base-map labels for the camera, measured by the scene renderer's label sprites.
     func baseMapLabels() -> [SceneLabel] {
         let layout = labelLayout, labelRenderer = sceneRenderer.labelRenderer
-        return layout.labels(for: camera) { id in
+        let moving = isGestureActive || cameraController.isAnimating
+        return layout.labels(for: camera, isAnimating: moving) { id in
             let c = layout.index.candidates[id]
             return labelRenderer.size(of: c.text, kind: c.kind)
         }

@@ -134,7 +134,7 @@ extension MapViewController {
         let skipped = session.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
         eventLog.emit("load-done", [("points", .int(session.pointCount)), ("skipped", .int(skipped)),
                                     ("ms", .number(ms.rounded()))])
-        renderer.attribution = session.attribution
+        dataAttribution = session.attribution
         sceneDidChange()
         // Files open fitted to their data; bundled datasets open on the world, one click from flying in.
         if options.center == nil && options.zoom == nil && !options.files.isEmpty {

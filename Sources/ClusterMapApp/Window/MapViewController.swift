@@ -38,6 +38,8 @@ final class MapViewController {
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
     var fineBaseMapRequested = false
+    /// Credits for the base map and the data shown (GeoNames is added while its names show).
+    var dataAttribution = MapFrameRenderer.defaultAttribution
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
     /// Bubbles splitting and merging when the index zoom changes.
@@ -81,6 +83,7 @@ final class MapViewController {
             FileHandle.standardError.write("clustermap: cannot find the data folder (set CLUSTERMAP_DATA_DIR)\n".data(using: .utf8)!)
         }
         renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
+        renderer.baseMap.progressiveAtRest = true
 
         let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, _ in
             MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))
@@ -108,10 +111,13 @@ final class MapViewController {
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
         sceneRenderer.scene = lastScene
+        renderer.attribution = LabelAttribution.line(dataAttribution, labels: lastScene.labels)
         // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
         // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
         renderer.draw(in: cr, camera: camera, isAnimating: moving)
+        // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
+        if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
         let drawMs = (ProcessClock.now() - start) * 1000
         if eventLog.isEnabled {
             eventLog.emit("frame", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded())),

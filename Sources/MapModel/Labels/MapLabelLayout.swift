@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeps the base-map labels placed for the camera, re-placing only when needed.
 ///
 /// Placement runs over the view grown by `margin` on every side and is reused while the view stays
@@ -27,14 +29,28 @@ public final class MapLabelLayout {
     /// Forgets the placement (e.g. when label sizes change with the font or scale).
     public func invalidate() { cached = nil }
 
+    /// How far (in zoom levels) a placement may be reused, scaled, while the camera animates.
+    public var animationReuseZooms = 0.25
+
     /// The labels to show for `camera`, in screen coordinates, in priority order.
-    public func labels(for camera: Camera, size: (Int) -> MapLabelSize) -> [SceneLabel] {
+    ///
+    /// With `isAnimating`, a placement made within `animationReuseZooms` of the camera's zoom is
+    /// reused with its anchors moved to the new zoom (names keep their size and fade by zoom): a
+    /// zoom animation then re-places names a few times instead of every frame, and they glide
+    /// with the map. At rest the placement is always exact for the zoom.
+    public func labels(for camera: Camera, isAnimating: Bool = false, size: (Int) -> MapLabelSize) -> [SceneLabel] {
         guard index.count > 0 else { return [] }
         let c = camera.centerWorldPixel
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let left = c.x - w / 2, top = c.y - h / 2
         if let k = cached, k.zoom == camera.zoom, left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
             return project(k.labels, left: left, top: top, width: w, height: h)
+        }
+        if isAnimating, let k = cached, abs(k.zoom - camera.zoom) < animationReuseZooms {
+            let f = exp2(camera.zoom - k.zoom)
+            if left >= k.minX * f, top >= k.minY * f, left + w <= k.maxX * f, top + h <= k.maxY * f {
+                return project(k.labels, left: left, top: top, width: w, height: h, scale: f, zoom: camera.zoom)
+            }
         }
         // Snap the region to a grid of `margin` so that the same view always gets the same region.
         let step = margin
@@ -49,13 +65,18 @@ public final class MapLabelLayout {
         return project(placed, left: left, top: top, width: w, height: h)
     }
 
-    private func project(_ placed: [PlacedMapLabel], left: Double, top: Double, width: Double, height: Double) -> [SceneLabel] {
+    /// Screen positions of placed labels; `scale` ≠ 1 moves their anchors to another zoom.
+    private func project(_ placed: [PlacedMapLabel], left: Double, top: Double, width: Double, height: Double,
+                         scale f: Double = 1, zoom: Double? = nil) -> [SceneLabel] {
         var out: [SceneLabel] = []
         for p in placed {
-            let frame = ScreenRect(x: p.minX - left, y: p.minY - top, width: p.maxX - p.minX, height: p.maxY - p.minY)
-            let dot = p.dot.map { ScreenPoint(x: $0.x - left, y: $0.y - top) }
+            let dx = p.anchorX * (f - 1) - left, dy = p.anchorY * (f - 1) - top
+            let frame = ScreenRect(x: p.minX + dx, y: p.minY + dy, width: p.maxX - p.minX, height: p.maxY - p.minY)
+            let dot = p.dot.map { ScreenPoint(x: $0.x * f - left, y: $0.y * f - top) }
             guard frame.maxX > 0, frame.minX < width, frame.maxY > 0, frame.minY < height else { continue }
-            out.append(SceneLabel(id: p.id, text: p.text, kind: p.kind, frame: frame, dot: dot, alpha: p.alpha))
+            let alpha = zoom.map { index.candidates[p.id].alpha(atZoom: $0) } ?? p.alpha
+            guard alpha > 0 else { continue }
+            out.append(SceneLabel(id: p.id, text: p.text, kind: p.kind, frame: frame, dot: dot, alpha: alpha))
         }
         return out
     }

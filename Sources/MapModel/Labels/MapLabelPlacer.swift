@@ -11,6 +11,8 @@ public struct PlacedMapLabel: Sendable, Equatable {
     public var minX: Double, minY: Double, maxX: Double, maxY: Double
     /// The marked point (for point labels: cities with a dot), in world pixels.
     public var dot: (x: Double, y: Double)?
+    /// The candidate's anchor in world pixels (the dot, or the point a centred name is placed around).
+    public var anchorX: Double, anchorY: Double
     /// Opacity from the zoom fade.
     public var alpha: Double
 
@@ -89,7 +91,8 @@ public struct MapLabelPlacer: Sendable {
                 grid.insert(hit)
                 placed.append(PlacedMapLabel(id: id, copy: copy, text: c.text, kind: c.kind, minX: box.minX, minY: box.minY,
                                              maxX: box.maxX, maxY: box.maxY,
-                                             dot: c.kind.isPointLabel ? (ax, ay) : nil, alpha: alpha))
+                                             dot: c.kind.isPointLabel ? (ax, ay) : nil, anchorX: ax, anchorY: ay,
+                                             alpha: alpha))
                 break
             }
         }

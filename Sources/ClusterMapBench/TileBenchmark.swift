@@ -1,0 +1,147 @@
+import CCairo
+import Foundation
+import MapRender
+import Tiles
+
+// `clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]`:
+// the SPEC §8 tile targets, one JSON line per measurement:
+// - "read_gunzip": the tile's bytes from the file, gunzipped;
+// - "decode": MVT decode (all layers, and only the style's layers);
+// - "paint": the decoded tile painted at 512 px (scale 1 and 2);
+// - "read_decode_paint": all of it, what a loader thread does per tile (target ≤ 15 ms);
+// - "cached_tile_on_screen": a cached 512-px tile image put on a 1280×800 frame, scaled for a
+//   fractional zoom (≤ 1 ms); "cached_tile_at_rest": the same at its own zoom (a 1:1 copy).
+// Default input: the Leipzig fixture's densest tile (Tests/TilesTests/Fixtures, from the repo root).
+// Times are the thread's CPU time (see `tileNowMs`).
+
+/// CPU time of the calling thread in ms: the machine is shared (2 cores, other builds running),
+/// and wall time would measure the neighbours as much as the painter.
+private func tileNowMs() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
+}
+
+private func median(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.isEmpty ? .nan : s[s.count / 2]
+}
+
+private func minimum(_ v: [Double]) -> Double { v.min() ?? .nan }
+
+private func p95(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.isEmpty ? .nan : s[min(s.count - 1, Int(Double(s.count - 1) * 0.95))]
+}
+
+func runTileBenchmark(_ args: [String]) {
+    var path = "Tests/TilesTests/Fixtures/leipzig-subset.mbtiles"
+    var tileID = TileID(z: 14, x: 8755, y: 5460)
+    var runs = 50
+    var pngDirectory: URL?
+    var i = 0
+    while i < args.count {
+        let a = args[i], next = i + 1 < args.count ? args[i + 1] : nil
+        switch a {
+        case "--tile":
+            let p = (next ?? "").split(separator: "/").compactMap { Int($0) }
+            guard p.count == 3 else { benchFail("--tile wants Z/X/Y") }
+            tileID = TileID(z: p[0], x: p[1], y: p[2]); i += 1
+        case "--runs": runs = max(3, next.flatMap(Int.init) ?? runs); i += 1
+        case "--png": pngDirectory = next.map { URL(fileURLWithPath: $0) }; i += 1
+        default: path = a
+        }
+        i += 1
+    }
+    let source: TileSource
+    do {
+        source = path.hasSuffix(".pmtiles") ? try PMTilesSource(path: path) : try MBTilesSource(path: path)
+    } catch {
+        benchFail("\(error)")
+    }
+    guard let first = try? source.tileData(for: tileID) else { benchFail("no tile \(tileID) in \(path)") }
+    let schema = TileSchema(vectorLayers: source.metadata.vectorLayers)
+    let style = TileStyle.builtIn(for: schema)
+    let wanted = style.sourceLayers
+    let painter = VectorTilePainter(style: style)
+    let label = "\"tile\":\"\(tileID)\",\"bytes\":\(first.count),\"schema\":\"\(schema.rawValue)\""
+
+    var read: [Double] = [], decodeAll: [Double] = [], decodeStyle: [Double] = [], paint1: [Double] = [],
+        paint2: [Double] = [], both: [Double] = []
+    var features = 0
+    for _ in 0..<runs {
+        // What a loader thread does per tile: read (SQLite or pread) and gunzip, decode, paint.
+        var t = tileNowMs()
+        guard let bytes = try? source.tileData(for: tileID) else { benchFail("tile read failed") }
+        let readDone = tileNowMs()
+        read.append(readDone - t)
+        guard let tile = try? MVTDecoder.decode(bytes, layers: wanted) else { benchFail("tile does not decode") }
+        let decoded = tileNowMs()
+        decodeStyle.append(decoded - readDone)
+        _ = painter.render(tile, zoom: tileID.z)
+        let painted = tileNowMs()
+        paint1.append(painted - decoded)
+        both.append(painted - t)
+
+        t = tileNowMs()
+        let all = try? MVTDecoder.decode(bytes)
+        decodeAll.append(tileNowMs() - t)
+        features = all?.layers.reduce(0) { $0 + $1.features.count } ?? 0
+
+        t = tileNowMs()
+        _ = painter.render(tile, zoom: tileID.z, scale: 2)
+        paint2.append(tileNowMs() - t)
+    }
+    func line(_ name: String, _ v: [Double], _ extra: String = "") {
+        print("{\"bench\":\"tiles\",\"what\":\"\(name)\",\(label),\"runs\":\(v.count),"
+              + "\"min_ms\":\(String(format: "%.3f", minimum(v))),\"median_ms\":\(String(format: "%.3f", median(v))),\"p95_ms\":\(String(format: "%.3f", p95(v)))\(extra)}")
+    }
+    line("read_gunzip", read)
+    line("decode_all_layers", decodeAll, ",\"features\":\(features)")
+    line("decode_style_layers", decodeStyle)
+    line("paint_512_scale1", paint1)
+    line("paint_512_scale2", paint2)
+    line("read_decode_paint_512", both, ",\"target_ms\":15")
+
+    // A cached tile on screen: blit + scale a ready 512-px image into a 1280×800 frame.
+    guard let tile = try? MVTDecoder.decode(first, layers: wanted) else { return }
+    let image = painter.render(tile, zoom: tileID.z)
+    let frame = ImageSurface(width: 1280, height: 800, scale: 1, opaque: true)
+    var cached: [Double] = []
+    frame.withContext { cr in
+        for r in 0..<(runs * 10) {
+            let zoomFrac = 1 + Double(r % 10) / 10 * 0.4  // 1.0 … 1.36: a fractional zoom between levels
+            let t = tileNowMs()
+            TileImageDrawing.draw(image, x: 300.5 + Double(r % 7), y: 150.25, size: 512 * zoomFrac, in: cr)
+            cairo_surface_flush(frame.surface)
+            cached.append(tileNowMs() - t)
+        }
+    }
+    line("cached_tile_on_screen", cached, ",\"target_ms\":1")
+    var animating: [Double] = []
+    frame.withContext { cr in
+        for r in 0..<(runs * 10) {
+            let zoomFrac = 1 + Double(r % 10) / 10 * 0.4
+            let t = tileNowMs()
+            TileImageDrawing.draw(image, x: 300.5 + Double(r % 7), y: 150.25, size: 512 * zoomFrac, smooth: false, in: cr)
+            cairo_surface_flush(frame.surface)
+            animating.append(tileNowMs() - t)
+        }
+    }
+    line("cached_tile_zooming_nearest", animating, ",\"target_ms\":1")
+    // At rest: the map sits at the tile's own zoom, so the tile is copied 1:1 at whole pixels.
+    var atRest: [Double] = []
+    frame.withContext { cr in
+        for r in 0..<(runs * 10) {
+            let t = tileNowMs()
+            TileImageDrawing.draw(image, x: Double(100 + r % 7), y: 150, size: 512, in: cr)
+            cairo_surface_flush(frame.surface)
+            atRest.append(tileNowMs() - t)
+        }
+    }
+    line("cached_tile_at_rest", atRest, ",\"target_ms\":1")
+    if let dir = pngDirectory {
+        try? image.writePNG(to: dir.appendingPathComponent("tile-\(tileID.z)-\(tileID.x)-\(tileID.y).png"))
+        try? frame.writePNG(to: dir.appendingPathComponent("tile-frame.png"))
+    }
+}

@@ -1,0 +1,310 @@
+import CCairo
+import Foundation
+import Tiles
+
+/// Paints decoded vector tiles with a built-in `TileStyle` into cairo image surfaces.
+///
+/// Pure drawing, no GTK: safe on a loader thread (one painter per thread, or share one: it keeps
+/// no mutable state). Each style rule becomes one cairo path of all its matching features, filled
+/// or stroked once, which keeps a dense street tile within budget.
+public struct VectorTilePainter: Sendable {
+    /// The style.
+    public let style: TileStyle
+    /// Dark or light colours.
+    public let isDark: Bool
+
+    /// Creates a painter.
+    public init(style: TileStyle, dark: Bool = false) {
+        self.style = style
+        isDark = dark
+    }
+
+    /// Paints `tile` (of tile zoom `zoom`) into a new `size`-pixel square surface at device `scale`.
+    ///
+    /// - Parameters:
+    ///   - rect: the part of the tile to fill the surface with: `.whole`, or a quarter, sixteenth…
+    ///     when over-zooming past the source's deepest tiles (lines keep their on-screen widths,
+    ///     so an over-zoomed vector tile stays crisp).
+    ///   - drawLabels: draws the label candidates simply, for looking at a tile on its own; the
+    ///     map places labels itself.
+    public func render(_ tile: VectorTile, zoom: Int, size: Double = 512, scale: Double = 1,
+                       rect: TileRect = .whole, drawLabels: Bool = false) -> ImageSurface {
+        let image = ImageSurface(width: Int(size), height: Int(size), scale: scale, opaque: true)
+        image.withContext { cr in
+            paint(tile, zoom: zoom, in: cr, size: size, rect: rect)
+            if drawLabels { paintLabels(tile, zoom: zoom, in: cr, size: size, rect: rect) }
+        }
+        return image
+    }
+
+    /// The zoom the style is evaluated at: the tile's zoom, plus the over-zoom levels of `rect`.
+    static func styleZoom(tileZoom: Int, rect: TileRect) -> Double {
+        Double(tileZoom) + log2(1 / max(1e-9, rect.size))
+    }
+
+    /// Paints `tile` into the square (0, 0, size, size) of a cairo context (logical pixels) whose
+    /// target is an image surface. The context may be translated and scaled, not rotated.
+    public func paint(_ tile: VectorTile, zoom: Int, in cr: OpaquePointer, size: Double = 512, rect: TileRect = .whole) {
+        let z = Self.styleZoom(tileZoom: zoom, rect: rect)
+        // Style widths are for a 512-px tile; a smaller tile gets proportionally thinner lines.
+        let widthScale = size / 512
+        cairo_save(cr)
+        cairo_rectangle(cr, 0, 0, size, size)
+        cairo_clip(cr)
+        setColor(style.background, cr)
+        cairo_paint(cr)
+        cairo_restore(cr)
+        // The tile square in device pixels: geometry is rasterised there directly.
+        // (`cairo_user_to_device` stops at the surface's device space: add its scale and offset.)
+        guard let target = cairo_get_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return }
+        var x0 = 0.0, y0 = 0.0, x1 = size, y1 = size
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        var sx = 1.0, sy = 1.0, offX = 0.0, offY = 0.0
+        cairo_surface_get_device_scale(target, &sx, &sy)
+        cairo_surface_get_device_offset(target, &offX, &offY)
+        x0 = x0 * sx + offX; x1 = x1 * sx + offX
+        y0 = y0 * sy + offY; y1 = y1 * sy + offY
+        let originX = Int(x0.rounded()), originY = Int(y0.rounded())
+        let device = (x1 - x0) / size
+        guard device > 0, device.isFinite else { return }
+        let raster = CoverageRasterizer(width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
+        let fx = x0 - Double(originX), fy = y0 - Double(originY)
+        var indices: [String: (keys: [String: Int], texts: LayerTexts)] = [:]
+        // Consecutive opaque rules of one colour (the casings of four road classes, their white
+        // fills) are accumulated together and composited once: the union looks the same and the
+        // compositing pass is a third of the cost.
+        var pending: StyleColor?
+        func flush(_ next: StyleColor?) {
+            guard let color = pending else { return }
+            if let next, next == color, color.opacity >= 1 { return }
+            let rgb = MapColor(hex: color.hex(dark: isDark))
+            raster.compositeOffset(into: target, originX: originX, originY: originY,
+                                   red: rgb.red, green: rgb.green, blue: rgb.blue, alpha: color.opacity)
+            pending = nil
+        }
+        for rule in style.layers where rule.isVisible(atZoom: z) {
+            guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
+            let index = indices[layer.name] ?? (layer.keyIndex, LayerTexts(layer))
+            indices[layer.name] = index
+            let filter = CompiledFilter(rule.filter, layer: layer, keyIndex: index.keys, texts: index.texts)
+            if filter.isNever { continue }
+            let extent = Double(layer.extent)
+            let geometry = DeviceMapping(scale: size / extent / rect.size * device, ox: rect.x * extent, oy: rect.y * extent,
+                                         dx: fx, dy: fy)
+            // Features entirely outside the drawn part are skipped: tile buffers, and most of the tile
+            // when over-zooming. The margin keeps wide lines whose edge reaches in.
+            let margin = 16 * device / geometry.scale
+            let lo = (x: geometry.ox - margin, y: geometry.oy - margin)
+            let hi = (x: geometry.ox + rect.size * extent + margin, y: geometry.oy + rect.size * extent + margin)
+            let halfWidth: Double
+            let color: StyleColor
+            var dashes: [Double] = []
+            switch rule.paint {
+            case let .fill(c): color = c; halfWidth = 0
+            case let .line(c, width, dash):
+                color = c
+                let w = max(0.25, width.value(at: z) * widthScale)
+                halfWidth = w * device / 2
+                // Dash lengths are in line widths (at least a pixel), like the style says.
+                dashes = dash.map { $0 * max(1, w) * device }
+            }
+            flush(color)
+            for feature in layer.features where !feature.parts.isEmpty {
+                if halfWidth == 0 {
+                    guard feature.type == .polygon else { continue }
+                } else {
+                    guard feature.type == .lineString || feature.type == .polygon else { continue }
+                }
+                guard filter.matches(feature), Self.intersects(feature, lo, hi) else { continue }
+                if halfWidth == 0 {
+                    addFill(feature, geometry, raster)
+                } else {
+                    addStroke(feature, geometry, halfWidth: halfWidth, closed: feature.type == .polygon, dashes: dashes, raster)
+                }
+            }
+            pending = color
+        }
+        flush(nil)
+    }
+
+    private static func intersects(_ f: VectorTileFeature, _ lo: (x: Double, y: Double), _ hi: (x: Double, y: Double)) -> Bool {
+        var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
+        var i = 0
+        let p = f.points
+        while i + 1 < p.count {
+            minX = min(minX, p[i]); maxX = max(maxX, p[i]); minY = min(minY, p[i + 1]); maxY = max(maxY, p[i + 1])
+            i += 2
+        }
+        return Double(maxX) >= lo.x && Double(minX) <= hi.x && Double(maxY) >= lo.y && Double(minY) <= hi.y
+    }
+
+    /// Tile units → device pixels of the rasteriser.
+    struct DeviceMapping {
+        var scale: Double
+        var ox: Double
+        var oy: Double
+        var dx: Double
+        var dy: Double
+    }
+
+    /// A part's points in device pixels, dropping points closer than half a pixel to the last one
+    /// kept: dense tiles carry many sub-pixel vertices that cost edges and show nothing.
+    private static func devicePoints(_ f: VectorTileFeature, part: Int, _ m: DeviceMapping,
+                                     keepLast: Bool) -> (xs: [Double], ys: [Double]) {
+        let r = f.partRange(part)
+        var xs: [Double] = [], ys: [Double] = []
+        xs.reserveCapacity(r.count); ys.reserveCapacity(r.count)
+        f.points.withUnsafeBufferPointer { p in
+            var lx = -Double.infinity, ly = -Double.infinity
+            for i in r {
+                let x = (Double(p[2 * i]) - m.ox) * m.scale + m.dx, y = (Double(p[2 * i + 1]) - m.oy) * m.scale + m.dy
+                let ddx = x - lx, ddy = y - ly
+                if ddx * ddx + ddy * ddy >= 0.25 || (keepLast && i == r.upperBound - 1) {
+                    xs.append(x); ys.append(y)
+                    lx = x; ly = y
+                }
+            }
+        }
+        return (xs, ys)
+    }
+
+    private func addFill(_ f: VectorTileFeature, _ m: DeviceMapping, _ raster: CoverageRasterizer) {
+        for part in 0..<f.parts.count {
+            let (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: false)
+            raster.addRing(xs, ys)
+        }
+    }
+
+    /// Strokes lines as one quad per segment. Thin lines get square ends half a width long, which
+    /// closes the gaps at bends; wider ones get an octagon at every vertex (a round join or cap).
+    private func addStroke(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
+                           dashes: [Double], _ raster: CoverageRasterizer) {
+        if dashes.count >= 2, dashes.allSatisfy({ $0 > 0 }) {
+            addDashed(f, m, halfWidth: h, closed: closed, dashes: dashes, raster)
+            return
+        }
+        let roundJoins = h >= 1
+        for part in 0..<f.parts.count {
+            var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
+            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
+            guard xs.count >= 2 else { continue }
+            for i in 1..<xs.count {
+                let ax = xs[i - 1], ay = ys[i - 1], bx = xs[i], by = ys[i]
+                let len = hypot(bx - ax, by - ay)
+                guard len > 0 else { continue }
+                let ux = (bx - ax) / len, uy = (by - ay) / len
+                let nx = -uy * h, ny = ux * h
+                let ext = roundJoins ? 0 : h
+                let sx = ax - ux * ext, sy = ay - uy * ext, ex = bx + ux * ext, ey = by + uy * ext
+                raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+            }
+            if roundJoins {
+                // Round caps at the ends, and round joins only where the line turns enough for the
+                // gap on the outside of the bend to show (more than ~0.3 px): most vertices of a
+                // street are gentle bends, and an octagon each would triple the edges.
+                let n = xs.count
+                for i in 0..<n {
+                    let isEnd = !closed && (i == 0 || i == n - 1)
+                    if !isEnd {
+                        let p = i == 0 ? n - 2 : i - 1, q = i == n - 1 ? 1 : i + 1
+                        guard p >= 0, q < n else { continue }
+                        let ax = xs[i] - xs[p], ay = ys[i] - ys[p], bx = xs[q] - xs[i], by = ys[q] - ys[i]
+                        let la = hypot(ax, ay), lb = hypot(bx, by)
+                        guard la > 0, lb > 0 else { continue }
+                        let sinTurn = abs(ax * by - ay * bx) / (la * lb)
+                        let cosTurn = (ax * bx + ay * by) / (la * lb)
+                        if cosTurn > 0 && h * sinTurn < 0.3 { continue }
+                    }
+                    addOctagon(xs[i], ys[i], h, raster)
+                }
+            }
+        }
+    }
+
+    /// A dashed line: quads for the "on" stretches, the pattern running on across vertices.
+    private func addDashed(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
+                           dashes: [Double], _ raster: CoverageRasterizer) {
+        for part in 0..<f.parts.count {
+            var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
+            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
+            guard xs.count >= 2 else { continue }
+            var index = 0
+            var left = dashes[0]
+            for i in 1..<xs.count {
+                let ax = xs[i - 1], ay = ys[i - 1]
+                let len = hypot(xs[i] - ax, ys[i] - ay)
+                guard len > 0 else { continue }
+                let ux = (xs[i] - ax) / len, uy = (ys[i] - ay) / len
+                let nx = -uy * h, ny = ux * h
+                var t = 0.0
+                while t < len {
+                    let step = min(left, len - t)
+                    if index % 2 == 0 {
+                        let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
+                        raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+                    }
+                    t += step
+                    left -= step
+                    if left <= 1e-9 {
+                        index = (index + 1) % dashes.count
+                        left = dashes[index]
+                    }
+                }
+            }
+        }
+    }
+
+    private func addOctagon(_ cx: Double, _ cy: Double, _ r: Double, _ raster: CoverageRasterizer) {
+        // A regular octagon whose area matches the circle's closely enough at these sizes.
+        let k = r * 1.02
+        let c = k * 0.9238795, s = k * 0.3826834
+        let xs = [cx + c, cx + s, cx - s, cx - c, cx - c, cx - s, cx + s, cx + c]
+        let ys = [cy + s, cy + c, cy + c, cy + s, cy - s, cy - c, cy - c, cy - s]
+        raster.addRing(xs, ys)
+    }
+
+    private func setColor(_ c: StyleColor, _ cr: OpaquePointer) {
+        MapColor(hex: c.hex(dark: isDark), alpha: c.opacity).setSource(on: cr)
+    }
+
+    /// Draws the tile's label candidates plainly (text with a halo, straight), for inspection only.
+    func paintLabels(_ tile: VectorTile, zoom: Int, in cr: OpaquePointer, size: Double, rect: TileRect) {
+        let z = Self.styleZoom(tileZoom: zoom, rect: rect)
+        let candidates = TileLabels.candidates(in: tile, style: style, zoom: z, tileSize: size / rect.size)
+        let text = MapColor(hex: isDark ? 0xD7DADF : 0x4A4F55)
+        let halo = MapColor(hex: style.background.hex(dark: isDark), alpha: 0.9)
+        var taken: [(Double, Double, Double, Double)] = []
+        for c in candidates.prefix(60) {
+            let font = c.kind == .place ? (c.priority >= 80 ? "Sans Bold 11" : "Sans 9") : (c.kind == .water ? "Sans Italic 8.5" : "Sans 8")
+            guard let layout = pango_cairo_create_layout(cr) else { continue }
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            let desc = pango_font_description_from_string(font)
+            pango_layout_set_font_description(layout, desc)
+            pango_font_description_free(desc)
+            pango_layout_set_text(layout, c.text, -1)
+            var w: Int32 = 0, h: Int32 = 0
+            pango_layout_get_pixel_size(layout, &w, &h)
+            let (width, height) = (Double(w), Double(h))
+            let x = c.x - rect.x * size / rect.size - width / 2
+            let y = c.y - rect.y * size / rect.size - height / 2
+            let box = (x - 2, y - 1, x + width + 2, y + height + 1)
+            guard box.0 >= 0, box.1 >= 0, box.2 <= size, box.3 <= size,
+                  !taken.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) else { continue }
+            taken.append(box)
+            cairo_save(cr)
+            cairo_translate(cr, x + width / 2, y + height / 2)
+            cairo_rotate(cr, c.angle)
+            cairo_move_to(cr, -width / 2, -height / 2)
+            pango_cairo_layout_path(cr, layout)
+            halo.setSource(on: cr)
+            cairo_set_line_width(cr, 3)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+            (c.kind == .water ? MapColor(hex: isDark ? 0x7D93A8 : 0x6A8396) : text).setSource(on: cr)
+            cairo_move_to(cr, -width / 2, -height / 2)
+            pango_cairo_show_layout(cr, layout)
+            cairo_restore(cr)
+        }
+    }
+}

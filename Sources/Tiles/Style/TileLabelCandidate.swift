@@ -1,0 +1,118 @@
+import Foundation
+
+/// A name a vector tile offers for the map's label placer: plain data, placed and drawn elsewhere
+/// (the same placement as the built-in map's labels, so names never collide across sources).
+public struct TileLabelCandidate: Sendable, Hashable {
+    /// The text (plain text, never markup).
+    public var text: String
+    /// Anchor in tile pixels (0…tileSize, y down): a place's point, a lake's middle, the middle of a
+    /// street's longest stretch.
+    public var x: Double
+    /// (`x`, `y`: see above.)
+    public var y: Double
+    /// Direction of the text in radians (0 = left to right), kept within ±π/2 so it never reads
+    /// upside down; 0 for places and lakes.
+    public var angle: Double
+    /// Higher is more important (a city before a neighbourhood before a street).
+    public var priority: Double
+    /// Place, water or road.
+    public var kind: TileLabelKind
+    /// The feature's class (`city`, `lake`, `primary`, …), when it has one.
+    public var featureClass: String?
+}
+
+/// Extracts label candidates from a decoded tile by a style's label rules.
+public enum TileLabels {
+    /// Properties read for the text, first present wins: the local name as on the ground (what
+    /// OSM-based maps show), then its Latin transliteration.
+    static let nameKeys = ["name", "name:latin", "name_int"]
+
+    /// The candidates of `tile` at tile zoom `zoom`, anchored in a `tileSize`-pixel tile, most
+    /// important first. Only anchors inside the tile are kept (tiles carry a buffer of their
+    /// neighbours' features), and a street keeps one candidate per tile.
+    public static func candidates(in tile: VectorTile, style: TileStyle, zoom: Double,
+                                  tileSize: Double = 512) -> [TileLabelCandidate] {
+        var result: [TileLabelCandidate] = []
+        for rule in style.labels where zoom >= rule.minZoom {
+            guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
+            var index: [String: Int] = [:]
+            for (i, k) in layer.keys.enumerated() where index[k] == nil { index[k] = i }
+            let scale = tileSize / Double(layer.extent)
+            var bestRoad: [String: (length: Double, candidate: TileLabelCandidate)] = [:]
+            for feature in layer.features where !feature.parts.isEmpty {
+                let property: (String) -> VectorTileValue? = { key in
+                    index[key].flatMap { layer.value(of: feature, keyIndex: $0) }
+                }
+                guard rule.filter.matches(type: feature.type, property: property) else { continue }
+                guard let text = nameKeys.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty }) else { continue }
+                let cls = rule.classKeys.lazy.compactMap { property($0)?.stringValue }.first
+                var priority = cls.flatMap { rule.priorities[$0] } ?? rule.defaultPriority
+                if let rankKey = rule.rankKey, let rank = property(rankKey) {
+                    let r = rank.doubleValue ?? rank.stringValue.flatMap(Double.init) ?? 0
+                    priority -= min(9, max(0, r)) * 0.5
+                }
+                guard let anchor = anchor(of: feature) else { continue }
+                let (x, y) = (anchor.x * scale, anchor.y * scale)
+                guard x >= 0, y >= 0, x < tileSize, y < tileSize else { continue }
+                let candidate = TileLabelCandidate(text: text, x: x, y: y, angle: anchor.angle, priority: priority,
+                                                   kind: rule.kind, featureClass: cls)
+                if rule.kind == .road {
+                    if let best = bestRoad[text], best.length >= anchor.length { continue }
+                    bestRoad[text] = (anchor.length, candidate)
+                } else {
+                    result.append(candidate)
+                }
+            }
+            result += bestRoad.values.map(\.candidate)
+        }
+        return result.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : ($0.text, $0.x) < ($1.text, $1.x) }
+    }
+
+    /// Where to anchor a feature's label, in tile units, with the text angle and (for lines) the
+    /// length of the stretch chosen.
+    static func anchor(of f: VectorTileFeature) -> (x: Double, y: Double, angle: Double, length: Double)? {
+        func point(_ i: Int) -> (Double, Double) { (Double(f.points[2 * i]), Double(f.points[2 * i + 1])) }
+        switch f.type {
+        case .point, .unknown:
+            let (x, y) = point(f.partRange(0).lowerBound)
+            return (x, y, 0, 0)
+        case .polygon:
+            // The middle of the outer ring's bounding box: good enough for lakes and districts.
+            let r = f.partRange(0)
+            guard !r.isEmpty else { return nil }
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for i in r {
+                let (x, y) = point(i)
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+            return ((minX + maxX) / 2, (minY + maxY) / 2, 0, 0)
+        case .lineString:
+            var best: (x: Double, y: Double, angle: Double, length: Double)?
+            for p in 0..<f.parts.count {
+                let r = f.partRange(p)
+                guard r.count >= 2 else { continue }
+                var total = 0.0
+                for i in r.dropFirst() {
+                    let (ax, ay) = point(i - 1), (bx, by) = point(i)
+                    total += hypot(bx - ax, by - ay)
+                }
+                guard total > (best?.length ?? 0) else { continue }
+                // Walk to half the length: the label sits on the segment there.
+                var walked = 0.0
+                for i in r.dropFirst() {
+                    let (ax, ay) = point(i - 1), (bx, by) = point(i)
+                    let d = hypot(bx - ax, by - ay)
+                    if walked + d >= total / 2, d > 0 {
+                        let t = (total / 2 - walked) / d
+                        var angle = atan2(by - ay, bx - ax)
+                        if angle > .pi / 2 { angle -= .pi } else if angle < -.pi / 2 { angle += .pi }
+                        best = (ax + (bx - ax) * t, ay + (by - ay) * t, angle, total)
+                        break
+                    }
+                    walked += d
+                }
+            }
+            return best
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// A built-in style as data: the fills and lines to paint, in order, and the label candidates to
+/// offer, for one vector-tile schema. Light and dark variants share the rules (each colour is a pair).
+public struct TileStyle: Sendable {
+    /// A name for debugging.
+    public var name: String
+    /// The schema the rules are written for.
+    public var schema: TileSchema
+    /// Land colour painted first (matches the built-in base map's land).
+    public var background: StyleColor
+    /// Painting rules, bottom to top.
+    public var layers: [StyleLayer]
+    /// Label candidate rules.
+    public var labels: [LabelRule]
+
+    /// Creates a style.
+    public init(name: String, schema: TileSchema, background: StyleColor, layers: [StyleLayer], labels: [LabelRule]) {
+        self.name = name; self.schema = schema; self.background = background; self.layers = layers; self.labels = labels
+    }
+
+    /// The vector-tile layers the style reads; pass to `MVTDecoder.decode(_:layers:)` to skip the rest.
+    public var sourceLayers: Set<String> {
+        Set(layers.map(\.sourceLayer)).union(labels.map(\.sourceLayer))
+    }
+
+    /// The built-in style for a schema.
+    public static func builtIn(for schema: TileSchema) -> TileStyle {
+        switch schema {
+        case .openMapTiles, .unknown: return openMapTiles
+        case .protomaps: return protomaps
+        }
+    }
+
+    // Shared colours, so both schemas look the same. Land and water equal the built-in base map's
+    // (MapPalette) so tiles fade in over it without a seam.
+    static let land = StyleColor(0xF3F1EC, 0x2C3139)
+    static let water = StyleColor(0xD3DDE2, 0x1B222C)
+    static let waterway = StyleColor(0xC4D3DB, 0x222B36)
+    static let park = StyleColor(0xDCE8D2, 0x2E3A33)
+    static let wood = StyleColor(0xD5E3CB, 0x2C382F)
+    static let grass = StyleColor(0xE2EBD8, 0x303B34)
+    static let farmland = StyleColor(0xF0EFE3, 0x2F343A)
+    static let residential = StyleColor(0xEEEBE5, 0x2F343C)
+    static let commercial = StyleColor(0xF1E8E3, 0x33353D)
+    static let industrial = StyleColor(0xEAE7EA, 0x30333B)
+    static let institutional = StyleColor(0xF2EADF, 0x34363B)
+    static let cemetery = StyleColor(0xDDE3D6, 0x2F3833)
+    static let sand = StyleColor(0xF3EBD6, 0x393832)
+    static let building = StyleColor(0xE4DFD7, 0x363B44)
+    static let buildingEdge = StyleColor(0xD6D0C6, 0x3F454F)
+    static let boundary = StyleColor(0xBFAFC6, 0x5E5668)
+}
+
+/// The kinds of label a tile offers.
+public enum TileLabelKind: String, Sendable, Hashable {
+    /// A settlement or district (city, town, village, suburb, neighbourhood…).
+    case place
+    /// A sea, lake or river name.
+    case water
+    /// A street name (placed along its line).
+    case road
+}
+
+/// Which features give label candidates, and how important they are.
+public struct LabelRule: Sendable, Hashable {
+    /// The vector-tile layer it reads.
+    public var sourceLayer: String
+    /// Which features give candidates.
+    public var filter: StyleFilter
+    /// The kind of label.
+    public var kind: TileLabelKind
+    /// Shallowest tile zoom that offers these labels.
+    public var minZoom: Double
+    /// The property whose value picks a priority from `priorities` (e.g. `class`).
+    public var classKeys: [String]
+    /// Priority by class value; higher wins. Classes not listed use `defaultPriority`.
+    public var priorities: [String: Double]
+    /// Priority of classes not in `priorities`.
+    public var defaultPriority: Double
+    /// A property that lowers the priority by its value (OpenMapTiles `rank`, Protomaps `pmap:rank`).
+    public var rankKey: String?
+
+    /// Creates a rule.
+    public init(_ sourceLayer: String, kind: TileLabelKind, filter: StyleFilter = .always, minZoom: Double = 0,
+                classKeys: [String] = ["class"], priorities: [String: Double] = [:], defaultPriority: Double = 10,
+                rankKey: String? = nil) {
+        self.sourceLayer = sourceLayer; self.kind = kind; self.filter = filter; self.minZoom = minZoom
+        self.classKeys = classKeys; self.priorities = priorities; self.defaultPriority = defaultPriority
+        self.rankKey = rankKey
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// Decodes Mapbox Vector Tiles (protobuf) into `VectorTile`s.
+///
+/// Hardened for untrusted files: every length, count and coordinate is checked against what is
+/// left of the input, and anything malformed — a truncated varint, an unknown geometry command, a
+/// count larger than the bytes that could hold it, a coordinate overflow — throws `MVTError`, so the
+/// caller skips the tile. Nothing traps.
+public enum MVTDecoder {
+    /// What was wrong with a tile.
+    public enum MVTError: Error, Equatable {
+        case malformed(String)
+        case badGeometry(String)
+    }
+
+    /// Geometry command ids (MVT spec 4.3).
+    private static let moveTo: UInt32 = 1, lineTo: UInt32 = 2, closePath: UInt32 = 7
+
+    /// Decodes a tile (already gunzipped). `layers`, when given, limits decoding to those layer names
+    /// (the others are skipped without parsing their features), which is how the painter avoids
+    /// paying for `poi` or `housenumber` layers it does not draw.
+    public static func decode(_ data: Data, layers wanted: Set<String>? = nil) throws -> VectorTile {
+        try data.withUnsafeBytes { try decode(bytes: $0, layers: wanted) }
+    }
+
+    /// Decodes a tile from raw bytes (see `decode(_:layers:)`).
+    public static func decode(bytes: UnsafeRawBufferPointer, layers wanted: Set<String>? = nil) throws -> VectorTile {
+        var reader = ProtobufReader(bytes)
+        var layers: [VectorTileLayer] = []
+        do {
+            while !reader.isAtEnd {
+                let (field, type) = try reader.key()
+                if field == 3 && type == .lengthDelimited {
+                    let range = try reader.lengthDelimited()
+                    if let layer = try decodeLayer(bytes, range: range, wanted: wanted) { layers.append(layer) }
+                } else {
+                    try reader.skip(type)
+                }
+            }
+        } catch let e as ProtobufReader.ReadError {
+            throw MVTError.malformed("\(e)")
+        }
+        return VectorTile(layers: layers)
+    }
+
+    private static func decodeLayer(_ bytes: UnsafeRawBufferPointer, range: Range<Int>,
+                                    wanted: Set<String>?) throws -> VectorTileLayer? {
+        // First pass: name only, so unwanted layers cost one scan of their keys.
+        var reader = ProtobufReader(bytes, range: range)
+        var name: String?
+        var extent = 4096
+        var featureRanges: [Range<Int>] = []
+        var keys: [String] = []
+        var values: [VectorTileValue] = []
+        while !reader.isAtEnd {
+            let (field, type) = try reader.key()
+            switch (field, type) {
+            case (1, .lengthDelimited):
+                name = reader.string(try reader.lengthDelimited())
+                if let wanted, let name, !wanted.contains(name) { return nil }
+            case (2, .lengthDelimited): featureRanges.append(try reader.lengthDelimited())
+            case (3, .lengthDelimited): keys.append(reader.string(try reader.lengthDelimited()))
+            case (4, .lengthDelimited): values.append(try decodeValue(bytes, range: try reader.lengthDelimited()))
+            case (5, .varint):
+                let e = try reader.varint()
+                guard e > 0, e <= 1 << 20 else { throw MVTError.malformed("layer extent \(e)") }
+                extent = Int(e)
+            default: try reader.skip(type)
+            }
+        }
+        guard let name else { throw MVTError.malformed("layer without a name") }
+        var features: [VectorTileFeature] = []
+        features.reserveCapacity(featureRanges.count)
+        for r in featureRanges { features.append(try decodeFeature(bytes, range: r)) }
+        return VectorTileLayer(name: name, extent: extent, keys: keys, values: values, features: features)
+    }
+
+    private static func decodeValue(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) throws -> VectorTileValue {
+        var reader = ProtobufReader(bytes, range: range)
+        var value = VectorTileValue.string("")
+        while !reader.isAtEnd {
+            let (field, type) = try reader.key()
+            switch (field, type) {
+            case (1, .lengthDelimited): value = .string(reader.string(try reader.lengthDelimited()))
+            case (2, .fixed32): value = .double(Double(Float(bitPattern: try reader.fixed32())))
+            case (3, .fixed64): value = .double(Double(bitPattern: try reader.fixed64()))
+            case (4, .varint): value = .int(Int64(bitPattern: try reader.varint()))
+            case (5, .varint):
+                let u = try reader.varint()
+                value = u <= UInt64(Int64.max) ? .int(Int64(u)) : .double(Double(u))
+            case (6, .varint): value = .int(ProtobufReader.zigzag(try reader.varint()))
+            case (7, .varint): value = .bool(try reader.varint() != 0)
+            default: try reader.skip(type)
+            }
+        }
+        return value
+    }
+
+    private static func decodeFeature(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) throws -> VectorTileFeature {
+        var reader = ProtobufReader(bytes, range: range)
+        var feature = VectorTileFeature(type: .unknown)
+        var geometry: Range<Int>?
+        while !reader.isAtEnd {
+            let (field, type) = try reader.key()
+            switch (field, type) {
+            case (1, .varint): feature.id = try reader.varint()
+            case (2, .lengthDelimited):
+                var packed = ProtobufReader(bytes, range: try reader.lengthDelimited())
+                while !packed.isAtEnd {
+                    let v = try packed.varint()
+                    guard v <= UInt64(UInt32.max) else { throw MVTError.malformed("tag index \(v)") }
+                    feature.tags.append(UInt32(v))
+                }
+            case (3, .varint):
+                let t = try reader.varint()
+                feature.type = t <= 3 ? VectorTileFeature.GeometryType(rawValue: UInt8(t))! : .unknown
+            case (4, .lengthDelimited): geometry = try reader.lengthDelimited()
+            default: try reader.skip(type)
+            }
+        }
+        guard feature.tags.count % 2 == 0 else { throw MVTError.malformed("odd number of tags") }
+        if let geometry { try decodeGeometry(bytes, range: geometry, into: &feature) }
+        return feature
+    }
+
+    private static func decodeGeometry(_ bytes: UnsafeRawBufferPointer, range: Range<Int>,
+                                       into feature: inout VectorTileFeature) throws {
+        var reader = ProtobufReader(bytes, range: range)
+        var x: Int64 = 0, y: Int64 = 0
+        var points: [Int32] = []
+        points.reserveCapacity(range.count)
+        var parts: [Int32] = []
+        var inPart = false
+        while !reader.isAtEnd {
+            let command = try reader.varint()
+            let id = UInt32(truncatingIfNeeded: command & 7)
+            let count = command >> 3
+            switch id {
+            case moveTo, lineTo:
+                // Each point needs two varints of at least one byte each: a bigger count is a lie.
+                guard count > 0, count <= UInt64((reader.end - reader.position) / 2) else {
+                    throw MVTError.badGeometry("command count \(count) exceeds the remaining bytes")
+                }
+                if id == lineTo && !inPart { throw MVTError.badGeometry("LineTo before MoveTo") }
+                for _ in 0..<Int(count) {
+                    x += ProtobufReader.zigzag(try reader.varint())
+                    y += ProtobufReader.zigzag(try reader.varint())
+                    guard x >= Int64(Int32.min), x <= Int64(Int32.max), y >= Int64(Int32.min), y <= Int64(Int32.max) else {
+                        throw MVTError.badGeometry("coordinate out of range")
+                    }
+                    if id == moveTo {
+                        // Each MoveTo point starts a part (a point of a multipoint, a line, a ring).
+                        parts.append(Int32(points.count / 2))
+                        inPart = true
+                    }
+                    points.append(Int32(x))
+                    points.append(Int32(y))
+                }
+            case closePath:
+                guard count == 1, inPart else { throw MVTError.badGeometry("ClosePath count \(count)") }
+            default:
+                throw MVTError.badGeometry("unknown command \(id)")
+            }
+        }
+        feature.points = points
+        feature.parts = parts
+    }
+}
