@@ -4,7 +4,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 
-.PHONY: run test build release bench install setup clean
+.PHONY: run test build release bench install setup clean fuzz
 
 run: setup release
 	./.build/release/clustermap $(ARGS)
@@ -22,6 +22,10 @@ build: setup
 
 release: setup
 	$(SWIFT) build -c release --product clustermap
+
+# A long seeded fuzz run of the GeoJSON, NDJSON and CSV readers (the test suite runs a short one).
+fuzz:
+	GEODATA_FUZZ_ITERATIONS=$${GEODATA_FUZZ_ITERATIONS:-200000} $(SWIFT) test --filter GeoDataTests.FuzzTests
 
 bench: setup
 	$(SWIFT) build -c release --product clustermap-bench

@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "ClusterMapBench",
             dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles"]),
-        .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
+        .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"], exclude: ["Fixtures"]),  // read by path
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport"],

@@ -2,8 +2,9 @@ import ClusterCore
 import Foundation
 import GeoData
 
-// `clustermap clusters FILE --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
-//  [--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--leaves]`
+// `clustermap clusters FILE|- --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
+//  [--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--leaves]
+//  [--lat COLUMN --lon COLUMN]`
 //
 // Headless: prints the clusters and points of one box and zoom as a GeoJSON FeatureCollection.
 // Ids: a point's id is the 0-based position of its feature (or CSV row) in the file, null
@@ -27,9 +28,12 @@ struct ClustersCommandOptions {
     var maxZoom: Int?
     var minPoints: Int?
     var leaves = false
+    /// CSV coordinate columns, as the window's `--lat` / `--lon`.
+    var latitudeColumn: String?
+    var longitudeColumn: String?
 
-    static let usage = "usage: clustermap clusters FILE --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid] "
-        + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--leaves]"
+    static let usage = "usage: clustermap clusters FILE|- --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid] "
+        + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--leaves] [--lat COLUMN --lon COLUMN]"
 
     /// Parses the arguments after `clusters`.
     static func parse(_ args: [String]) throws -> ClustersCommandOptions {
@@ -86,8 +90,11 @@ struct ClustersCommandOptions {
             case "--max-zoom": o.maxZoom = try integer(a, 0...30)
             case "--min-points": o.minPoints = try integer(a, 1...Int(Int32.max))
             case "--leaves": o.leaves = true
+            case "--lat": o.latitudeColumn = try value(a)
+            case "--lon": o.longitudeColumn = try value(a)
             case "-h", "--help": throw ClustersCommandError(message: usage, status: 0)
             default:
+                // A lone "-" is standard input.
                 if a.hasPrefix("-") && a.count > 1 { throw bad("unknown option \(a)") }
                 guard path == nil else { throw bad("one FILE only ('\(path!)' and '\(a)')") }
                 path = a
@@ -127,10 +134,9 @@ func runClustersCommand(_ args: [String]) -> Int32 {
     }
 }
 
-/// Writes one line to stderr (line breaks inside the message become spaces).
+/// Writes one safe line to stderr (line breaks inside the message become spaces).
 private func clustersCommandFail(_ message: String) {
-    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-    FileHandle.standardError.write(Data("clustermap clusters: \(line)\n".utf8))
+    ErrorOutput.write("clustermap clusters", message.split(whereSeparator: \.isNewline).joined(separator: " "))
 }
 
 /// Buffered stdout.
@@ -157,13 +163,13 @@ struct ClustersOutput {
 }
 
 func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) throws {
-    guard FileManager.default.isReadableFile(atPath: o.path) else {
-        throw ClustersCommandError(message: "\(o.path): cannot read the file", status: 1)
-    }
-    let set = try PointSetLoader.load(path: o.path)
+    // The loader reads pipes, FIFOs and `-` (standard input) as streams, and says why a file
+    // can't be read.
+    let set = try PointSetLoader.load(path: o.path, options: LoadOptions(latitudeColumn: o.latitudeColumn,
+                                                                         longitudeColumn: o.longitudeColumn))
     // Skipped rows and features are reported as in the window's banner, one line each.
     for message in set.report.messages {
-        FileHandle.standardError.write(Data("clustermap clusters: \(set.sourceName): \(message)\n".utf8))
+        ErrorOutput.write("clustermap clusters", "\(set.sourceName): \(message)")
     }
 
     // The clusterer's input is indexed by feature position (null geometries included, as

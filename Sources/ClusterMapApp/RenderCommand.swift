@@ -9,7 +9,7 @@ import MapRender
 /// (no GTK initialised): the same base map, clustering, scene and renderers as the window.
 func runRenderCommand(_ options: LaunchOptions) -> Int32 {
     func fail(_ message: String) -> Int32 {
-        FileHandle.standardError.write("clustermap render: \(message)\n".data(using: .utf8)!)
+        ErrorOutput.write("clustermap render", message)
         return 1
     }
     guard let dirPath = DataDirectory.locate() else { return fail("cannot find the data folder (set CLUSTERMAP_DATA_DIR)") }

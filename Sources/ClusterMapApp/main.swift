@@ -10,7 +10,7 @@ let program = "clustermap"
 
 /// Prints a one-line error and exits with status 2 (bad command line).
 func failUsage(_ message: String) -> Never {
-    FileHandle.standardError.write("\(program): \(message)\n".data(using: .utf8)!)
+    ErrorOutput.write(program, message)
     exit(2)
 }
 

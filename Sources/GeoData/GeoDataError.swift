@@ -3,7 +3,8 @@
 /// `description` reads like
 /// `cities.geojson: line 1,234, column 17 (byte 98,765), feature 56: expected ',' or '}' after a property`.
 /// Feature numbers are 0-based positions in the `features` array (the same numbers the CLI uses
-/// as point ids); lines and columns are 1-based, columns count characters.
+/// as point ids); lines and columns are 1-based, columns count characters. The description is one
+/// safe line (`MessageText`): it quotes at most a short excerpt of the file.
 public struct GeoDataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Sendable, Equatable {
@@ -57,7 +58,8 @@ public struct GeoDataError: Error, Sendable, Equatable, CustomStringConvertible 
         }
         if let featureIndex { parts.append("feature \(formatCount(featureIndex))") }
         let place = parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + ":"
-        return "\(fileName):\(place) \(message)"
+        // Safe to print anywhere: one line, control characters escaped, bounded (MessageText).
+        return MessageText.line("\(MessageText.excerpt(fileName, limit: 120)):\(place) \(message)")
     }
 }
 

@@ -33,8 +33,13 @@ public struct LoadReport: Sendable, Equatable {
         /// How many rows / features / points were skipped for this reason.
         public var count: Int = 0
         /// The first few places: physical line numbers (CSV, 1-based, header = line 1) or
-        /// feature indexes (GeoJSON, 0-based).
+        /// feature indexes (GeoJSON, 0-based), each once.
         public var firstPositions: [Int] = []
+        /// Points skipped: more than `count` when a MultiPoint feature had several bad points
+        /// (`count` then counts the features, once each).
+        public var points: Int = 0
+        /// The last position counted, so a feature's second bad point doesn't count it again.
+        var lastPosition: Int?
     }
 
     /// What the positions in `firstPositions` count.
@@ -61,11 +66,16 @@ public struct LoadReport: Sendable, Equatable {
     /// Total skipped over all reasons.
     public var totalSkipped: Int { skips.values.reduce(0) { $0 + $1.count } }
 
-    /// Counts one skip at `position`.
+    /// Counts one skipped row, feature or point at `position`. Several points of one feature
+    /// (a MultiPoint) count that feature once and each point.
     public mutating func skip(_ reason: SkipReason, at position: Int) {
         var s = skips[reason] ?? Skips()
-        s.count += 1
-        if s.firstPositions.count < LoadReport.rememberedPositions { s.firstPositions.append(position) }
+        s.points += 1
+        if s.lastPosition != position {
+            s.count += 1
+            s.lastPosition = position
+            if s.firstPositions.count < LoadReport.rememberedPositions { s.firstPositions.append(position) }
+        }
         skips[reason] = s
     }
 
@@ -85,7 +95,11 @@ public struct LoadReport: Sendable, Equatable {
             }
             var list = s.firstPositions.map { formatCount($0) }.joined(separator: ", ")
             if s.count > s.firstPositions.count { list += ", …" }
-            return "\(formatCount(s.count)) \(noun) skipped: \(reason.phrase) (\(where_) \(list))"
+            // "3 points in 1 feature skipped": a MultiPoint's bad points are points, not features.
+            let what = s.points > s.count
+                ? "\(formatCount(s.points)) points in \(formatCount(s.count)) \(noun)"
+                : "\(formatCount(s.count)) \(noun)"
+            return "\(what) skipped: \(reason.phrase) (\(where_) \(list))"
         } + warnings
     }
 }

@@ -11,6 +11,12 @@ public struct PixelDiff: Sendable {
     public var maxChannelDelta: Int
     /// Whether the sizes matched (if not, every pixel counts as different).
     public var sizesMatch: Bool
+    /// The most differing pixels in any `blockSize`×`blockSize` block: a small mark that is
+    /// missing is a dense spot of differences, which a fraction of the whole picture hides.
+    public var maxDifferingInBlock: Int = 0
+
+    /// Side of the blocks `maxDifferingInBlock` counts in.
+    public static let blockSize = 16
 
     /// Fraction of pixels that differ, 0…1.
     public var differingFraction: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
@@ -24,7 +30,7 @@ public struct PixelDiff: Sendable {
         guard w == expected.pixelWidth, h == expected.pixelHeight else {
             return PixelDiff(differingPixels: max(w * h, expected.pixelWidth * expected.pixelHeight),
                              totalPixels: max(w * h, expected.pixelWidth * expected.pixelHeight),
-                             maxChannelDelta: 255, sizesMatch: false)
+                             maxChannelDelta: 255, sizesMatch: false, maxDifferingInBlock: blockSize * blockSize)
         }
         cairo_surface_flush(actual.surface)
         cairo_surface_flush(expected.surface)
@@ -38,6 +44,8 @@ public struct PixelDiff: Sendable {
         let pd = diff.map { cairo_image_surface_get_data($0.surface)! }
         let sd = diff.map { Int(cairo_image_surface_get_stride($0.surface)) } ?? 0
         var differing = 0, maxDelta = 0
+        let blocksAcross = (w + blockSize - 1) / blockSize
+        var blocks = [Int](repeating: 0, count: blocksAcross * ((h + blockSize - 1) / blockSize))
         for y in 0..<h {
             let rowA = UnsafeRawPointer(pa + y * sa).assumingMemoryBound(to: UInt32.self)
             let rowE = UnsafeRawPointer(pe + y * se).assumingMemoryBound(to: UInt32.self)
@@ -53,7 +61,10 @@ public struct PixelDiff: Sendable {
                 }
                 maxDelta = max(maxDelta, delta)
                 let differs = delta > channelTolerance
-                if differs { differing += 1 }
+                if differs {
+                    differing += 1
+                    blocks[(y / blockSize) * blocksAcross + x / blockSize] += 1
+                }
                 if let pd {
                     let out = UnsafeMutableRawPointer(pd + y * sd).assumingMemoryBound(to: UInt32.self)
                     if differs {
@@ -71,6 +82,7 @@ public struct PixelDiff: Sendable {
             cairo_surface_mark_dirty(diff.surface)
             try? diff.writePNG(to: diffImage)
         }
-        return PixelDiff(differingPixels: differing, totalPixels: w * h, maxChannelDelta: maxDelta, sizesMatch: true)
+        return PixelDiff(differingPixels: differing, totalPixels: w * h, maxChannelDelta: maxDelta, sizesMatch: true,
+                         maxDifferingInBlock: blocks.max() ?? 0)
     }
 }

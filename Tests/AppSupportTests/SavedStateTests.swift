@@ -83,3 +83,29 @@ import ClusterCore
 enum GeoCoordinateFixture {
     static func make(_ lat: Double, _ lon: Double) -> GeoCoordinate { GeoCoordinate(latitude: lat, longitude: lon) }
 }
+
+/// A failed save says in one plain line what could not be saved where (issue 15 item 8).
+final class SavedStateSaveErrorTests: XCTestCase {
+    func testSaveIntoAFileInsteadOfAFolderSaysWhereAndWhy() throws {
+        let dir = NSTemporaryDirectory() + "savedstate-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dir + "/clustermap", contents: Data("x".utf8))
+        XCTAssertThrowsError(try SavedStateFile.save(SavedState(width: 800, height: 600), to: dir + "/clustermap/state")) { error in
+            let text = "\(error)"
+            XCTAssertEqual(text, "cannot save the window state to \(dir)/clustermap: Not a directory")
+            XCTAssertFalse(text.contains("NSCocoaErrorDomain"), text)
+        }
+    }
+
+    func testSaveIntoAReadOnlyFolderSaysPermissionDenied() throws {
+        guard getuid() != 0 else { throw XCTSkip("root can write anywhere") }
+        let dir = NSTemporaryDirectory() + "savedstate-\(UUID().uuidString)"
+        defer { chmod(dir, 0o755); try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        chmod(dir, 0o555)
+        XCTAssertThrowsError(try SavedStateFile.save(SavedState(width: 800, height: 600), to: dir + "/state")) { error in
+            XCTAssertEqual("\(error)", "cannot save the window state to \(dir)/state: Permission denied")
+        }
+    }
+}

@@ -43,7 +43,11 @@ func assertClusterInvariants(_ index: some PointClusterer, points: [GeoCoordinat
                 XCTAssertEqual(children.reduce(0) { $0 + $1.count }, item.count, "children counts add up", file: file, line: line)
                 let childLeaves = children.flatMap { c -> [Int] in
                     if let cid = c.clusterID { return index.leaves(of: cid) }
-                    return [c.pointIndex!]
+                    guard let p = c.pointIndex else {
+                        XCTFail("a child that is neither a cluster nor a point", file: file, line: line)
+                        return []
+                    }
+                    return [p]
                 }
                 XCTAssertEqual(childLeaves.sorted(), leaves.sorted(), "children hold the leaves", file: file, line: line)
                 XCTAssertEqual(index.item(for: id)?.count, item.count, file: file, line: line)
@@ -84,8 +88,19 @@ func assertClusterInvariants(_ index: some PointClusterer, points: [GeoCoordinat
             XCTAssertGreaterThan(e, z, file: file, line: line)
             XCTAssertLessThanOrEqual(e, index.maxZoom + 1, file: file, line: line)
             let leaves = index.leaves(of: id)
-            let before = Set(leaves.map { holder[e - 1]![$0]! })
-            let at = Set(leaves.map { holder[e]![$0]! })
+            // A missing holder is a failure to report, not a force unwrap that aborts the run.
+            guard let below = holder[e - 1], let atZoom = holder[e] else {
+                XCTFail("no items recorded at zoom \(e - 1) or \(e)", file: file, line: line)
+                continue
+            }
+            let unheld = leaves.filter { below[$0] == nil || atZoom[$0] == nil }
+            guard unheld.isEmpty else {
+                XCTFail("leaves \(unheld.prefix(5)) of cluster \(id.rawValue) are in no item at zoom \(e - 1) or \(e)",
+                        file: file, line: line)
+                continue
+            }
+            let before = Set(leaves.compactMap { below[$0] })
+            let at = Set(leaves.compactMap { atZoom[$0] })
             XCTAssertEqual(before.count, 1, "one item just below the expansion zoom", file: file, line: line)
             XCTAssertGreaterThan(at.count, 1, "the expansion zoom splits the cluster", file: file, line: line)
         }

@@ -15,6 +15,8 @@ final class AppHarness {
     let logPath: String
     let workDir: String
     private(set) var windowID: String = ""
+    /// What the next launched app reads as standard input (for `clustermap -`).
+    var standardInputForNextLaunch: FileHandle?
 
     /// The built executable (`make test` builds it before `swift test`).
     static var binaryPath: String {
@@ -100,8 +102,15 @@ final class AppHarness {
         env["DISPLAY"] = display
         env["XDG_CONFIG_HOME"] = workDir + "/config"
         env["GDK_BACKEND"] = "x11"
+        // A Gtk-CRITICAL aborts the app, so a test can't pass over one (issue 15 item 3); stop()
+        // also fails the test on any Gtk/GLib warning the app printed.
+        env["G_DEBUG"] = "fatal-criticals"
         p.environment = env
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        if let input = standardInputForNextLaunch {
+            p.standardInput = input
+            standardInputForNextLaunch = nil
+        }
         p.standardError = stderrLog()
         try p.run()
         app = p
@@ -118,9 +127,33 @@ final class AppHarness {
 
     func stop() {
         if let app, app.isRunning { app.terminate(); app.waitUntilExit() }
+        let launched = app != nil
         app = nil
         if xvfb.isRunning { xvfb.terminate(); xvfb.waitUntilExit() }
         bus?.stop()
+        guard !stopped else { return }
+        stopped = true
+        if launched { assertNoGtkWarnings() }
+        // Each run used to leave its screenshots and files (~110 MB) behind.
+        if ProcessInfo.processInfo.environment["CLUSTERMAP_KEEP_E2E"] == nil {
+            try? FileManager.default.removeItem(atPath: workDir)
+        }
+    }
+
+    private var stopped = false
+
+    /// Lines of the app's stderr that GTK or GLib wrote as warnings or criticals.
+    var gtkWarnings: [String] {
+        let err = (try? String(contentsOfFile: workDir + "/app-stderr.log", encoding: .utf8)) ?? ""
+        return err.split(separator: "\n").map(String.init).filter {
+            $0.contains("-CRITICAL **") || $0.contains("-WARNING **") || $0.contains("Gtk-CRITICAL") || $0.contains("Gtk-WARNING")
+        }
+    }
+
+    /// Fails the running test when the app printed any GTK/GLib warning or critical.
+    func assertNoGtkWarnings(file: StaticString = #filePath, line: UInt = #line) {
+        let w = gtkWarnings
+        XCTAssertTrue(w.isEmpty, "the app printed \(w.count) GTK warnings: \(w.prefix(3))", file: file, line: line)
     }
 
     // MARK: Event log
@@ -218,6 +251,18 @@ final class AppHarness {
         try run("import", ["-window", windowID, path])
         return try Screenshot(pngPath: path)
     }
+
+    /// Takes screenshots until `ready` holds (what X shows can lag the frames the app reports)
+    /// or `timeout` passes, and returns the last one; the caller still asserts on it.
+    func screenshot(name: String, until ready: (Screenshot) -> Bool, timeout: TimeInterval = 5) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try screenshot(name: name)
+        while !ready(shot) && Date() < deadline {
+            usleep(150_000)
+            shot = try screenshot(name: name)
+        }
+        return shot
+    }
 }
 
 // MARK: Keyboard focus and files (chrome tests)
@@ -237,10 +282,28 @@ extension AppHarness {
     /// Opens a file the way a person does: Ctrl+O, type the path into the chooser, Enter.
     func openWithChooser(_ path: String) throws {
         try key("ctrl+o")
-        usleep(1_500_000)
+        try waitForFocusedWindow(named: "Open Data Files")
         try typeText(path)
         usleep(300_000)
         try pressKey("Return")
+    }
+
+    /// The exit status of an app that has exited (nil while it runs). Kept after `stop()`.
+    var appExitStatus: Int32? {
+        guard let app, !app.isRunning else { return nil }
+        return app.terminationStatus
+    }
+
+    /// Waits until the window with this title has the keyboard focus (typing goes there), instead
+    /// of sleeping for a guessed time.
+    func waitForFocusedWindow(named name: String, timeout: TimeInterval = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let focused = try run("xdotool", ["getwindowfocus", "getwindowname"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            if focused == name { return }
+            usleep(50_000)
+        }
+        throw LaunchError(description: "no focused window named '\(name)'")
     }
 
     /// Whether the app process is still running.

@@ -24,10 +24,13 @@ final class ChromeTests: XCTestCase {
         XCTAssertTrue(text.contains("(line 5)"), text)
 
         _ = try h.waitForEvent("scene", after: done.index)
-        usleep(600_000) // the banner's slide-down
-        let shot = try h.screenshot(name: "banner")
+        try h.waitForEvent("widget", after: done.index) { $0["name"] as? String == "banner" }   // slid in
         // The banner is a light card at the top centre; the same strip lower down is plain map.
-        let w = 360, x = shot.width / 2 - w / 2
+        let w = 360
+        let shot = try h.screenshot(name: "banner") {
+            $0.fraction(near: (255, 255, 255), tolerance: 6, region: ($0.width / 2 - w / 2, 70, w, 40)) > 0.4
+        }
+        let x = shot.width / 2 - w / 2
         let banner = shot.fraction(near: (255, 255, 255), tolerance: 6, region: (x, 70, w, 40))
         let plain = shot.fraction(near: (255, 255, 255), tolerance: 6, region: (x, 620, w, 40))
         XCTAssertGreaterThan(banner, 0.4, "banner card at the top (\(shot.path))")
@@ -84,7 +87,7 @@ final class ChromeTests: XCTestCase {
         XCTAssertGreaterThan(done.event["points"] as! Int, 100_000)
         try h.move(to: 640, 400)
         try h.key("ctrl+f")
-        usleep(300_000)
+        try h.waitForEvent("widget", after: done.index, timeout: 10) { $0["name"] as? String == "search" }
         try h.typeText("Lisbon")
         usleep(400_000)
         try h.pressKey("Return")

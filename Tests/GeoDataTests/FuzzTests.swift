@@ -13,6 +13,12 @@ final class FuzzTests: XCTestCase {
     {"type":"Feature","properties":{"d":"ü ✓"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}
     ]}
     """
+    static let ndjsonSeed = """
+    {"type":"Feature","properties":{"name":"a\\u0000b"},"geometry":{"type":"Point","coordinates":[1,2]}}
+    {"type":"Feature","properties":{"name":"Köln"},"geometry":{"type":"MultiPoint","coordinates":[[6.9,50.9],[500,1]]}}
+    \u{1E}{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[3,4]}}
+
+    """
     static let csvSeed = "\u{FEFF}name,lat,lon,mag\r\n\"Smith, \"\"J\"\"\",1.5,2.5,3\r\n\"two\nlines\",-3,4,\r\nü,91,0,x\r\n,,,\r\nA,1,2\r\n"
 
     func mutate(_ seed: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
@@ -52,6 +58,10 @@ final class FuzzTests: XCTestCase {
             } catch let e as GeoDataError {
                 failed += 1
                 XCTAssertFalse(e.description.isEmpty)
+                // Every message is one safe, bounded line (issue 15): no raw control characters.
+                XCTAssertFalse(e.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                               e.description.debugDescription)
+                XCTAssertLessThanOrEqual(e.description.unicodeScalars.count, MessageText.lineLength + 1)
                 if let offset = e.byteOffset { XCTAssertLessThanOrEqual(offset, bytes.count) }
             } catch {
                 XCTFail("unexpected error type: \(error)")
@@ -72,6 +82,39 @@ final class FuzzTests: XCTestCase {
     func testCSVMutations() {
         XCTAssertEqual((try? load(FuzzTests.csvSeed, name: "fuzz.csv"))?.count, 2)
         fuzz(seed: FuzzTests.csvSeed, name: "fuzz.csv", iterations: iterations, seedValue: 2)
+    }
+
+    func testNDJSONMutations() {
+        XCTAssertEqual((try? load(FuzzTests.ndjsonSeed, name: "fuzz.ndjson"))?.count, 3)
+        fuzz(seed: FuzzTests.ndjsonSeed, name: "fuzz.ndjson", iterations: iterations, seedValue: 3)
+    }
+
+    /// The early check on a file's first megabyte (issue 15 item 7) never disagrees with the full
+    /// parse: mutated files over a megabyte load the same from a path as from memory.
+    func testTheEarlyCheckAgreesWithTheFullParse() throws {
+        var rng = SeededRandom(seed: 4)
+        let feature = #"{"type":"Feature","properties":{"name":"x"},"geometry":{"type":"Point","coordinates":[1.5,2.5]}}"#
+        let big = Array(("{\"type\":\"FeatureCollection\",\"features\":[" + Array(repeating: feature, count: 12_000).joined(separator: ",") + "]}").utf8)
+        XCTAssertGreaterThan(big.count, InputReader.checkBytes)
+        let path = NSTemporaryDirectory() + "fuzz-early-\(getpid()).geojson"
+        defer { unlink(path) }
+        let replacements = Array("{}[],:\"x0 \n".utf8)
+        for _ in 0..<max(20, iterations / 200) {
+            var bytes = big
+            // Mutate the first megabyte, where the check looks.
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                let i = Int(rng.next() % UInt64(InputReader.checkBytes))
+                bytes[i] = replacements[Int(rng.next() % UInt64(replacements.count))]
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let fromMemory = Result { try PointSetLoader.load(bytes: bytes, name: (path as NSString).lastPathComponent) }
+            let fromPath = Result { try PointSetLoader.load(path: path) }
+            switch (fromMemory, fromPath) {
+            case (.success(let a), .success(let b)): XCTAssertEqual(a.count, b.count)
+            case (.failure(let a), .failure(let b)): XCTAssertEqual(a as? GeoDataError, b as? GeoDataError)
+            default: XCTFail("the early check disagrees: \(fromMemory) vs \(fromPath)")
+            }
+        }
     }
 
     func testEveryTruncationOfAValidFile() {

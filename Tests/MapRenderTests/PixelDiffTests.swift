@@ -40,4 +40,28 @@ final class PixelDiffTests: XCTestCase {
         try a.writePNG(to: url)
         XCTAssertEqual(PixelDiff.compare(a, try ImageSurface.load(png: url)).differingPixels, 0)
     }
+
+    /// A missing small mark (a pin of ~100 pixels in a 1280×800 picture, 0.01 %) is far below the
+    /// 0.2 % fraction but dense: the per-block count catches it (issue 15 item 10).
+    func testAMissingSmallMarkIsADenseBlock() {
+        let a = ImageSurface(width: 1280, height: 800), b = ImageSurface(width: 1280, height: 800)
+        for img in [a, b] { img.withContext { cr in cairo_set_source_rgb(cr, 0.9, 0.9, 0.9); cairo_paint(cr) } }
+        b.withContext { cr in
+            cairo_set_source_rgb(cr, 0.1, 0.4, 0.9)
+            cairo_arc(cr, 600, 400, 6, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        }
+        let d = PixelDiff.compare(a, b)
+        XCTAssertLessThan(d.differingFraction, 0.002, "the fraction alone would pass")
+        XCTAssertGreaterThan(d.maxDifferingInBlock, 48, "a dense spot")
+        // Thin noise spread over the picture stays below the block limit.
+        let c = ImageSurface(width: 1280, height: 800)
+        c.withContext { cr in
+            cairo_set_source_rgb(cr, 0.9, 0.9, 0.9); cairo_paint(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            for k in 0..<400 { cairo_rectangle(cr, Double((k * 37) % 1280), Double((k * 53) % 800), 1, 1) }
+            cairo_fill(cr)
+        }
+        XCTAssertLessThanOrEqual(PixelDiff.compare(a, c).maxDifferingInBlock, 4)
+    }
 }

@@ -29,6 +29,7 @@ enum Golden {
 
     static func assertMatches(_ image: ImageSurface, named name: String,
                               channelTolerance: Int = 16, maxDifferingFraction: Double = 0.002,
+                              maxDifferingInBlock: Int = 48,
                               file: StaticString = #filePath, line: UInt = #line) {
         let golden = goldenFolder.appendingPathComponent("\(name).png")
         if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
@@ -52,13 +53,17 @@ enum Golden {
         let actualURL = failuresFolder.appendingPathComponent("\(name)-actual.png")
         let diffURL = failuresFolder.appendingPathComponent("\(name)-diff.png")
         let result = PixelDiff.compare(image, expected, channelTolerance: channelTolerance)
-        if !result.sizesMatch || result.differingFraction > maxDifferingFraction {
+        // Both limits: a little noise spread over the picture passes; a dense spot (a missing pin or
+        // label, a few hundred pixels) fails even when it is far below the fraction.
+        if !result.sizesMatch || result.differingFraction > maxDifferingFraction
+            || result.maxDifferingInBlock > maxDifferingInBlock {
             try? image.writePNG(to: actualURL)
             _ = PixelDiff.compare(image, expected, channelTolerance: channelTolerance, diffImage: diffURL)
             XCTFail("""
                 \(name): \(result.differingPixels) of \(result.totalPixels) pixels differ \
                 (\(String(format: "%.3f", result.differingFraction * 100))% > \(maxDifferingFraction * 100)%, \
-                max channel delta \(result.maxChannelDelta), sizes match: \(result.sizesMatch)). \
+                max channel delta \(result.maxChannelDelta), at most \(result.maxDifferingInBlock) in a \
+                \(PixelDiff.blockSize)-pixel block (limit \(maxDifferingInBlock)), sizes match: \(result.sizesMatch)). \
                 Actual: \(actualURL.path), diff: \(diffURL.path)
                 """, file: file, line: line)
         }

@@ -134,16 +134,42 @@ public enum SavedStateFile {
         return SavedState.parse(text)
     }
 
+    /// Why the state could not be saved, in one plain line (not Foundation's
+    /// `Error Domain=NSCocoaErrorDomain Code=513 …`).
+    public struct SaveError: Error, CustomStringConvertible {
+        /// "cannot save the window state to PATH: Permission denied".
+        public let description: String
+    }
+
     /// Writes the state atomically (a temporary file renamed over the old one), creating the folder.
+    /// - Throws: `SaveError` saying what could not be saved where, and why.
     public static func save(_ state: SavedState, to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func failure(_ what: String, _ code: Int32) -> SaveError {
+            SaveError(description: "cannot save the window state to \(what): \(String(cString: strerror(code)))")
+        }
+        // mkdir -p by hand: Foundation's error would hide which folder failed and why.
+        var folder = ""
+        for part in (path as NSString).deletingLastPathComponent.split(separator: "/") {
+            folder += "/" + part
+            if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw failure(folder, errno) }
+            var st = stat()
+            if stat(folder, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR { throw failure(folder, ENOTDIR) }
+        }
         let tmp = path + ".tmp-\(getpid())"
-        try Data(state.serialized.utf8).write(to: URL(fileURLWithPath: tmp))
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, errno) }
+        let bytes = Array(state.serialized.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let writeCode = errno
+        close(fd)
+        guard written == bytes.count else {
+            unlink(tmp)
+            throw failure(path, written < 0 ? writeCode : ENOSPC)
+        }
         if rename(tmp, path) != 0 {
             let code = errno
             unlink(tmp)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename failed: \(String(cString: strerror(code)))"])
+            throw failure(path, code)
         }
     }
 }

@@ -123,7 +123,7 @@ final class AppChrome: MapChrome {
     }
 
     static func title(forFiles files: [String]) -> String {
-        files.count == 1 ? (files[0] as NSString).lastPathComponent : "\(files.count) files"
+        files.count == 1 ? PointSetLoader.displayName(of: files[0]) : "\(files.count) files"
     }
 
     // MARK: MapChrome
@@ -136,6 +136,10 @@ final class AppChrome: MapChrome {
 
     func loadDidProgress(_ fraction: Double) {
         progress.progress(fraction)
+    }
+
+    func loadDidReadBytes(_ bytes: Int) {
+        progress.bytesRead(bytes)
     }
 
     func loadDidEnd() {

@@ -1,5 +1,6 @@
 import CGtk
 import AppSupport
+import GeoData
 
 /// A message banner over the top of the map (SPEC §4, §9): an icon, a wrapping plain-text label
 /// and a close button in a revealer. Errors stay until closed; information hides after a while.
@@ -61,13 +62,22 @@ final class Banner {
         gtk_revealer_set_child(opaque(revealer), box)
         gtk_revealer_set_reveal_child(opaque(revealer), 0)
         gtk_overlay_add_overlay(opaque(overlay), revealer)
+        // Tests wait for this instead of sleeping through the slide-down.
+        let revealed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, _ in
+            guard let b = currentChrome?.banner, gtk_revealer_get_child_revealed(opaque(b.revealer)) != 0 else { return }
+            b.eventLog.emit("widget", [("name", .string("banner"))])
+        }
+        connectSignal(revealer, "notify::child-revealed", unsafeBitCast(revealed, to: GCallback.self))
     }
 
     var isShown: Bool { gtk_revealer_get_reveal_child(opaque(revealer)) != 0 }
 
     /// Shows a message (plain text). An error replaces an earlier error; information is added
     /// below a visible error, or replaces earlier information.
-    func show(_ message: String, isError: Bool) {
+    func show(_ text: String, isError: Bool) {
+        // Bounded, one safe line per message: a long word made Pango's wrapping spin for
+        // minutes, and a 1 MB text showed an empty banner (issue 15 item 1).
+        let message = MessageText.lines(text)
         eventLog.emit("message", [("text", .string(message)), ("error", .bool(isError))])
         if isError {
             errorText = message

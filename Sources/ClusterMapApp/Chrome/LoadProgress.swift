@@ -1,5 +1,6 @@
 import CGtk
 import AppSupport
+import Foundation
 
 /// The loading panel at the bottom of the map: what is loading, a progress bar and Cancel
 /// (SPEC §4). Shown only for loads that take longer than a moment, so small files don't flash it.
@@ -67,6 +68,13 @@ final class LoadProgress {
         let f = max(0, min(1, fraction.isFinite ? fraction : 0))
         gtk_progress_bar_set_fraction(opaque(bar), f)
         gtk_label_set_text(opaque(title), f >= 0.999 ? "Indexing \(name)…" : "Loading \(name)…")
+    }
+
+    /// A stream of unknown size: the bar pulses and the title counts what has arrived.
+    func bytesRead(_ bytes: Int) {
+        gtk_progress_bar_pulse(opaque(bar))
+        let mb = Double(bytes) / 1_000_000
+        gtk_label_set_text(opaque(title), "Loading \(name)… \(mb < 10 ? String(format: "%.1f", mb) : String(Int(mb))) MB read")
     }
 
     func end() {

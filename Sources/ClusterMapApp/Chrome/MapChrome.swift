@@ -7,6 +7,8 @@ protocol MapChrome: AnyObject {
     func loadDidStart(name: String)
     /// Fraction 0…1 of the running load.
     func loadDidProgress(_ fraction: Double)
+    /// Bytes read so far of a stream (a pipe or standard input, whose size is unknown).
+    func loadDidReadBytes(_ bytes: Int)
     /// The running load finished, failed or was cancelled.
     func loadDidEnd()
     /// Shows a message in the window (a banner); errors stay until dismissed.

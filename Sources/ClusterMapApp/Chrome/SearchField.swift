@@ -46,6 +46,13 @@ final class SearchField {
         gtk_widget_add_css_class(popover, "menu")
         gtk_widget_set_parent(popover, entry)
         gtk_widget_set_size_request(popover, 300, -1)
+        // A widget GTK doesn't know as a child must be unparented by hand before its parent is
+        // finalized, or every quit warns "Finalizing GtkSearchEntry … still has children left".
+        let unparent: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, popover in
+            guard let popover else { return }
+            gtk_widget_unparent(popover.assumingMemoryBound(to: GtkWidget.self))
+        }
+        connectSignal(entry, "destroy", unsafeBitCast(unparent, to: GCallback.self), data: gpointer(popover))
 
         typealias EntryCB = @convention(c) (OpaquePointer?, gpointer?) -> Void
         let changed: EntryCB = { _, _ in currentChrome?.search.textDidChange() }
@@ -84,6 +91,11 @@ final class SearchField {
             }
         }
         connectSignal(focus, "leave", unsafeBitCast(leave, to: GCallback.self))
+        // Tests type once the field has the focus, instead of sleeping after Ctrl+F.
+        let enter: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
+            MapApplication.eventLog.emit("widget", [("name", .string("search")), ("focus", .bool(true))])
+        }
+        connectSignal(focus, "enter", unsafeBitCast(enter, to: GCallback.self))
         addController(focus, to: entry)
     }
 

@@ -53,7 +53,8 @@ enum WindowState {
             try SavedStateFile.save(state, to: path)
             controller.eventLog.emit("state-saved", [("path", .string(path))])
         } catch {
-            FileHandle.standardError.write("clustermap: cannot save the window state to \(path): \(error)\n".data(using: .utf8)!)
+            // SaveError already says what could not be saved where, in one line.
+            ErrorOutput.write("clustermap", "\(error)")
         }
     }
 }

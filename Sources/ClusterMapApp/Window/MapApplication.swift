@@ -54,8 +54,26 @@ enum MapApplication {
         return status
     }
 
+    /// The window is being destroyed (Ctrl+Q, the close button): stop loading and forget the
+    /// window, so results still on their way find nothing to touch (issue 15 item 3: a load
+    /// delivered to destroyed widgets printed hundreds of Gtk-CRITICALs).
+    static func windowWillBeDestroyed() {
+        isClosed = true
+        initialLoad?.cancel()
+        window?.controller.stopLoadingForClose()
+        window = nil
+    }
+
+    /// Set once the window is gone; background results are dropped from then on.
+    nonisolated(unsafe) private(set) static var isClosed = false
+
     private static func present(_ app: UnsafeMutablePointer<GApplication>) {
         if let w = window { gtk_window_present(gcast(w.window)); return }
+        guard !isClosed else { return }
         window = MapWindow(application: gcast(app), options: options)
+        let destroyed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
+            MapApplication.windowWillBeDestroyed()
+        }
+        connectSignal(window!.window, "destroy", unsafeBitCast(destroyed, to: GCallback.self))
     }
 }

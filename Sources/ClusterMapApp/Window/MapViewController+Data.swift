@@ -22,7 +22,7 @@ extension MapViewController {
         loadGeneration += 1
         currentLoadCancel?.cancel()
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
-        chrome?.loadDidStart(name: datasets.first??.title ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+        chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
 
     /// Starts loading on a background thread (also before the window exists, at launch); results
@@ -30,46 +30,62 @@ extension MapViewController {
     static func startLoad(files: [String], datasets: [Dataset?], generation: Int, log: EventLog) -> CancelFlag {
         let cancelFlag = CancelFlag()
         let started = ProcessClock.now()
+        // The command line's CSV column names apply to files (datasets bring their own).
+        let fileOptions = LoadOptions(latitudeColumn: MapApplication.options.latColumn,
+                                      longitudeColumn: MapApplication.options.lonColumn)
         Thread.detachNewThread {
             var sets: [PointSet] = []
-            var failure: String?
+            var failures: [String] = []
             for (i, path) in files.enumerated() {
                 let ds = i < datasets.count ? datasets[i] : nil
                 do {
-                    let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? LoadOptions(),
+                    let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? fileOptions,
                                                       progress: { f in
                         let total = (Double(i) + f) / Double(files.count)
                         log.emit("load-progress", [("fraction", .number((total * 1000).rounded() / 1000))])
                         runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, total) }
+                    }, streamProgress: { bytes in
+                        // A pipe or standard input: its size is unknown, so progress is bytes read.
+                        log.emit("load-progress", [("bytes", .int(bytes))])
+                        runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
                     }, isCancelled: { cancelFlag.isCancelled })
                     sets.append(set)
                 } catch is CancellationError {
                     deliver { $0.loadDidCancel(generation) }
                     return
                 } catch {
-                    failure = "\(error)"
+                    // Every file's error is reported, not only the last one's (issue 15 item 5).
+                    failures.append("\(error)")
                 }
             }
             let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
             let ms = (ProcessClock.now() - started) * 1000
-            deliver { $0.loadDidFinish(generation, session: session, failure: failure, ms: ms) }
+            deliver { $0.loadDidFinish(generation, session: session, failures: failures, ms: ms) }
         }
         return cancelFlag
     }
 
     /// Runs `body` on the GTK thread with the controller, waiting for the window if a launch load
-    /// finishes before it exists.
+    /// finishes before it exists; dropped once the window has been closed.
     private static func deliver(_ body: @escaping (MapViewController) -> Void) {
         runOnGtkThread {
+            guard !MapApplication.isClosed else { return }
             if let c = MapApplication.window?.controller { body(c) } else { deliver(body) }
         }
+    }
+
+    /// The window is closing: the load stops and nothing it reports is delivered any more.
+    func stopLoadingForClose() {
+        currentLoadCancel?.cancel()
+        currentLoadCancel = nil
+        loadGeneration += 1
     }
 
     /// Tells the chrome about the launch load (it started before the window existed).
     func announceInitialLoad() {
         guard currentLoadCancel != nil else { return }
         let initial = MapViewController.initialSources(options, dataDirectory: dataDirectory)
-        chrome?.loadDidStart(name: initial.datasets.first??.title ?? initial.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+        chrome?.loadDidStart(name: initial.datasets.first??.title ?? initial.files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
 
     /// Stops the running load; what is shown stays. Takes effect at once: results that were
@@ -88,6 +104,11 @@ extension MapViewController {
         chrome?.loadDidProgress(fraction)
     }
 
+    private func loadProgress(_ generation: Int, bytes: Int) {
+        guard generation == loadGeneration else { return }
+        chrome?.loadDidReadBytes(bytes)
+    }
+
     private func loadDidCancel(_ generation: Int) {
         guard generation == loadGeneration else { return }
         currentLoadCancel = nil
@@ -95,11 +116,11 @@ extension MapViewController {
         eventLog.emit("load-cancelled")
     }
 
-    private func loadDidFinish(_ generation: Int, session: MapDataSession?, failure: String?, ms: Double) {
+    private func loadDidFinish(_ generation: Int, session: MapDataSession?, failures: [String], ms: Double) {
         guard generation == loadGeneration else { return }
         currentLoadCancel = nil
         chrome?.loadDidEnd()
-        if let failure { showError(failure) }
+        if !failures.isEmpty { showErrors(failures) }
         guard let session else {
             if self.session == nil { chrome?.dataDidChange() }
             return
@@ -131,10 +152,17 @@ extension MapViewController {
     }
 
     /// Reports an error in the window and on stderr.
-    func showError(_ message: String) {
-        FileHandle.standardError.write("clustermap: \(message)\n".data(using: .utf8)!)
-        chrome?.show(message: message, isError: true)
-        eventLog.emit("error", [("message", .string(message))])
+    func showError(_ message: String) { showErrors([message]) }
+
+    /// Reports several errors (one per file): one line each on stderr and in the event log, one
+    /// banner listing them all. Each is made one safe, bounded line first (`MessageText`).
+    func showErrors(_ messages: [String]) {
+        let lines = messages.map { MessageText.line($0) }
+        for line in lines {
+            ErrorOutput.write("clustermap", line)
+            eventLog.emit("error", [("message", .string(line))])
+        }
+        chrome?.show(message: lines.joined(separator: "\n"), isError: true)
     }
 }
 

@@ -34,9 +34,10 @@ extension MapViewController {
         guard case .cluster(let raw) = id, let session else { return }
         let cluster = ClusterID(rawValue: raw)
         guard let expansion = session.clusterer.expansionZoom(of: cluster) else { return }
+        let started = MapViewController.now()
         let leaves = session.clusterer.leaves(of: cluster, limit: .max, offset: 0)
         if Double(expansion) > camera.maxZoom {
-            openFan(cluster: id, leaves: leaves)
+            openFan(cluster: id, leaves: leaves, startedAt: started)
             return
         }
         let members = leaves.map { session.places.coordinates[$0] }
@@ -100,8 +101,12 @@ extension MapViewController {
         sceneDidChange()
     }
 
+    /// Same-spot lists up to this long are sorted by name (~20 ms); longer ones keep file order.
+    static let sortedListLimit = 20_000
+
     /// Fans out the members of a bubble whose places share one spot (SPEC §5.4).
-    func openFan(cluster id: SceneItemID, leaves: [Int]) {
+    /// `startedAt` (when the click was handled) times the opening in the `fan-open` event's `ms`.
+    func openFan(cluster id: SceneItemID, leaves: [Int], startedAt: Double = MapViewController.now()) {
         guard let session, let first = leaves.first else { return }
         closeFan()
         if sceneBuilder.fanLayout.prefersList(count: leaves.count), let panel = MapApplication.window?.placeList {
@@ -116,13 +121,16 @@ extension MapViewController {
                 self?.eventLog.emit("fan-close")
                 gtk_widget_grab_focus(self?.drawingArea)
             }
-            // Alphabetical, so a person can scan the list.
-            let rows = leaves.map { ($0, session.places.name(of: $0)) }
-                .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
-            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows.map(\.0),
-                       names: rows.map(\.1), near: (p.x, p.y),
+            // Alphabetical, so a person can scan the list, when sorting is quick; a bigger list
+            // stays in file order, since sorting would fetch every name (the list must open at once).
+            let rows = leaves.count <= MapViewController.sortedListLimit
+                ? leaves.map { ($0, session.places.name(of: $0).lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
+                : leaves
+            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows,
+                       name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
                        in: (camera.viewportSize.width, camera.viewportSize.height))
-            eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true))])
+            eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),
+                                       ("ms", .number(((MapViewController.now() - startedAt) * 1000).rounded()))])
             return
         }
         sceneState.fan = SceneState.Fan(cluster: id, center: session.places.coordinates[first], members: leaves)
@@ -135,6 +143,11 @@ extension MapViewController {
         if Int32(keyval) == GDK_KEY_Escape {
             let listShown = MapApplication.window?.placeList.isShown ?? false
             guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else {
+                // Then a running load stops (like its Cancel button), what is shown stays.
+                if currentLoadCancel != nil {
+                    cancelLoad()
+                    return true
+                }
                 // Then focus backs out of the items to the map itself.
                 guard sceneState.focused != nil else { return false }
                 setFocus(nil)

@@ -1,18 +1,33 @@
 import CGtk
+import Foundation
 
 /// A card over the map listing many places to pick from (a same-spot bubble with more than 50
 /// members, SPEC §5.4), with a search field that filters by name. Picking a row selects it.
+///
+/// Opens at once at any size (issue 15 item 2): the rows are a `LazyListModel` over the point
+/// indices in a GtkListView, so only the rows on screen are made and only their names fetched.
+/// Filtering a big list runs off the GTK thread; each new search supersedes the last.
+/// Logs `{"event":"place-list","rows":N,"query":…}` whenever the rows change.
 final class PlaceListPanel {
     let root: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let search: UnsafeMutablePointer<GtkWidget>
-    private let list: UnsafeMutablePointer<GtkWidget>
-    /// Point indices of the rows, in row order.
-    private(set) var points: [Int] = []
-    private var names: [String] = []
+    private let listView: UnsafeMutablePointer<GtkWidget>
+    private let model = LazyListModel()
+    /// Every member's point index, in list order; the model shows the ones matching the search.
+    private var all: [Int] = []
+    private var nameOf: @Sendable (Int) -> String = { _ in "" }
+    private var filterGeneration = 0
+    private var filterCancel: CancelFlag?
     /// Called with the picked point index.
     var onPick: ((Int) -> Void)?
     var onClose: (() -> Void)?
+
+    /// Lists up to this long are filtered on the GTK thread (a few milliseconds).
+    static let syncFilterLimit = 5_000
+
+    /// The point indices shown, in row order.
+    var points: [Int] { model.rows }
 
     init(overlay: UnsafeMutablePointer<GtkWidget>) {
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
@@ -39,9 +54,13 @@ final class PlaceListPanel {
         gtk_scrolled_window_set_policy(opaque(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_min_content_height(opaque(scroller), 260)
         gtk_scrolled_window_set_max_content_height(opaque(scroller), 260)
-        list = gtk_list_box_new()
-        gtk_widget_add_css_class(list, "navigation-sidebar")
-        gtk_scrolled_window_set_child(opaque(scroller), list)
+        // The selection model takes over the list model's reference; the view takes the selection's.
+        let selection = gtk_single_selection_new(model.listModel)!
+        g_object_ref(UnsafeMutableRawPointer(model.listModel))   // `model` keeps its own
+        listView = gtk_list_view_new(selection, PlaceListPanel.rowFactory())
+        gtk_widget_add_css_class(listView, "navigation-sidebar")
+        gtk_list_view_set_single_click_activate(opaque(listView), 1)
+        gtk_scrolled_window_set_child(opaque(scroller), listView)
         gtk_widget_set_margin_bottom(scroller, 8)
 
         gtk_box_append(gcast(root), header)
@@ -49,45 +68,62 @@ final class PlaceListPanel {
         gtk_box_append(gcast(root), scroller)
         gtk_widget_set_visible(root, 0)
         gtk_overlay_add_overlay(opaque(overlay), root)
+        connectSignals(close: close)
+    }
 
-        let activated: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, _ in
-            guard let row, let panel = MapApplication.window?.placeList else { return }
-            let i = Int(gtk_list_box_row_get_index(row))
-            if i >= 0 && i < panel.points.count { panel.onPick?(panel.points[i]) }
+    private func connectSignals(close: UnsafeMutablePointer<GtkWidget>) {
+        let activated: @convention(c) (OpaquePointer?, UInt32, gpointer?) -> Void = { _, position, _ in
+            MapApplication.window?.placeList.pick(row: Int(position))
         }
-        connectSignal(list, "row-activated", unsafeBitCast(activated, to: GCallback.self))
+        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self))
         let closed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
             MapApplication.window?.placeList.onClose?()
         }
         connectSignal(close, "clicked", unsafeBitCast(closed, to: GCallback.self))
         let changed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
-            guard let panel = MapApplication.window?.placeList else { return }
-            gtk_list_box_invalidate_filter(opaque(panel.list))
+            MapApplication.window?.placeList.searchDidChange()
         }
         connectSignal(search, "search-changed", unsafeBitCast(changed, to: GCallback.self))
-        let filter: @convention(c) (UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> gboolean = { row, _ in
-            guard let row, let panel = MapApplication.window?.placeList else { return 1 }
-            return panel.matches(row: Int(gtk_list_box_row_get_index(row))) ? 1 : 0
+        // Enter in the search field picks the first match.
+        let enter: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
+            MapApplication.window?.placeList.pick(row: 0)
         }
-        gtk_list_box_set_filter_func(opaque(list), filter, nil, nil)
+        connectSignal(search, "activate", unsafeBitCast(enter, to: GCallback.self))
+    }
+
+    /// Rows are plain labels (names are text, never markup), filled as they come into view.
+    private static func rowFactory() -> OpaquePointer {
+        let factory = gtk_signal_list_item_factory_new()!
+        typealias ItemCB = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        let setup: ItemCB = { _, item, _ in
+            let label = gtk_label_new(nil)!
+            gtk_label_set_xalign(opaque(label), 0)
+            gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_END)
+            gtk_list_item_set_child(item, label)
+        }
+        let bind: ItemCB = { _, item, _ in
+            guard let label = gtk_list_item_get_child(item), let obj = gtk_list_item_get_item(item) else { return }
+            gtk_label_set_text(opaque(label), gtk_string_object_get_string(OpaquePointer(obj)))
+        }
+        connectSignal(factory, "setup", unsafeBitCast(setup, to: GCallback.self))
+        connectSignal(factory, "bind", unsafeBitCast(bind, to: GCallback.self))
+        return factory
     }
 
     /// Whether the panel is showing.
     var isShown: Bool { gtk_widget_get_visible(root) != 0 }
 
-    /// Shows `names` for `points` near a screen position of the map.
-    func show(title text: String, points: [Int], names: [String], near p: (x: Double, y: Double), in size: (w: Double, h: Double)) {
-        self.points = points
-        self.names = names.map { $0.lowercased() }
+    /// Shows `points` (named by `name`, fetched only for rows in view) near a point of the map.
+    func show(title text: String, points: [Int], name: @escaping @Sendable (Int) -> String,
+              near p: (x: Double, y: Double), in size: (w: Double, h: Double)) {
+        filterCancel?.cancel()
+        filterGeneration += 1
+        all = points
+        nameOf = name
+        model.text = name
         gtk_label_set_text(opaque(title), text)
-        gtk_editable_set_text(opaque(search), "")
-        while let child = gtk_widget_get_first_child(list) { gtk_list_box_remove(opaque(list), child) }
-        for n in names {
-            let label = gtk_label_new(n)!
-            gtk_label_set_xalign(opaque(label), 0)
-            gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_END)
-            gtk_list_box_append(opaque(list), label)
-        }
+        gtk_editable_set_text(opaque(search), "")   // (a change here filters nothing: same rows)
+        setRows(points, query: "")
         // Beside the bubble, kept inside the map.
         let x = min(max(8, p.x + 24), max(8, size.w - 300))
         let y = min(max(8, p.y - 40), max(8, size.h - 340))
@@ -97,11 +133,46 @@ final class PlaceListPanel {
         gtk_widget_grab_focus(search)
     }
 
-    func hide() { gtk_widget_set_visible(root, 0) }
+    func hide() {
+        filterCancel?.cancel()
+        gtk_widget_set_visible(root, 0)
+    }
 
-    private func matches(row: Int) -> Bool {
-        let text = gtk_editable_get_text(opaque(search)).map { String(cString: $0).lowercased() } ?? ""
-        guard !text.isEmpty, row >= 0, row < names.count else { return true }
-        return names[row].contains(text)
+    private func pick(row: Int) {
+        let rows = model.rows
+        if row >= 0 && row < rows.count { onPick?(rows[row]) }
+    }
+
+    private func setRows(_ rows: [Int], query: String) {
+        if rows != model.rows || rows.isEmpty { model.setRows(rows) }
+        MapApplication.eventLog.emit("place-list", [("rows", .int(rows.count)), ("query", .string(query))])
+    }
+
+    private func searchDidChange() {
+        let query = gtk_editable_get_text(opaque(search)).map { String(cString: $0).lowercased() } ?? ""
+        filterCancel?.cancel()
+        filterGeneration += 1
+        guard !query.isEmpty else { setRows(all, query: ""); return }
+        let all = self.all, nameOf = self.nameOf
+        if all.count <= PlaceListPanel.syncFilterLimit {
+            setRows(all.filter { nameOf($0).lowercased().contains(query) }, query: query)
+            return
+        }
+        // Big lists filter in the background; a newer search cancels this one.
+        let generation = filterGeneration
+        let cancel = CancelFlag()
+        filterCancel = cancel
+        Thread.detachNewThread {
+            var matches: [Int] = []
+            for (k, i) in all.enumerated() {
+                if k & 4095 == 0 && cancel.isCancelled { return }
+                if nameOf(i).lowercased().contains(query) { matches.append(i) }
+            }
+            let result = matches
+            runOnGtkThread {
+                guard let panel = MapApplication.window?.placeList, panel.filterGeneration == generation else { return }
+                panel.setRows(result, query: query)
+            }
+        }
     }
 }

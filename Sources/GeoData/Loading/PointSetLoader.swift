@@ -10,21 +10,34 @@ import Darwin
 /// polls for cancellation from that thread, so both closures must be `@Sendable`.
 /// The file is only ever opened for reading.
 public enum PointSetLoader {
-    /// Loads the file at `path`.
+    /// Loads the file at `path`: a regular file, a pipe or FIFO (`<(cat f)`, `/dev/stdin`), or
+    /// standard input when `path` is `-`. Streams are read until they end; no size is needed.
     ///
     /// - Parameters:
-    ///   - progress: called with the fraction read (0…1), about every 1% of the file.
-    ///   - isCancelled: polled as often; when it returns true the load stops by throwing
-    ///     `CancellationError`.
-    /// - Throws: `GeoDataError` for an unreadable, empty or malformed file; `CancellationError`.
+    ///   - progress: called with the fraction parsed (0…1), about every 1% of the file.
+    ///   - streamProgress: called with the bytes read so far while a stream (whose size is
+    ///     unknown) is read, about every megabyte.
+    ///   - isCancelled: polled as often (and while a pipe waits for data); when it returns true the
+    ///     load stops by throwing `CancellationError`.
+    /// - Throws: `GeoDataError` for an unreadable, empty or malformed file (a file whose first
+    ///   megabyte is already fatally wrong is rejected before the rest is read); `CancellationError`.
     public static func load(path: String, options: LoadOptions = LoadOptions(),
                             progress: (@Sendable (Double) -> Void)? = nil,
+                            streamProgress: (@Sendable (Int) -> Void)? = nil,
                             isCancelled: (@Sendable () -> Bool)? = nil) throws -> PointSet {
-        let name = fileName(of: path)
-        let buffer = try readFile(path: path, name: name)
+        let name = displayName(of: path)
+        let reader = InputReader(path: path, name: name, streamProgress: streamProgress, isCancelled: isCancelled)
+        let buffer = try reader.read { soFar, isCancelled in
+            try checkStart(soFar, path: path, name: name, options: options, isCancelled: isCancelled)
+        }
         if isCancelled?() == true { throw CancellationError() }
         return try load(buffer: buffer, name: name, format: format(for: path, buffer: buffer, options: options),
                         options: options, progress: progress, isCancelled: isCancelled)
+    }
+
+    /// The name messages use: the file's name, or "standard input" for `-`.
+    public static func displayName(of path: String) -> String {
+        path == InputReader.standardInputPath ? "standard input" : fileName(of: path)
     }
 
     /// Loads from bytes in memory (tests, pasted text); `name` is used in messages.
@@ -87,40 +100,4 @@ public enum PointSetLoader {
     static func fileName(of path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
     }
-
-    /// Reads a whole file read-only into a NUL-padded buffer.
-    static func readFile(path: String, name: String) throws -> FileBuffer {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot open the file: \(errnoText())")
-        }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot read the file: \(errnoText())")
-        }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw GeoDataError(kind: .unreadable, fileName: name, message: "is a folder, not a file")
-        }
-        let size = Int(st.st_size)
-        if size >= Int(UInt32.max) {
-            throw GeoDataError(kind: .tooLarge, fileName: name,
-                               message: "the file is \(formatCount(size / 1_000_000)) MB; files up to 4 GB can be loaded")
-        }
-        return try FileBuffer(count: size) { dst in
-            var done = 0
-            while done < size {
-                let n = read(fd, dst.baseAddress! + done, size - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot read the file: \(errnoText())")
-                }
-                if n == 0 { break }   // the file shrank while reading
-                done += n
-            }
-            return done
-        }
-    }
-
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

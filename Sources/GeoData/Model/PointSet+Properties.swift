@@ -28,7 +28,7 @@ extension PointSet {
         return buffer.withBytes { p in
             switch format {
             case .geoJSON:
-                return String(decoding: UnsafeBufferPointer(start: p + s, count: e - s), as: UTF8.self)
+                return LoneSurrogates.repaired(UnsafeBufferPointer(start: p + s, count: e - s))
             case .csv:
                 var out = "{"
                 for (k, cell) in csvCells(p, s).enumerated() {
@@ -66,7 +66,7 @@ extension PointSet {
         guard r < idStarts.count, idStarts[r] >= 0 else { return nil }
         if format == .geoJSON {
             return buffer.withBytes { p in
-                String(decoding: UnsafeBufferPointer(start: p + idStarts[r], count: idEnds[r] - idStarts[r]), as: UTF8.self)
+                LoneSurrogates.repaired(UnsafeBufferPointer(start: p + idStarts[r], count: idEnds[r] - idStarts[r]))
             }
         }
         switch id(at: i) {

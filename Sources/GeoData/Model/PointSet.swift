@@ -1,4 +1,9 @@
 import ClusterCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The places loaded from one file, stored for millions of points: flat arrays per point, a few
 /// small columns per record, and the file's bytes for decoding other properties on demand.
@@ -118,25 +123,36 @@ public struct PointSet: Sendable {
 }
 
 /// A file's bytes followed by zero padding, so scanners can read a few bytes past the end.
+///
+/// The storage is malloc'ed so a stream of unknown length can grow in place (`realloc`) while it
+/// is read, and so a large file's untouched pages cost no memory.
 final class FileBuffer: @unchecked Sendable {
     /// Padding after the content: enough for any look-ahead the scanners do.
     static let padding = 16
     /// Content bytes (excluding padding).
     let count: Int
-    private let storage: UnsafeMutableBufferPointer<UInt8>
+    private let storage: UnsafeMutablePointer<UInt8>
 
     /// Immutable after `init`, hence Sendable.
     init(count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int) rethrows {
-        let s = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count + FileBuffer.padding)
+        let s = FileBuffer.allocate(count + FileBuffer.padding)
         do {
-            let n = try fill(UnsafeMutableBufferPointer(rebasing: s[0..<count]))
+            let n = try fill(UnsafeMutableBufferPointer(start: s, count: count))
             self.count = n
-            (s.baseAddress! + n).initialize(repeating: 0, count: s.count - n)
+            (s + n).initialize(repeating: 0, count: count + FileBuffer.padding - n)
         } catch {
-            s.deallocate()
+            free(s)
             throw error
         }
         storage = s
+    }
+
+    /// Takes over `storage` (from `allocate` / `realloc`, at least `count + padding` bytes) and
+    /// zeroes the padding.
+    init(adopting storage: UnsafeMutablePointer<UInt8>, count: Int) {
+        (storage + count).initialize(repeating: 0, count: FileBuffer.padding)
+        self.storage = storage
+        self.count = count
     }
 
     convenience init(bytes: [UInt8]) {
@@ -146,10 +162,16 @@ final class FileBuffer: @unchecked Sendable {
         }
     }
 
-    deinit { storage.deallocate() }
+    deinit { free(storage) }
+
+    /// `malloc` that never returns nil (a failed allocation is not recoverable here).
+    static func allocate(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let p = malloc(max(n, 1)) else { fatalError("out of memory allocating \(n) bytes") }
+        return p.assumingMemoryBound(to: UInt8.self)
+    }
 
     /// Start of the bytes; valid for `count + padding` reads while `self` is alive.
-    var base: UnsafePointer<UInt8> { UnsafePointer(storage.baseAddress!) }
+    var base: UnsafePointer<UInt8> { UnsafePointer(storage) }
 
     func withBytes<R>(_ body: (UnsafePointer<UInt8>) throws -> R) rethrows -> R {
         try withExtendedLifetime(self) { try body(base) }

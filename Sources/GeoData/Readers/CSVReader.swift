@@ -36,6 +36,14 @@ struct CSVReader {
         return nil
     }
 
+    /// "the columns are: a, b, …": short excerpts of the first few names, so a header of one huge
+    /// field or of thousands of columns still makes a short message.
+    static func columnListing(_ header: [String], shown: Int = 12) -> String {
+        var names = header.prefix(shown).map { $0.isEmpty ? "(empty)" : MessageText.excerpt($0, limit: 30) }
+        if header.count > shown { names.append("… (\(formatCount(header.count - shown)) more)") }
+        return "the columns are: " + names.joined(separator: ", ")
+    }
+
     mutating func parse() throws {
         if end >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { scanner.pos = 3 }
         var i = scanner.pos
@@ -46,13 +54,13 @@ struct CSVReader {
         try scanner.readRecord(fileName: fileName)
         header = (0..<scanner.fieldCount).map { scanner.fieldString($0).trimmingSpaces() }
         let lowered = header.map { $0.lowercased() }
-        let listing = "the columns are: " + header.map { $0.isEmpty ? "(empty)" : $0 }.joined(separator: ", ")
+        let listing = CSVReader.columnListing(header)
 
         func find(_ override: String?, _ names: [String], _ what: String) throws -> Int {
             if let o = override {
                 guard let i = lowered.firstIndex(of: o.lowercased().trimmingSpaces()) else {
                     throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
-                                       message: "no \(what) column named \"\(o)\"; \(listing)")
+                                       message: "no \(what) column named \"\(MessageText.excerpt(o))\"; \(listing)")
                 }
                 return i
             }
@@ -72,7 +80,7 @@ struct CSVReader {
         lonColumn = try find(options.longitudeColumn, CSVReader.longitudeNames, "longitude")
         if latColumn == lonColumn {
             throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
-                               message: "the latitude and longitude columns are the same column (\"\(header[latColumn])\")")
+                               message: "the latitude and longitude columns are the same column (\"\(MessageText.excerpt(header[latColumn]))\")")
         }
 
         let nameCol = CSVReader.column(named: ["name", "title"], in: lowered) ?? -1

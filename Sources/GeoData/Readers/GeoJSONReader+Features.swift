@@ -56,7 +56,7 @@ extension GeoJSONReader {
             }
         case let t?:
             throw GeoDataError(kind: .notGeoJSON, fileName: fileName,
-                               message: "not a GeoJSON FeatureCollection or Feature (the top-level type is \"\(t)\")")
+                               message: "not a GeoJSON FeatureCollection or Feature (the top-level type is \"\(MessageText.excerpt(t))\")")
         }
         report.pointsLoaded = builder.coordinates.count
     }
