@@ -46,7 +46,7 @@ extension MapViewController {
                     c.cameraDidChange()
                 }
             } catch {
-                FileHandle.standardError.write("clustermap: base-map labels: \(error)\n".data(using: .utf8)!)
+                ErrorOutput.write("clustermap: base-map labels", "\(error)")
             }
             do {
                 let fine = try BaseMap.load(level: .fine, dataDirectory: dir)
@@ -59,7 +59,7 @@ extension MapViewController {
                     c.redraw()
                 }
             } catch {
-                FileHandle.standardError.write("clustermap: base map 1:10m: \(error)\n".data(using: .utf8)!)
+                ErrorOutput.write("clustermap: base map 1:10m", "\(error)")
             }
         }
     }

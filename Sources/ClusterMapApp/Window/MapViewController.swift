@@ -82,7 +82,7 @@ final class MapViewController {
         var coarse: BaseMap?
         if let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) {
             do { coarse = try BaseMap.load(level: .coarse, dataDirectory: dir) } catch {
-                FileHandle.standardError.write("clustermap: base map: \(error)\n".data(using: .utf8)!)
+                ErrorOutput.write("clustermap: base map", "\(error)")
             }
         } else {
             FileHandle.standardError.write("clustermap: cannot find the data folder (set CLUSTERMAP_DATA_DIR)\n".data(using: .utf8)!)
