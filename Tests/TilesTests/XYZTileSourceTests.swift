@@ -62,6 +62,8 @@ final class XYZTileSourceTests: XCTestCase {
         spin { outcomes.count == 2 }
         XCTAssertEqual(outcomes["missing"], .notFound)
         XCTAssertEqual(outcomes["broken"], .http(500))
+        // The server writes its statistics after answering: give the last write a moment.
+        spin(timeout: 3) { server.stats().paths.filter { $0.hasPrefix("/error") }.count >= 3 }
         let stats = server.stats()
         XCTAssertEqual(stats.paths.filter { $0.hasPrefix("/notfound") }.count, 1, "404 is not retried")
         XCTAssertEqual(stats.paths.filter { $0.hasPrefix("/error") }.count, 3, "500 is retried with backoff")
