@@ -158,8 +158,8 @@ enum BaseMapScanner {
             }
         }
 
-        /// Parses a Point's single position as a one-vertex ring.
-        mutating func parsePoint(_ bounds: inout UnitRect) throws {
+        /// Reads one `[lon, lat]` position (an altitude, if any, is skipped).
+        @inline(__always) mutating func readPosition() throws -> (lon: Double, lat: Double) {
             try expect(UInt8(ascii: "["))
             let lon = try readNumber()
             try expect(UInt8(ascii: ","))
@@ -167,6 +167,12 @@ enum BaseMapScanner {
             skipWhitespace()
             while peek() == UInt8(ascii: ",") { i += 1; _ = try readNumber(); skipWhitespace() }  // altitude
             try expect(UInt8(ascii: "]"))
+            return (lon, lat)
+        }
+
+        /// Parses a Point's single position as a one-vertex ring.
+        mutating func parsePoint(_ bounds: inout UnitRect) throws {
+            let (lon, lat) = try readPosition()
             guard lon.isFinite && lat.isFinite else { return }
             appendVertex(lon: lon, lat: lat, &bounds)
             layer.ringStarts.append(Int32(layer.coordinates.count / 2))
@@ -184,13 +190,7 @@ enum BaseMapScanner {
         mutating func parseRing(_ bounds: inout UnitRect) throws {
             let start = layer.coordinates.count / 2
             while true {
-                try expect(UInt8(ascii: "["))
-                let lon = try readNumber()
-                try expect(UInt8(ascii: ","))
-                let lat = try readNumber()
-                skipWhitespace()
-                while peek() == UInt8(ascii: ",") { i += 1; _ = try readNumber(); skipWhitespace() }  // altitude
-                try expect(UInt8(ascii: "]"))
+                let (lon, lat) = try readPosition()
                 if lon.isFinite && lat.isFinite { appendVertex(lon: lon, lat: lat, &bounds) }
                 skipWhitespace()
                 let c = peek()

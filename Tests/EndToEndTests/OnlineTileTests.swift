@@ -34,14 +34,20 @@ final class OnlineTileTests: XCTestCase {
         func stop() { process.terminate(); process.waitUntilExit() }
     }
 
+    /// The window's environment: a private HTTP cache folder in the test's work folder.
+    func environment(_ h: AppHarness) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CACHE_HOME"] = h.workDir + "/cache"
+        return env
+    }
+
     func testTilesLoadWithAnHonestUserAgentAndASecondLaunchComesFromTheCache() throws {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
         let server = try TileServer(folder: h.workDir)
         defer { server.stop() }
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_CACHE_HOME"] = h.workDir + "/cache"
+        let env = environment(h)
         let url = "http://127.0.0.1:\(server.port)/png/{z}/{x}/{y}"
         try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "6", "--basemap", url],
                      environment: env, timeout: 30)
@@ -83,8 +89,7 @@ final class OnlineTileTests: XCTestCase {
         defer { h.stop() }
         let server = try TileServer(folder: h.workDir)
         defer { server.stop() }
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_CACHE_HOME"] = h.workDir + "/cache"
+        let env = environment(h)
         try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "6",
                       "--basemap", "http://127.0.0.1:\(server.port)/error/{z}/{x}/{y}"], environment: env, timeout: 30)
         try h.waitForEvent("tiles", timeout: 60) { ($0["failed"] as? Int ?? 0) > 0 }
