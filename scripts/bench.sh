@@ -9,3 +9,5 @@ mkdir -p "$tmp"
 "$bench" index "$tmp/uniform-1m.geojson"
 "$bench" basemap
 "$bench" frame
+"$bench" frame --items 60   # few items: the base-map labels are on screen
+"$bench" tiles              # a dense 512-px vector tile decoded and painted; cached tiles on screen
