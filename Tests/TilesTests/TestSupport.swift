@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import XCTest
 
-/// The committed fixtures next to this file (never ../shared at run time).
+/// The committed fixtures next to this file (tests read nothing outside the repository).
 enum Fixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Makes the small tile fixtures the Tiles tests use, from the real files in ../shared/data/tiles.
+"""Makes the small tile fixtures the Tiles tests use, from the two real tile files named in the
+README next to this script (openmaptiles-leipzig.mbtiles, protomaps-firenze.pmtiles).
 
-Run by hand (not by the tests): python3 make-fixtures.py SHARED_TILES_DIR
+Run by hand (not by the tests): python3 make-fixtures.py FOLDER_WITH_THE_TWO_FILES
 Needs the `pmtiles` package from PyPI (pip install pmtiles) for writing PMTiles: an independent
 implementation, so the tests cross-check the Swift reader against it.
 
@@ -16,7 +17,9 @@ import pmtiles.writer as pw
 from pmtiles.reader import Reader, MmapSource
 from pmtiles.tile import zxy_to_tileid, TileType, Compression
 
-src = sys.argv[1] if len(sys.argv) > 1 else "../../../../shared/data/tiles"
+if len(sys.argv) != 2:
+    sys.exit("usage: make-fixtures.py FOLDER_WITH_THE_TWO_FILES")
+src = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 
 def ancestors(z, x, y, down_to=0):
