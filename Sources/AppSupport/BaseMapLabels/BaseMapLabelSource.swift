@@ -21,7 +21,7 @@ public enum BaseMapLabelSource {
         func url(_ layer: String) -> URL { dir.appendingPathComponent(BaseMap.fileName(layer: layer, level: .fine)) }
         func exists(_ u: URL) -> Bool { FileManager.default.fileExists(atPath: u.path) }
         var ranked: [Ranked] = []
-        var cityIDs = Set<Int>()
+        var cityNames: [(name: String, x: Double, y: Double)] = []
         if exists(url("geography_marine_polys")) {
             ranked += marine(try BaseMap.loadLayer(url("geography_marine_polys"), kind: .polygons,
                                                    properties: ["name", "featurecla", "min_label", "max_label", "scalerank"]))
@@ -38,16 +38,20 @@ public enum BaseMapLabelSource {
         }
         if exists(url("populated_places_simple")) {
             let layer = try BaseMap.loadLayer(url("populated_places_simple"), kind: .points,
-                                              properties: ["name", "featurecla", "min_zoom", "pop_max", "geonameid"])
+                                              properties: ["name", "featurecla", "min_zoom", "pop_max"])
             ranked += cities(layer)
-            for f in 0..<layer.featureCount { if let id = layer.number("geonameid", feature: f) { cityIDs.insert(Int(id)) } }
+            for f in 0..<layer.featureCount {
+                guard let name = layer.string("name", feature: f) else { continue }
+                let p = layer.firstVertex(ofFeature: f)
+                cityNames.append((name, p.x, p.y))
+            }
         }
         if exists(url("lakes")) {
             ranked += lakes(try BaseMap.loadLayer(url("lakes"), kind: .polygons, properties: ["name", "min_label"]))
         }
-        let places = dataDirectory.appendingPathComponent("points/geonames_cities1000.csv")
-        if let bytes = try? Data(contentsOf: places) {
-            ranked += GeoNamesLabels.rank(GeoNamesLabels.parse(bytes).filter { !cityIDs.contains($0.id) })
+        let places = dataDirectory.appendingPathComponent("points/geonames_cities1000.csv").path
+        if exists(URL(fileURLWithPath: places)) {
+            ranked += GeoNamesLabels.rank(try GeoNamesLabels.places(from: places, excluding: cityNames))
         }
         ranked.sort { $0.priority < $1.priority }
         return MapLabelIndex(candidates: ranked.map(\.candidate))

@@ -1,5 +1,6 @@
 import ClusterCore
 import Foundation
+import GeoData
 import MapModel
 
 /// Names for every zoom past the Natural Earth cities: the bundled GeoNames places (≥ 1,000
@@ -22,44 +23,23 @@ enum GeoNamesLabels {
     static let cellPixels = 180.0
     static let placesPerCell = 2
 
-    /// Reads `geonameid,name,lat,lon,country,admin1,population,…` rows (RFC 4180 quoting).
-    static func parse(_ data: Data) -> [Place] {
+    /// The places of a GeoNames CSV (`name`, `lat`, `lon`, `population`), read by the project's
+    /// CSV reader (`PointSetLoader`), without the Natural Earth cities already named (same name
+    /// within about 20 km).
+    static func places(from path: String, excluding cities: [(name: String, x: Double, y: Double)]) throws -> [Place] {
+        let set = try PointSetLoader.load(path: path, options: LoadOptions(format: .csv, numericProperty: "population"))
+        var cityCells: [String: [(x: Double, y: Double)]] = [:]
+        for c in cities { cityCells[c.name, default: []].append((c.x, c.y)) }
+        let near = 0.0005  // unit-square distance, about 20 km at the equator
         var places: [Place] = []
-        places.reserveCapacity(data.count / 60)
-        data.withUnsafeBytes { raw in
-            let b = raw.bindMemory(to: UInt8.self)
-            var i = 0
-            var isHeader = true
-            while i < b.count {
-                // One record: fields split on commas outside quotes.
-                var field: [UInt8] = []
-                var quoted = false
-                var rowFields: [String] = []
-                while i < b.count {
-                    let c = b[i]
-                    i += 1
-                    if quoted {
-                        if c == UInt8(ascii: "\"") {
-                            if i < b.count && b[i] == UInt8(ascii: "\"") { field.append(c); i += 1 } else { quoted = false }
-                        } else { field.append(c) }
-                    } else if c == UInt8(ascii: "\"") {
-                        quoted = true
-                    } else if c == UInt8(ascii: ",") {
-                        rowFields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
-                    } else if c == UInt8(ascii: "\n") {
-                        break
-                    } else if c != UInt8(ascii: "\r") {
-                        field.append(c)
-                    }
-                }
-                rowFields.append(String(decoding: field, as: UTF8.self))
-                if isHeader { isHeader = false; continue }
-                guard rowFields.count >= 7, let id = Int(rowFields[0]), let lat = Double(rowFields[2]),
-                      let lon = Double(rowFields[3]), lat.isFinite, lon.isFinite, !rowFields[1].isEmpty else { continue }
-                let c = GeoCoordinate(latitude: max(-WebMercator.maxLatitude, min(WebMercator.maxLatitude, lat)), longitude: lon)
-                places.append(Place(id: id, name: rowFields[1], x: WebMercator.x(longitude: c.longitude),
-                                    y: WebMercator.y(latitude: c.latitude), population: Double(rowFields[6]) ?? 0))
-            }
+        places.reserveCapacity(set.count)
+        for i in 0..<set.count {
+            guard let name = set.name(at: i), !name.isEmpty else { continue }
+            let c = set.coordinates[i]
+            let lat = max(-WebMercator.maxLatitude, min(WebMercator.maxLatitude, c.latitude))
+            let x = WebMercator.x(longitude: c.longitude), y = WebMercator.y(latitude: lat)
+            if let same = cityCells[name], same.contains(where: { abs($0.x - x) < near && abs($0.y - y) < near }) { continue }
+            places.append(Place(id: i, name: name, x: x, y: y, population: set.numericValue(at: i) ?? 0))
         }
         return places
     }

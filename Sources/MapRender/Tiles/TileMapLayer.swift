@@ -41,6 +41,7 @@ public final class TileMapLayer: MapOverlay {
     public private(set) var isDark = false
 
     private let cache = TileCache<Key, ImageSurface>(byteLimit: 128 << 20)
+    /// Arrival times of the tiles still fading in (pruned once faded; absent means fully shown).
     private var arrivals: [Key: Double] = [:]
     private var pending = Set<Key>()
     private var absent = Set<Key>()
@@ -108,7 +109,7 @@ public final class TileMapLayer: MapOverlay {
         switch outcome {
         case .image(let image):
             cache.insert(image, for: key, cost: image.pixelWidth * image.pixelHeight * 4)
-            arrivals[key] = now
+            if now >= 0 { arrivals[key] = now }
             stats.loaded += 1
         case .absent:
             absent.insert(key)
@@ -170,10 +171,7 @@ public final class TileMapLayer: MapOverlay {
     // MARK: MapOverlay
 
     /// Changes when a tile arrives; nil while tiles fade in (the frame can't be reused then).
-    public var contentVersion: Int? {
-        let now = ProcessInfo.processInfo.systemUptime
-        return arrivals.values.contains { now - $0 < TileFade.defaultDuration } ? nil : version
-    }
+    public var contentVersion: Int? { arrivals.isEmpty ? version : nil }
 
     /// Whether a tile is still fading in (the owner should draw again).
     public var isFading: Bool { contentVersion == nil }
@@ -182,6 +180,7 @@ public final class TileMapLayer: MapOverlay {
         scale = BaseMapRenderer.deviceScale(of: cr)
         isDark = palette.isDark
         let now = ProcessInfo.processInfo.systemUptime
+        arrivals = arrivals.filter { now - $0.value < TileFade.defaultDuration }
         var wanted: [Key] = []
         visibleKeys.removeAll(keepingCapacity: true)
         for p in placements(camera) {
