@@ -9,7 +9,7 @@ public enum LabelAttribution {
     /// `base` (e.g. "© Natural Earth · USGS") with the GeoNames credit after the first part when
     /// `labels` include GeoNames places and `base` doesn't credit GeoNames yet.
     public static func line(_ base: String, labels: [SceneLabel]) -> String {
-        guard !base.contains("GeoNames"), labels.contains(where: { $0.kind == .village }) else { return base }
+        guard !base.contains("GeoNames"), labels.contains(where: { $0.kind == .village && $0.id >= 0 }) else { return base }
         var parts = base.components(separatedBy: " · ")
         parts.insert(geoNames, at: min(1, parts.count))
         return parts.joined(separator: " · ")

@@ -2,6 +2,10 @@
 /// equal data priority.
 public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
     case ocean, sea, country, capital, city, town, village, lake, river
+    /// A district, suburb or neighbourhood, or a state (from a street map's tiles).
+    case district
+    /// A street's name, placed along it (from a street map's tiles).
+    case road
 
     public static func < (a: MapLabelKind, b: MapLabelKind) -> Bool { a.rawValue < b.rawValue }
 
@@ -27,11 +31,13 @@ public struct MapLabelCandidate: Sendable, Equatable {
     /// out over `fadeZooms` before `maxZoom`).
     public var minZoom: Double
     public var maxZoom: Double
+    /// Direction of the text in radians (0 = left to right; a street name follows its street).
+    public var angle: Double
 
     public init(id: Int = 0, text: String, x: Double, y: Double, kind: MapLabelKind,
-                minZoom: Double, maxZoom: Double = 30) {
+                minZoom: Double, maxZoom: Double = 30, angle: Double = 0) {
         self.id = id; self.text = text; self.x = x; self.y = y; self.kind = kind
-        self.minZoom = minZoom; self.maxZoom = maxZoom
+        self.minZoom = minZoom; self.maxZoom = maxZoom; self.angle = angle
     }
 
     /// Opacity at a zoom: 1 from `minZoom` until `fadeZooms` before `maxZoom`, ramping in and out.
