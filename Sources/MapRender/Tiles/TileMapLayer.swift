@@ -75,9 +75,9 @@ public final class TileMapLayer: MapOverlay {
         self.maxZoom = maxZoom
     }
 
-    /// Decodes fetched raster bytes (PNG) off the drawing thread.
+    /// Decodes raster bytes (PNG, JPEG or WebP) off the drawing thread.
     public static func decodeRaster(_ data: Data) -> Outcome {
-        ImageSurface.decode(png: data).map { .image($0) } ?? .failed
+        RasterTileDecoder.decode(data).map { .image($0) } ?? .failed
     }
 
     /// What loading one tile gave.
@@ -87,7 +87,7 @@ public final class TileMapLayer: MapOverlay {
         case image(ImageSurface, labels: [TileLabelCandidate] = [])
         /// The file has no tile there (outside its bounds or zooms): not an error.
         case absent
-        /// Unreadable, corrupt, or a format this build can't decode (JPEG/WebP rasters).
+        /// Unreadable, corrupt, or not an image format the map reads.
         case failed
     }
 
@@ -103,7 +103,7 @@ public final class TileMapLayer: MapOverlay {
                                                                                scale: key.scale)
             return .image(image, labels: TileLabels.candidates(in: tile, style: style, zoom: Double(key.tile.z), tileSize: 1))
         }
-        // Raster tiles: PNG (JPEG and WebP need gdk-pixbuf, which this display-free module avoids).
+        // Raster tiles: PNG, JPEG or WebP.
         // TileImageDrawing scales any pixel size into the tile's square, so @2x tiles just work.
         return decodeRaster(data)
     }
