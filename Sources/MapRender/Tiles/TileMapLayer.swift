@@ -160,13 +160,23 @@ public final class TileMapLayer: MapOverlay {
         return stats
     }
 
-    /// Loads every tile the camera needs, now (headless rendering).
-    public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
+    /// The tiles a frame for `camera` needs that are neither loaded nor known to be absent,
+    /// nearest the centre first (headless rendering fetches these before drawing).
+    public func keysToLoad(camera: Camera, scale: Double, dark: Bool) -> [Key] {
         self.scale = scale
         isDark = dark
-        for p in placements(camera) {
+        var seen = Set<Key>()
+        return placements(camera).compactMap { p in
             let key = Key(tile: p.sourceTile, dark: dark, scale: scale)
-            guard cache.value(for: key) == nil, !absent.contains(key) else { continue }
+            guard !cache.contains(key), !absent.contains(key), seen.insert(key).inserted else { return nil }
+            return key
+        }
+    }
+
+    /// Loads every tile the camera needs from the tile file, now (headless rendering; an online
+    /// source's tiles are fetched by the owner, and those still missing here count as failed).
+    public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
+        for key in keysToLoad(camera: camera, scale: scale, dark: dark) {
             deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize), for: key, now: -1)
         }
     }
