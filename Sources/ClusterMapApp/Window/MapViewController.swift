@@ -44,6 +44,8 @@ final class MapViewController {
     /// The street map from `--basemap`, if any, and for an online source its fetcher and requests.
     var tileLayer: TileMapLayer?
     var onlineTiles: XYZTileSource?
+    /// The person's MapTiler API key (asked for once, remembered in the state file).
+    var mapTilerKey: String?
     var tileRequests: [TileMapLayer.Key: XYZTileSource.Request] = [:]
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
