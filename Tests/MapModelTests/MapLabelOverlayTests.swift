@@ -89,3 +89,25 @@ final class MapLabelOverlayTests: XCTestCase {
         XCTAssertFalse(o.covers(x: 0.95, y: 0.35))
     }
 }
+
+/// River and street names: offered several times along their line, never repeated close together.
+final class MapLabelRepeatTests: XCTestCase {
+    func testTheSameRiverNameIsNotRepeatedCloseBy() {
+        let cam = Camera(center: GeoCoordinate(latitude: 48, longitude: 10), zoom: 7, viewportSize: ScreenSize(width: 1280, height: 800))
+        let ws = cam.worldSize, x = WebMercator.x(longitude: 10), y = WebMercator.y(latitude: 48)
+        func river(_ dx: Double, _ name: String = "Donau") -> MapLabelCandidate {
+            MapLabelCandidate(text: name, x: x + dx / ws, y: y, kind: .river, minZoom: 0, angle: 0.2)
+        }
+        // 120 px apart: once; 400 px: twice; another river close by: both.
+        let layout = MapLabelLayout(index: MapLabelIndex(candidates: [river(0), river(120), river(400), river(60, "Iller")]))
+        let placed = layout.labels(for: cam) { id in MapLabelSize(width: Double(layout.candidate(id: id)!.text.count) * 7, height: 12) }
+        XCTAssertEqual(placed.filter { $0.text == "Donau" }.count, 2)
+        XCTAssertEqual(placed.filter { $0.text == "Iller" }.count, 1)
+        // Places are not affected: two villages of one name close together are both named.
+        let villages = MapLabelLayout(index: MapLabelIndex(candidates: [
+            MapLabelCandidate(text: "Au", x: x, y: y, kind: .village, minZoom: 0),
+            MapLabelCandidate(text: "Au", x: x + 80 / ws, y: y, kind: .village, minZoom: 0),
+        ]))
+        XCTAssertEqual(villages.labels(for: cam) { _ in MapLabelSize(width: 14, height: 12) }.count, 2)
+    }
+}

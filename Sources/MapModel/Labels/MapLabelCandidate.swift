@@ -12,6 +12,10 @@ public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
     /// Whether the label marks a point with a small dot and sits beside it (cities at low zoom);
     /// otherwise the text is centred on its anchor (seas, countries, lakes, neighbourhoods).
     public var isPointLabel: Bool { self == .capital || self == .city || self == .town }
+
+    /// Names of long things (rivers, streets) that may be offered several times along them, and
+    /// are kept from repeating close together.
+    public var repeatsAlongLines: Bool { self == .river || self == .road }
 }
 
 /// One label the base map may show: text at an anchor, within a zoom range.

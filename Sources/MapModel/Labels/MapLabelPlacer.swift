@@ -40,6 +40,9 @@ public struct MapLabelPlacer: Sendable {
     public var dotGap = 3.0
     /// Upper bound on the candidates tried in one placement (keeps a frame bounded in dense data).
     public var maxCandidates = 4000
+    /// A river or street name is not repeated closer than this (logical pixels) to the same name
+    /// placed before (long rivers offer several places; neighbouring tiles name the same street).
+    public var repeatDistance = 250.0
 
     public init() {}
 
@@ -99,11 +102,16 @@ public struct MapLabelPlacer: Sendable {
             placed.append(p)
             kept.insert(key(p.id, p.copy))
         }
+        // Anchors of the river and street names placed so far, by text.
+        var lineNames: [String: [(x: Double, y: Double)]] = [:]
+        for p in placed where p.kind.repeatsAlongLines { lineNames[p.text, default: []].append((p.anchorX, p.anchorY)) }
         for (id, copy) in order.prefix(maxCandidates) where !kept.contains(key(id, copy)) {
             let c = candidate(id)
             let alpha = c.alpha(atZoom: zoom)
             guard alpha > 0 else { continue }
             let ax = (c.x + Double(copy)) * worldSize, ay = c.y * worldSize
+            if c.kind.repeatsAlongLines, let others = lineNames[c.text],
+               others.contains(where: { hypot($0.x - ax, $0.y - ay) < repeatDistance }) { continue }
             let s = size(id)
             for box in positions(for: c, anchorX: ax, anchorY: ay, size: s) {
                 let padded = Box(minX: box.minX - padding, minY: box.minY - padding,
@@ -118,6 +126,7 @@ public struct MapLabelPlacer: Sendable {
                                              maxX: box.maxX, maxY: box.maxY,
                                              dot: c.kind.isPointLabel ? (ax, ay) : nil, anchorX: ax, anchorY: ay,
                                              alpha: alpha, angle: c.angle))
+                if c.kind.repeatsAlongLines { lineNames[c.text, default: []].append((ax, ay)) }
                 break
             }
         }
