@@ -87,7 +87,7 @@ final class MapViewController {
                 ErrorOutput.write("clustermap: base map", "\(error)")
             }
         } else {
-            FileHandle.standardError.write("clustermap: cannot find the data folder (set CLUSTERMAP_DATA_DIR)\n".data(using: .utf8)!)
+            ErrorOutput.write("clustermap", "cannot find the data folder (set CLUSTERMAP_DATA_DIR)")
         }
         renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
         renderer.baseMap.progressiveAtRest = true
