@@ -123,7 +123,8 @@ struct LevelBuilder {
     }
 
     /// The sweep's view of a band's entries.
-    func withSweepInput<R>(_ band: LevelBand, _ body: (NeighborGraph.SweepInput) -> R) -> R {
+    func withSweepInput<R>(_ band: LevelBand, _ table: HierarchicalClusterer.ClusterTable,
+                           _ body: (NeighborGraph.SweepInput) -> R) -> R {
         band.x.withUnsafeBufferPointer { xs in
         band.y.withUnsafeBufferPointer { ys in
         band.positions.withUnsafeBufferPointer { pos in
@@ -146,6 +147,13 @@ struct LevelBuilder {
         // order the radius query reports them, which decides later visiting orders: then the
         // order of supercluster's kd-tree is needed. Otherwise it only orders floating-point sums.
         let exactOrder = options.minPoints > 2
+        // Local copies while building: the nested functions below then touch locals, which need
+        // no run-time exclusivity checks (stored properties of `self` do).
+        var table = self.table, aggregates = self.aggregates
+        defer {
+            self.table = table
+            self.aggregates = aggregates
+        }
 
         var current = Working(capacity: n0)
         var next = Working(capacity: n0)
@@ -188,12 +196,12 @@ struct LevelBuilder {
             var candidatesCell = band.cell
             var keepBand = true
             if useGraph && n >= 2048 {
-                graph = withSweepInput(band) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
+                graph = withSweepInput(band, table) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
                 if graph == nil && (bandEnd < z || band.deadCount > 0) {
                     keepBand = false
                     query = makeBand(current, level: z + 1, cellZoom: z, scratch: scratch)
                     candidatesCell = query.cell
-                    graph = withSweepInput(query) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
+                    graph = withSweepInput(query, table) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
                 }
                 if graph == nil { useGraph = false }
             }
