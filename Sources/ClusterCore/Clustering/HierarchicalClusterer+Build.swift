@@ -123,7 +123,8 @@ struct LevelBuilder {
     }
 
     /// The sweep's view of a band's entries.
-    func withSweepInput<R>(_ band: LevelBand, _ table: HierarchicalClusterer.ClusterTable,
+    /// `scratch` is the sort scratch of the band's build, whose centres it may still hold.
+    func withSweepInput<R>(_ band: LevelBand, _ table: HierarchicalClusterer.ClusterTable, scratch: CellIndex.SortScratch,
                            _ body: (NeighborGraph.SweepInput) -> R) -> R {
         band.x.withUnsafeBufferPointer { xs in
         band.y.withUnsafeBufferPointer { ys in
@@ -132,10 +133,15 @@ struct LevelBuilder {
         band.refs.withUnsafeBufferPointer { refs in
         table.x.withUnsafeBufferPointer { tx in
         table.y.withUnsafeBufferPointer { ty in
-            body(NeighborGraph.SweepInput(entries: band.entryCount, xs: xs.baseAddress!, ys: ys.baseAddress!,
-                                          item: pos.baseAddress!, keys: keys.baseAddress!, shift: 0,
-                                          width: band.width, cell: band.cell, refs: refs.baseAddress!,
-                                          inputCount: inputCount, tableX: tx.baseAddress, tableY: ty.baseAddress))
+            var input = NeighborGraph.SweepInput(entries: band.entryCount, xs: xs.baseAddress!, ys: ys.baseAddress!,
+                                                 item: pos.baseAddress!, keys: keys.baseAddress!, shift: 0,
+                                                 width: band.width, cell: band.cell, refs: refs.baseAddress!,
+                                                 inputCount: inputCount, tableX: tx.baseAddress, tableY: ty.baseAddress)
+            if band.centresInScratch {
+                input.cx = UnsafePointer(scratch.cx)
+                input.cy = UnsafePointer(scratch.cy)
+            }
+            return body(input)
         }}}}}}}
     }
 
@@ -196,12 +202,12 @@ struct LevelBuilder {
             var candidatesCell = band.cell
             var keepBand = true
             if useGraph && n >= 2048 {
-                graph = withSweepInput(band, table) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
+                graph = withSweepInput(band, table, scratch: scratch) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
                 if graph == nil && (bandEnd < z || band.deadCount > 0) {
                     keepBand = false
                     query = makeBand(current, level: z + 1, cellZoom: z, scratch: scratch)
                     candidatesCell = query.cell
-                    graph = withSweepInput(query, table) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
+                    graph = withSweepInput(query, table, scratch: scratch) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
                 }
                 if graph == nil { useGraph = false }
             }

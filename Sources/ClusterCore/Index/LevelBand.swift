@@ -33,6 +33,10 @@ struct LevelBand {
     private(set) var highest: [UInt8]
     private(set) var lowest: [UInt8]
     private(set) var deadCount = 0
+    /// Whether the sort scratch's `cx/cy` still hold the entries' Double coordinates in entry
+    /// order (until the next sort, or an insertion): the sweep then reads them sequentially
+    /// instead of looking clusters up in the cluster table.
+    private(set) var centresInScratch = true
 
     var entryCount: Int { keys.count }
     var aliveCount: Int { keys.count - deadCount }
@@ -95,7 +99,10 @@ struct LevelBand {
         }
         deadCount += died
         bottomLevel = level
-        if !clusters.isEmpty { insert(clusters, level: level) }
+        if !clusters.isEmpty {
+            insert(clusters, level: level)
+            centresInScratch = false
+        }
     }
 
     /// A cluster made on the band's lowest level.
