@@ -29,6 +29,7 @@ fuzz:
 
 bench: setup
 	$(SWIFT) build -c release --product clustermap-bench
+	$(SWIFT) build -c release --product clustermap
 	./scripts/bench.sh
 
 # ClusterMap against the C++ port of supercluster (pip, in a venv under .build/) at 1M and 10M.

@@ -27,7 +27,8 @@ def main():
         merged = {}
         for key, value in first.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                values = [line[key] for line in lines if key in line]
+                values = [line[key] for line in lines
+                          if isinstance(line.get(key), (int, float)) and not isinstance(line.get(key), bool)]
                 merged[key] = round(statistics.median(values), 4)
             else:
                 merged[key] = value
