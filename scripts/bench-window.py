@@ -6,7 +6,9 @@ would), and prints one JSON line: time to the first clustered frame (the first f
 `load-done`), the longest and the median gap between frames while loading, the number of
 progress updates, and the app's peak RSS (VmHWM).
 
-usage: bench-window.py FILE [--binary PATH] [--timeout SECONDS]
+usage: bench-window.py FILE [--binary PATH] [--timeout SECONDS] [--pause SECONDS]
+
+--pause is the rest between two drags (default 0.5 s; 0 drags without a break).
 """
 import json
 import os
@@ -28,6 +30,9 @@ def main():
         binary = args[args.index("--binary") + 1]
     if "--timeout" in args:
         timeout = float(args[args.index("--timeout") + 1])
+    pause = 0.5
+    if "--pause" in args:
+        pause = float(args[args.index("--pause") + 1])
     path = args[0]
 
     work = tempfile.mkdtemp(prefix="clustermap-bench-window-")
@@ -35,8 +40,14 @@ def main():
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
                             pass_fds=(w,), stderr=subprocess.DEVNULL)
     os.close(w)
-    display = ":" + os.read(r, 16).decode().strip()
+    number = b""
+    while not number.endswith(b"\n"):  # Xvfb writes the display number and a newline once ready
+        chunk = os.read(r, 16)
+        if not chunk:
+            break
+        number += chunk
     os.close(r)
+    display = ":" + number.decode().strip()
     env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GTK_A11Y="none", NO_AT_BRIDGE="1",
                XDG_CONFIG_HOME=work + "/config", XDG_CACHE_HOME=work + "/cache", XDG_DATA_HOME=work + "/data")
     log_path = work + "/events.jsonl"
@@ -70,11 +81,13 @@ def main():
     # Wait for the window, then pan with the mouse until the data is on screen.
     window = None
     while window is None and time.monotonic() - start < 60:
-        out = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "clustermap"], env=env,
+        out = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "ClusterMap"], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.split()
         window = out[0] if out else None
         time.sleep(0.1)
     if window is None:
+        app.terminate()
+        xvfb.terminate()
         sys.exit("bench-window: no window")
     x, step = 640, 40
     result = None
@@ -85,17 +98,22 @@ def main():
             subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400"], env=env)
         subprocess.run(["xdotool", "mouseup", "1"], env=env)
         step = -step
+        time.sleep(pause)
         log = events()
-        done_at = next((e["ms"] for e in log if e.get("event") == "load-done"), None)
-        if done_at is not None:
+        done_index = next((k for k, e in enumerate(log) if e.get("event") == "load-done"), None)
+        if done_index is not None:
+            # Frames are stamped in ms since launch; load-done's own "ms" is the load's duration.
             frames = [e["ms"] for e in log if e.get("event") == "frame"]
-            after = [t for t in frames if t >= done_at]
+            before = [e["ms"] for e in log[:done_index] if e.get("event") == "frame"]
+            done_at = before[-1] if before else 0
+            after = [e["ms"] for e in log[done_index:] if e.get("event") == "frame"]
             if after:
-                during = [t for t in frames if t < done_at]
+                during = before
                 gaps = [b - a for a, b in zip(during, during[1:])]
                 result = {"bench": "window", "file": os.path.basename(path),
                           "points": next(e.get("points") for e in log if e.get("event") == "load-done"),
-                          "first_clustered_frame_ms": after[0], "load_done_ms": done_at,
+                          "first_clustered_frame_ms": after[0],
+                          "load_ms": log[done_index].get("ms"),
                           "frames_during_load": len(during),
                           "max_frame_gap_ms": max(gaps) if gaps else None,
                           "median_frame_gap_ms": statistics.median(gaps) if gaps else None,
