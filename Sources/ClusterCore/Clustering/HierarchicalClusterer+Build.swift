@@ -7,7 +7,10 @@ import Foundation
 /// their stored order (`Working`, supercluster's `data`), each unvisited one takes all unvisited
 /// neighbours within the radius, and clusters, carried items and their order come out the same.
 ///
-/// Two shortcuts, which change no membership, count, id or expansion zoom:
+/// Three shortcuts, which change no membership, count, id or expansion zoom:
+/// - Levels are sorted into cells once per `LevelBand` and carried down while few items merge
+///   (at high zooms, where a level merges a few items in a million); a cluster's neighbours are
+///   summed in visiting order, so no result depends on which cells found them.
 /// - Neighbours come from a grid sweep over the level's `CellIndex` (`NeighborGraph`) using the
 ///   very predicate of supercluster's kd-tree radius query (Float coordinates of the neighbour
 ///   against the Double centre), all at once: a million scattered, cache-missing tree descents

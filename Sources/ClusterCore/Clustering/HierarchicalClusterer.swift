@@ -13,7 +13,7 @@ import Foundation
 /// expansion zooms are identical, and centres agree to floating-point rounding (~1e-13°).
 /// The order of `clusters(in:zoom:)`, `children(of:)` and `leaves(of:limit:offset:)` is
 /// deterministic but, except with `minPoints > 2`, not supercluster's (which follows its
-/// kd-trees): children come origin first, then the neighbours it took.
+/// kd-trees): children come origin first, then the neighbours it took in visiting order.
 /// Invalid input points (NaN, |lat| > 90, |lon| > 180) are skipped, like features without a
 /// geometry in supercluster: they keep their index, they are just never returned.
 public final class HierarchicalClusterer: PointClusterer {
