@@ -91,13 +91,18 @@ def main():
         sys.exit("bench-window: no window")
     x, step = 640, 40
     result = None
+    rounds = 0
     while time.monotonic() - start < timeout:
+        # A drag (frames as fast as xdotool moves the pointer), then a keyboard zoom in or out
+        # (an eased animation: frames as fast as the frame clock, if the GTK thread keeps up).
         subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400", "mousedown", "1"], env=env)
         for _ in range(6):
             x += step
             subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400"], env=env)
         subprocess.run(["xdotool", "mouseup", "1"], env=env)
         step = -step
+        subprocess.run(["xdotool", "key", "--window", window, "plus" if rounds % 2 == 0 else "minus"], env=env)
+        rounds += 1
         time.sleep(pause)
         log = events()
         done_index = next((k for k, e in enumerate(log) if e.get("event") == "load-done"), None)
@@ -116,6 +121,7 @@ def main():
                           "load_ms": log[done_index].get("ms"),
                           "frames_during_load": len(during),
                           "max_frame_gap_ms": max(gaps) if gaps else None,
+                          "p95_frame_gap_ms": sorted(gaps)[int(0.95 * (len(gaps) - 1))] if gaps else None,
                           "median_frame_gap_ms": statistics.median(gaps) if gaps else None,
                           "progress_updates": sum(1 for e in log if e.get("event") == "load-progress")}
                 break
