@@ -109,6 +109,27 @@ final class LevelBandTests: XCTestCase {
         }
     }
 
+    /// Random boxes at every zoom (including fractional zooms and boxes across 180°) give the
+    /// same items with bands as without.
+    func testBoxQueriesWithBandsEqualOnesSortedFromScratch() {
+        let points = Fixtures.uniform(20_000, seed: 41) + Fixtures.denseCity(1000, seed: 42)
+            + Fixtures.antimeridian(500, seed: 43)
+        let options = HierarchicalClusterer.Options(maxZoom: 18, radius: 60, extent: 256)
+        let banded = HierarchicalClusterer(points: points, categories: [], values: [], options: options, maxBandLength: 8)
+        let scratch = HierarchicalClusterer(points: points, categories: [], values: [], options: options, maxBandLength: 1)
+        XCTAssertTrue(banded.levels.contains { !$0.highest.isEmpty }, "some levels share a band")
+        var rng = SeededRandom(seed: 44)
+        for _ in 0..<600 {
+            let zoom = rng.uniform(0, 20)
+            let span = 360 / pow(2, zoom) * rng.uniform(1, 6)
+            let west = rng.uniform(-180, 180), south = rng.uniform(-80, 80)
+            let box = GeoBounds(west: west, south: south, east: west + span, north: min(85, south + span / 2))
+            let a = banded.clusters(in: box, zoom: zoom), b = scratch.clusters(in: box, zoom: zoom)
+            XCTAssertEqual(a.count, b.count, "zoom \(zoom) box \(box)")
+            XCTAssertEqual(Set(a), Set(b), "zoom \(zoom) box \(box)")
+        }
+    }
+
     private func makeBand(_ refs: [UInt32], _ xs: [Double], _ ys: [Double], level: Int, cell: Double,
                           scratch: CellIndex.SortScratch) -> LevelBand {
         refs.withUnsafeBufferPointer { r in
