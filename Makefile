@@ -4,7 +4,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 
-.PHONY: run test build release bench install setup clean fuzz
+.PHONY: run test build release bench bench-compare install setup clean fuzz
 
 run: setup release
 	./.build/release/clustermap $(ARGS)
@@ -29,7 +29,13 @@ fuzz:
 
 bench: setup
 	$(SWIFT) build -c release --product clustermap-bench
+	$(SWIFT) build -c release --product clustermap
 	./scripts/bench.sh
+
+# ClusterMap against the C++ port of supercluster (pip, in a venv under .build/) at 1M and 10M.
+bench-compare: setup
+	$(SWIFT) build -c release --product clustermap-bench
+	./scripts/bench-compare.sh
 
 install: release
 	./scripts/install.sh "$(PREFIX)"

@@ -34,16 +34,17 @@ func runIndexBenchmark(_ args: [String]) {
     }
     let parseMs = (monotonicSeconds() - parseStart) * 1000
 
-    let indexStart = monotonicSeconds()
+    let indexStart = monotonicSeconds(), cpuStart = processCPUSeconds()
     let index = HierarchicalClusterer(points: coordinates, options: .init(maxZoom: maxZoom))
     let indexMs = (monotonicSeconds() - indexStart) * 1000
+    let indexCPUMs = (processCPUSeconds() - cpuStart) * 1000
     let pointCount = coordinates.count
     coordinates = []
 
     let (medianMs, items) = runQueryWorkload(index)
     let peak = peakRSSMegabytes()
     print("{\"impl\":\"clustermap\",\"points\":\(pointCount),\"parse_ms\":\(fixed(parseMs)),"
-        + "\"index_ms\":\(fixed(indexMs)),\"query_median_ms\":\(fixed(medianMs, digits: 4)),"
+        + "\"index_ms\":\(fixed(indexMs)),\"index_cpu_ms\":\(fixed(indexCPUMs)),\"query_median_ms\":\(fixed(medianMs, digits: 4)),"
         + "\"query_items\":\(items),\"peak_rss_mb\":\(fixed(peak))}")
 }
 
@@ -78,6 +79,20 @@ func runQueryWorkload(_ index: some PointClusterer) -> (medianMs: Double, items:
     let median = times.count % 2 == 1 ? times[times.count / 2]
         : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
     return (median, items)
+}
+
+/// `clustermap-bench points FILE.geojson OUT.f64`: the file's coordinates as little-endian
+/// Float64 (longitude, latitude) pairs, so that other implementations index the very same points
+/// without parsing GeoJSON (`scripts/bench-compare.sh`).
+func runPointsCommand(_ args: [String]) {
+    guard args.count == 2 else { benchFail("usage: clustermap-bench points FILE.geojson OUT.f64") }
+    let coordinates: [GeoCoordinate]
+    do { coordinates = try PointSetLoader.load(path: args[0]).coordinates } catch { benchFail("\(error)") }
+    var flat: [Double] = []
+    flat.reserveCapacity(2 * coordinates.count)
+    for c in coordinates { flat.append(c.longitude); flat.append(c.latitude) }
+    let data = flat.withUnsafeBytes { Data($0) }
+    guard FileManager.default.createFile(atPath: args[1], contents: data) else { benchFail("cannot write \(args[1])") }
 }
 
 /// Writes N uniform random points (lon in [−180, 180), lat in [−80, 80)) as a GeoJSON

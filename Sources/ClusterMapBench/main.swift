@@ -3,13 +3,17 @@
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
 usage: clustermap-bench index FILE.geojson [--max-zoom M]
+       clustermap-bench open FILE…
        clustermap-bench generate N OUT.geojson [--seed S]
+       clustermap-bench points FILE.geojson OUT.f64
        clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]
        clustermap-bench basemap
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
 """
 switch arguments.first {
 case "index": runIndexBenchmark(Array(arguments.dropFirst()))
+case "open": runOpenBenchmark(Array(arguments.dropFirst()))
+case "points": runPointsCommand(Array(arguments.dropFirst()))
 case "generate": runGenerateCommand(Array(arguments.dropFirst()))
 case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))

@@ -7,7 +7,10 @@ import Foundation
 /// their stored order (`Working`, supercluster's `data`), each unvisited one takes all unvisited
 /// neighbours within the radius, and clusters, carried items and their order come out the same.
 ///
-/// Two shortcuts, which change no membership, count, id or expansion zoom:
+/// Three shortcuts, which change no membership, count, id or expansion zoom:
+/// - Levels are sorted into cells once per `LevelBand` and carried down while few items merge
+///   (at high zooms, where a level merges a few items in a million); a cluster's neighbours are
+///   summed in visiting order, so no result depends on which cells found them.
 /// - Neighbours come from a grid sweep over the level's `CellIndex` (`NeighborGraph`) using the
 ///   very predicate of supercluster's kd-tree radius query (Float coordinates of the neighbour
 ///   against the Double centre), all at once: a million scattered, cache-missing tree descents
@@ -27,6 +30,8 @@ struct LevelBuilder {
     let attributes: PointAttributes
     var table = HierarchicalClusterer.ClusterTable()
     var aggregates = AggregateTable()
+    /// The most zooms one band may serve (1: every level sorted from scratch, as tests compare).
+    var maxBandLength = 8
 
     init(options: HierarchicalClusterer.Options, inputCount: Int, projected: [Float], attributes: PointAttributes) {
         self.options = options
@@ -43,6 +48,8 @@ struct LevelBuilder {
         let x: UnsafeMutablePointer<Double>
         let y: UnsafeMutablePointer<Double>
         let count: UnsafeMutablePointer<UInt32>
+        /// The item's position on the level above, `LevelBand.dead` for a new cluster.
+        let from: UnsafeMutablePointer<UInt32>
         var n = 0
 
         init(capacity: Int) {
@@ -51,18 +58,21 @@ struct LevelBuilder {
             x = .allocate(capacity: self.capacity)
             y = .allocate(capacity: self.capacity)
             count = .allocate(capacity: self.capacity)
+            from = .allocate(capacity: self.capacity)
         }
 
         func deallocate() {
-            items.deallocate(); x.deallocate(); y.deallocate(); count.deallocate()
+            items.deallocate(); x.deallocate(); y.deallocate(); count.deallocate(); from.deallocate()
         }
 
-        @inline(__always) mutating func append(_ item: UInt32, _ x: Double, _ y: Double, _ count: UInt32) {
+        @inline(__always) mutating func append(_ item: UInt32, _ x: Double, _ y: Double, _ count: UInt32,
+                                               from: UInt32) {
             let k = n
             self.items[k] = item
             self.x[k] = x
             self.y[k] = y
             self.count[k] = count
+            self.from[k] = from
             n = k + 1
         }
 
@@ -74,6 +84,7 @@ struct LevelBuilder {
             (x + n).update(from: other.x + from, count: m)
             (y + n).update(from: other.y + from, count: m)
             (count + n).update(from: other.count + from, count: m)
+            for k in 0..<m { self.from[n + k] = UInt32(from + k) }
             n += m
         }
 
@@ -93,10 +104,48 @@ struct LevelBuilder {
     /// The radius at zoom z.
     func radius(atZoom z: Int) -> Double { options.radius / (options.extent * pow(2, Double(z))) }
 
-    /// The cell index of a level whose items are clustered at zoom `z` (cells fit that radius).
-    func makeIndex(_ w: Working, clusteredAtZoom z: Int, scratch: CellIndex.SortScratch) -> CellIndex {
-        CellIndex(xs: w.x, ys: w.y, count: w.n, cell: NeighborGraph.cellSize(radius: radius(atZoom: z)),
-                  scratch: scratch)
+    /// A band of levels sorted from the items of `w` (level `level`), with cells fit for the
+    /// radius at zoom `cellZoom`.
+    func makeBand(_ w: Working, level: Int, cellZoom: Int, scratch: CellIndex.SortScratch) -> LevelBand {
+        LevelBand(items: w.items, xs: w.x, ys: w.y, count: w.n, level: level,
+                  minimumCell: NeighborGraph.cellSize(radius: radius(atZoom: cellZoom)), scratch: scratch)
+    }
+
+    /// How many zooms, from `z` down, one band's cells should serve: as many as keep the sweep
+    /// cheap — the candidate pairs grow with the cell's area, and `candidatesPerItem` were seen
+    /// with cells of side `seenCell` — up to 8.
+    func bandLength(from z: Int, candidatesPerItem: Double, seenCell: Double) -> Int {
+        var k = 1
+        while k < maxBandLength && z - k >= options.minZoom {
+            let cell = NeighborGraph.cellSize(radius: radius(atZoom: z - k))
+            let ratio = cell / seenCell
+            if candidatesPerItem * ratio * ratio > 0.5 { break }
+            k += 1
+        }
+        return k
+    }
+
+    /// The sweep's view of a band's entries.
+    /// `scratch` is the sort scratch of the band's build, whose centres it may still hold.
+    func withSweepInput<R>(_ band: LevelBand, _ table: HierarchicalClusterer.ClusterTable, scratch: CellIndex.SortScratch,
+                           _ body: (NeighborGraph.SweepInput) -> R) -> R {
+        band.x.withUnsafeBufferPointer { xs in
+        band.y.withUnsafeBufferPointer { ys in
+        band.positions.withUnsafeBufferPointer { pos in
+        band.keys.withUnsafeBufferPointer { keys in
+        band.refs.withUnsafeBufferPointer { refs in
+        table.x.withUnsafeBufferPointer { tx in
+        table.y.withUnsafeBufferPointer { ty in
+            var input = NeighborGraph.SweepInput(entries: band.entryCount, xs: xs.baseAddress!, ys: ys.baseAddress!,
+                                                 item: pos.baseAddress!, keys: keys.baseAddress!, shift: 0,
+                                                 width: band.width, cell: band.cell, refs: refs.baseAddress!,
+                                                 inputCount: inputCount, tableX: tx.baseAddress, tableY: ty.baseAddress)
+            if band.centresInScratch {
+                input.cx = UnsafePointer(scratch.cx)
+                input.cy = UnsafePointer(scratch.cy)
+            }
+            return body(input)
+        }}}}}}}
     }
 
     mutating func build(validIndices: [UInt32]) -> [Level] {
@@ -107,20 +156,31 @@ struct LevelBuilder {
         // order the radius query reports them, which decides later visiting orders: then the
         // order of supercluster's kd-tree is needed. Otherwise it only orders floating-point sums.
         let exactOrder = options.minPoints > 2
+        // Local copies while building: the nested functions below then touch locals, which need
+        // no run-time exclusivity checks (stored properties of `self` do).
+        var table = self.table, aggregates = self.aggregates
+        defer {
+            self.table = table
+            self.aggregates = aggregates
+        }
 
         var current = Working(capacity: n0)
         var next = Working(capacity: n0)
+        let newPosition = UnsafeMutablePointer<UInt32>.allocate(capacity: max(n0, 1))
         defer {
             current.deallocate()
             next.deallocate()
+            newPosition.deallocate()
         }
         projected.withUnsafeBufferPointer { pr in
             for r in validIndices {
-                current.append(r, Double(pr[2 * Int(r)]), Double(pr[2 * Int(r) + 1]), 1)
+                current.append(r, Double(pr[2 * Int(r)]), Double(pr[2 * Int(r) + 1]), 1, from: 0)
             }
         }
         let scratch = CellIndex.SortScratch(capacity: n0)
-        var index = makeIndex(current, clusteredAtZoom: maxZoom, scratch: scratch)
+        // The band holding the levels from `maxZoom + 1` down; its cells serve zooms down to `bandEnd`.
+        var band = makeBand(current, level: maxZoom + 1, cellZoom: maxZoom, scratch: scratch)
+        var bandEnd = maxZoom
 
         var aggregateBuilder = attributes.isEmpty ? nil : AggregateTable.Builder(attributes: attributes)
         var useGraph = true
@@ -137,12 +197,21 @@ struct LevelBuilder {
             let n = current.n
             let r = radius(atZoom: z)
 
-            // Exact neighbour lists from a sweep over the cell index when the level is big and
-            // not too dense; otherwise a radius query per item.
+            // Exact neighbour lists from a sweep over the band when the level is big and not too
+            // dense; otherwise a radius query per item. A band whose wide cells (or dead entries)
+            // make the sweep too costly gets a fresh index with this zoom's cells for this level.
             var graph: NeighborGraph? = nil
+            var query = band
+            var candidatesCell = band.cell
+            var keepBand = true
             if useGraph && n >= 2048 {
-                graph = NeighborGraph.build(index: index, keys: scratch.sorted, shift: scratch.shift,
-                                            centreX: scratch.cx, centreY: scratch.cy, radius: r, budget: 48 * n)
+                graph = withSweepInput(band, table, scratch: scratch) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
+                if graph == nil && (bandEnd < z || band.deadCount > 0) {
+                    keepBand = false
+                    query = makeBand(current, level: z + 1, cellZoom: z, scratch: scratch)
+                    candidatesCell = query.cell
+                    graph = withSweepInput(query, table, scratch: scratch) { NeighborGraph.build($0, positions: n, radius: r, budget: 48 * n) }
+                }
                 if graph == nil { useGraph = false }
             }
             var ranks: [UInt32] = []
@@ -157,25 +226,31 @@ struct LevelBuilder {
             let minPoints = options.minPoints
             let clusterBase = UInt32(inputCount)
             let items = current.items, xs = current.x, ys = current.y, counts = current.count
+            let dead = LevelBand.dead
             visited.update(repeating: false, count: n)
 
             @inline(__always) func takeCluster(_ i: Int, numPoints: Int, _ list: UnsafeBufferPointer<UInt32>) {
                 let ref = items[i]
                 let numPointsOrigin = Int(counts[i])
                 let c = table.x.count
+                childPositions.removeAll(keepingCapacity: true)
+                childPositions.append(UInt32(i))
+                for k in list where !visited[Int(k)] {
+                    visited[Int(k)] = true
+                    childPositions.append(k)
+                }
+                // The neighbours in visiting order, whatever order the index found them in, so
+                // that centres (floating-point sums) and children don't depend on the cells.
+                // With exact order the list already is in the radius query's order.
+                if !exactOrder { Self.sortTail(&childPositions) }
                 var wx = xs[i] * Double(numPointsOrigin)
                 var wy = ys[i] * Double(numPointsOrigin)
                 aggregateBuilder?.add(ref, inputCount: inputCount, table: aggregates)
-                childPositions.removeAll(keepingCapacity: true)
-                childPositions.append(UInt32(i))
-                for k in list {
+                for k in childPositions.dropFirst() {
                     let j = Int(k)
-                    if visited[j] { continue }
-                    visited[j] = true
                     let numPoints2 = Double(counts[j])
                     wx += xs[j] * numPoints2
                     wy += ys[j] * numPoints2
-                    childPositions.append(k)
                     aggregateBuilder?.add(items[j], inputCount: inputCount, table: aggregates)
                 }
                 // Children in the order a radius query reports them (known with exact
@@ -190,7 +265,7 @@ struct LevelBuilder {
                 table.origin.append(UInt32(i))
                 table.zoom.append(UInt8(z))
                 aggregateBuilder?.commit(to: &aggregates)
-                next.append(clusterBase + UInt32(c), cx, cy, UInt32(numPoints))
+                next.append(clusterBase + UInt32(c), cx, cy, UInt32(numPoints), from: dead)
             }
 
             /// Visits item i with the neighbour list `list`; returns whether the level changed.
@@ -202,14 +277,14 @@ struct LevelBuilder {
                     takeCluster(i, numPoints: numPoints, list)
                     return true
                 }
-                next.append(items[i], xs[i], ys[i], counts[i])
+                next.append(items[i], xs[i], ys[i], counts[i], from: UInt32(i))
                 var moved = false
                 if numPoints > 1 {
                     for k in list {
                         let j = Int(k)
                         if visited[j] { continue }
                         visited[j] = true
-                        next.append(items[j], xs[j], ys[j], counts[j])
+                        next.append(items[j], xs[j], ys[j], counts[j], from: k)
                         moved = true
                     }
                 }
@@ -240,6 +315,7 @@ struct LevelBuilder {
                 }
                 }
             } else {
+                let index = graph == nil ? query.positionIndex : nil
                 for i in 0..<n {
                     if visited[i] { continue }
                     visited[i] = true
@@ -247,14 +323,14 @@ struct LevelBuilder {
                     if let graph {
                         let s = Int(graph.start[i]), e = Int(graph.start[i + 1])
                         if s == e {
-                            next.append(items[i], xs[i], ys[i], counts[i])
+                            next.append(items[i], xs[i], ys[i], counts[i], from: UInt32(i))
                             continue
                         }
                         for k in s..<e { neighbors.append(graph.targets[k]) }
-                    } else {
+                    } else if let index {
                         index.forEachWithin(qx: xs[i], qy: ys[i], r: r) { p in
                             let j = index.items[p]
-                            if Int(j) != i { neighbors.append(j) }
+                            if Int(j) != i && j != dead { neighbors.append(j) }
                         }
                     }
                     if exactOrder { NeighborGraph.sortByRank(&neighbors, ranks: ranks) }
@@ -263,29 +339,65 @@ struct LevelBuilder {
                 }
             }
 
-            // Store this level (items as references, in cell order) and index the next one.
-            builtLevels.append(Self.finish(index, dataItems: current.items))
+            // Carry the band down to the new level while its cells serve the next zoom and few of
+            // its entries are dead; otherwise store it and sort the new level into a new band.
+            var died = 0
             if changed {
-                swap(&current, &next)
-                index = makeIndex(current, clusteredAtZoom: z - 1, scratch: scratch)
-            } else if z > minZoom {
-                // Nothing merged or moved: same items, same order; only the cells must fit the
-                // next radius.
-                index = makeIndex(current, clusteredAtZoom: z - 1, scratch: scratch)
+                newPosition.update(repeating: dead, count: n)
+                var clusters: [LevelBand.NewCluster] = []
+                for k in 0..<next.n {
+                    let f = next.from[k]
+                    if f == dead {
+                        clusters.append(.init(position: UInt32(k), x: next.x[k], y: next.y[k], ref: next.items[k]))
+                    } else {
+                        newPosition[Int(f)] = UInt32(k)
+                    }
+                }
+                died = n - (next.n - clusters.count)
+                keepBand = keepBand && !exactOrder && (z == minZoom || z - 1 >= bandEnd)
+                    && band.deadCount + died <= next.n / 4
+                if keepBand { band.carry(toLevel: z, newPosition: newPosition, clusters: clusters) }
+            } else {
+                keepBand = keepBand && (z == minZoom || z - 1 >= bandEnd)
+                if keepBand { band.extend(toLevel: z) }
+            }
+            if changed { swap(&current, &next) }
+            if !keepBand {
+                builtLevels += band.finish()
+                if z > minZoom, let graph, !exactOrder, current.n >= 2048 {
+                    let k = bandLength(from: z - 1, candidatesPerItem: Double(graph.candidates) / Double(max(n, 1)),
+                                       seenCell: candidatesCell)
+                    bandEnd = z - k
+                } else {
+                    bandEnd = z - 1
+                }
+                band = makeBand(current, level: z, cellZoom: bandEnd, scratch: scratch)
             }
         }
         table.zoomStart.append(table.x.count)
-        builtLevels.append(Self.finish(index, dataItems: current.items))
+        builtLevels += band.finish()
         return builtLevels.reversed()
     }
 
-    /// A finished level: the index with visiting-order positions replaced by item references.
-    static func finish(_ index: CellIndex, dataItems d: UnsafePointer<UInt32>) -> Level {
-        var index = index
-        index.items.withUnsafeMutableBufferPointer { items in
-            for p in 0..<items.count { items[p] = d[Int(items[p])] }
+    /// Sorts all but the first element ascending (insertion sort for the usual short lists).
+    @inline(__always) static func sortTail(_ list: inout [UInt32]) {
+        let n = list.count
+        if n < 3 { return }
+        if n > 32 {
+            list[1...].sort()
+            return
         }
-        return Level(index: index)
+        list.withUnsafeMutableBufferPointer { l in
+            for i in 2..<n {
+                let v = l[i]
+                var j = i - 1
+                while j >= 1 && l[j] > v {
+                    l[j + 1] = l[j]
+                    j -= 1
+                }
+                l[j + 1] = v
+            }
+        }
     }
 }
 

@@ -13,7 +13,7 @@ import Foundation
 /// expansion zooms are identical, and centres agree to floating-point rounding (~1e-13°).
 /// The order of `clusters(in:zoom:)`, `children(of:)` and `leaves(of:limit:offset:)` is
 /// deterministic but, except with `minPoints > 2`, not supercluster's (which follows its
-/// kd-trees): children come origin first, then the neighbours it took.
+/// kd-trees): children come origin first, then the neighbours it took in visiting order.
 /// Invalid input points (NaN, |lat| > 90, |lon| > 180) are skipped, like features without a
 /// geometry in supercluster: they keep their index, they are just never returned.
 public final class HierarchicalClusterer: PointClusterer {
@@ -47,8 +47,47 @@ public final class HierarchicalClusterer: PointClusterer {
     /// One zoom's items.
     struct Level: Sendable {
         /// Item coordinates (Float, as supercluster's trees) and, per position, the item: an
-        /// input index (`< inputCount`) or `inputCount + cluster number`.
+        /// input index (`< inputCount`) or `inputCount + cluster number`. Shared by the levels
+        /// of one `LevelBand`: then only the entries with `lowest ≤ level ≤ highest` are on it.
         var index: CellIndex
+        /// This level's number (its zoom).
+        var level: UInt8
+        /// How many items are on this level.
+        var count: Int
+        /// Per entry, the highest and lowest level it is on; empty when every entry is on it.
+        var highest: [UInt8]
+        var lowest: [UInt8]
+
+        /// A level that holds every entry of `index`.
+        init(index: CellIndex, level: UInt8) {
+            self.init(index: index, level: level, count: index.count, highest: [], lowest: [])
+        }
+
+        init(index: CellIndex, level: UInt8, count: Int, highest: [UInt8], lowest: [UInt8]) {
+            self.index = index
+            self.level = level
+            self.count = count
+            self.highest = highest
+            self.lowest = lowest
+        }
+
+        /// Calls `body` with the item reference of each entry on this level in the box, in cell order.
+        @inline(__always)
+        func forEachItem(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+            index.items.withUnsafeBufferPointer { items in
+                if highest.isEmpty {
+                    index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body(items[$0]) }
+                    return
+                }
+                highest.withUnsafeBufferPointer { high in
+                    lowest.withUnsafeBufferPointer { low in
+                        index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { p in
+                            if high[p] >= level && low[p] <= level { body(items[p]) }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Every cluster of every zoom, in creation order (zoom descending, then origin ascending).
@@ -91,7 +130,13 @@ public final class HierarchicalClusterer: PointClusterer {
     /// Indexes `points`, also aggregating a category (−1: none) and a numeric value (NaN: none)
     /// per point into every cluster; pass empty arrays for inputs you don't have.
     /// - Complexity: O(*n* log *n*) per zoom level for *n* items on it.
-    public init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options = Options()) {
+    public convenience init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options = Options()) {
+        self.init(points: points, categories: categories, values: values, options: options, maxBandLength: 8)
+    }
+
+    /// As above; `maxBandLength` is the most zooms one `LevelBand` serves (1 sorts every level
+    /// from scratch: tests compare the two).
+    init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options, maxBandLength: Int) {
         var options = options
         options.maxZoom = min(max(options.maxZoom, 0), 30)
         options.minZoom = min(max(options.minZoom, 0), options.maxZoom)
@@ -108,6 +153,7 @@ public final class HierarchicalClusterer: PointClusterer {
 
         var builder = LevelBuilder(options: options, inputCount: points.count, projected: projected,
                                    attributes: attributes)
+        builder.maxBandLength = maxBandLength
         let built = builder.build(validIndices: validIndices)
         self.levels = built
         self.table = builder.table
@@ -221,12 +267,11 @@ public final class HierarchicalClusterer: PointClusterer {
 
     private func rangeQuery(level z: Int, minLng: Double, minLat: Double, maxLng: Double, maxLat: Double,
                             _ body: (ClusterItem) -> Void) {
-        let index = level(forZoom: z).index
-        index.forEachInRange(
+        level(forZoom: z).forEachItem(
             minX: WebMercator.x(longitude: minLng), minY: WebMercator.y(latitude: maxLat),
             maxX: WebMercator.x(longitude: maxLng), maxY: WebMercator.y(latitude: minLat)
-        ) { pos in
-            body(makeItem(index.items[pos]))
+        ) { ref in
+            body(makeItem(ref))
         }
     }
 
@@ -325,7 +370,7 @@ public final class HierarchicalClusterer: PointClusterer {
     /// The number of items (points and clusters) at a zoom.
     public func itemCount(atZoom zoom: Int) -> Int {
         let z = min(max(zoom, options.minZoom), options.maxZoom + 1)
-        return level(forZoom: z).index.count
+        return level(forZoom: z).count
     }
 }
 

@@ -9,13 +9,43 @@ import Dispatch
 
 /// Per-thread results of the sweep.
 private final class SweepResults: @unchecked Sendable {
-    var edges: [[UInt64]?]
+    var edges: [(edges: [UInt64], work: Int)?]
     init(_ n: Int) { edges = Array(repeating: nil, count: n) }
 }
 
 struct NeighborGraph {
     var start: [UInt32]
     var targets: [UInt32]
+    /// Candidate pairs the sweep looked at (for choosing cell sizes: see `LevelBuilder`).
+    var candidates = 0
+
+    /// What the sweep reads, by cell-order position: Float coordinates, the item (a visiting
+    /// position, or `LevelBand.dead` for an entry to skip), the cell key (`keys[p] >> shift`),
+    /// and the Double centre: `cx/cy[p]` when given, else by item reference — a point's Double
+    /// coordinates are its Float ones, a cluster's are in the cluster table.
+    struct SweepInput: @unchecked Sendable {
+        var entries: Int
+        var xs: UnsafePointer<Float>
+        var ys: UnsafePointer<Float>
+        var item: UnsafePointer<UInt32>
+        var keys: UnsafePointer<UInt64>
+        var shift: UInt64
+        var width: UInt64
+        var cell: Double
+        var cx: UnsafePointer<Double>? = nil
+        var cy: UnsafePointer<Double>? = nil
+        var refs: UnsafePointer<UInt32>? = nil
+        var inputCount = 0
+        var tableX: UnsafePointer<Double>? = nil
+        var tableY: UnsafePointer<Double>? = nil
+
+        @inline(__always) func centre(_ p: Int) -> (Double, Double) {
+            if let cx, let cy { return (cx[p], cy[p]) }
+            let r = Int(refs![p])
+            if r < inputCount { return (Double(xs[p]), Double(ys[p])) }
+            return (tableX![r - inputCount], tableY![r - inputCount])
+        }
+    }
 
     /// The grid cell needed to find neighbours within `r` (see `build`).
     static func cellSize(radius r: Double) -> Double { searchDistance(radius: r) * 1.0001 }
@@ -56,34 +86,41 @@ struct NeighborGraph {
                       centreY: UnsafePointer<Double>?, radius r: Double, budget: Int) -> NeighborGraph? {
         let n = index.count
         guard n > 0, let keys, let centreX, let centreY else { return NeighborGraph(start: [UInt32](repeating: 0, count: n + 1), targets: []) }
+        return index.x.withUnsafeBufferPointer { xs in
+            index.y.withUnsafeBufferPointer { ys in
+                index.items.withUnsafeBufferPointer { item in
+                    let input = SweepInput(entries: n, xs: xs.baseAddress!, ys: ys.baseAddress!, item: item.baseAddress!,
+                                           keys: keys, shift: shift, width: index.width, cell: index.cell,
+                                           cx: centreX, cy: centreY)
+                    return build(input, positions: n, radius: r, budget: budget)
+                }
+            }
+        }
+    }
+
+    /// Builds the lists for `positions` visiting positions from a sweep over `input`'s entries
+    /// (entries marked `LevelBand.dead` are skipped); nil past the budget.
+    static func build(_ input: SweepInput, positions n: Int, radius r: Double, budget: Int) -> NeighborGraph? {
+        let entries = input.entries
+        guard entries > 0 else { return NeighborGraph(start: [UInt32](repeating: 0, count: n + 1), targets: []) }
         let eps = searchDistance(radius: r)
-        precondition(index.cell >= eps, "grid cells too small for the radius")
-        let width = index.width
+        precondition(input.cell >= eps, "grid cells too small for the radius")
         let r2 = r * r
         // Two halves of the sweep on two threads; each finds the pairs whose first item is in
         // its half, so together they find each pair once, and the edge order is fixed.
-        let halves = n >= 65_536 ? 2 : 1
+        let halves = entries >= 65_536 ? 2 : 1
         let results = SweepResults(halves)
         let perHalfBudget = budget / halves
-        index.x.withUnsafeBufferPointer { xs in
-          index.y.withUnsafeBufferPointer { ys in
-            index.items.withUnsafeBufferPointer { item in
-                    let xs = SendableConstPointer(xs.baseAddress), ys = SendableConstPointer(ys.baseAddress)
-                    let item = SendableConstPointer(item.baseAddress), k = SendableConstPointer(keys)
-                    let cx = SendableConstPointer(centreX), cy = SendableConstPointer(centreY)
-                    DispatchQueue.concurrentPerform(iterations: halves) { h in
-                        results.edges[h] = sweep(from: n * h / halves, to: n * (h + 1) / halves, count: n,
-                                                 xs: xs.pointer!, ys: ys.pointer!, item: item.pointer!, k: k.pointer!,
-                                                 shift: shift, cx: cx.pointer!, cy: cy.pointer!, eps: eps, r2: r2,
-                                                 width: width, budget: perHalfBudget)
-                    }
-            }
-          }
+        DispatchQueue.concurrentPerform(iterations: halves) { h in
+            results.edges[h] = sweep(input, from: entries * h / halves, to: entries * (h + 1) / halves,
+                                     eps: eps, r2: r2, budget: perHalfBudget)
         }
         var edges: [UInt64] = []
+        var candidates = 0
         for h in 0..<halves {
             guard let e = results.edges[h] else { return nil }
-            edges += e
+            edges += e.edges
+            candidates += e.work
         }
 
         var start = [UInt32](repeating: 0, count: n + 1)
@@ -96,27 +133,31 @@ struct NeighborGraph {
             targets[Int(fill[s])] = UInt32(truncatingIfNeeded: e)
             fill[s] &+= 1
         }
-        return NeighborGraph(start: start, targets: targets)
+        return NeighborGraph(start: start, targets: targets, candidates: candidates)
     }
 
     /// Candidate pairs (a, b) with `from ≤ a < to` and b after a in the same cell or the next one
-    /// in the row, or in the three cells below; nil past the budget.
-    static func sweep(from: Int, to: Int, count n: Int, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>,
-                      item: UnsafePointer<UInt32>, k: UnsafePointer<UInt64>, shift: UInt64, cx: UnsafePointer<Double>,
-                      cy: UnsafePointer<Double>, eps: Double, r2: Double, width: UInt64, budget: Int) -> [UInt64]? {
+    /// in the row, or in the three cells below, and how many were looked at; nil past the budget.
+    static func sweep(_ input: SweepInput, from: Int, to: Int, eps: Double, r2: Double,
+                      budget: Int) -> (edges: [UInt64], work: Int)? {
+        let n = input.entries, xs = input.xs, ys = input.ys, item = input.item, k = input.keys
+        let shift = input.shift, width = input.width
+        let dead = LevelBand.dead
         var edges: [UInt64] = []
         var work = 0
         @inline(__always) func check(_ a: Int, _ b: Int) {
             let fxa = Double(xs[a]), fya = Double(ys[a]), fxb = Double(xs[b]), fyb = Double(ys[b])
             guard abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps else { return }
-            let ia = UInt64(item[a]), ib = UInt64(item[b])
-            var dx = fxb - cx[a], dy = fyb - cy[a]
-            if dx * dx + dy * dy <= r2 { edges.append(ia << 32 | ib) }
-            dx = fxa - cx[b]
-            dy = fya - cy[b]
-            if dx * dx + dy * dy <= r2 { edges.append(ib << 32 | ia) }
+            let ia = item[a], ib = item[b]
+            guard ia != dead && ib != dead else { return }
+            let (cxa, cya) = input.centre(a), (cxb, cyb) = input.centre(b)
+            var dx = fxb - cxa, dy = fyb - cya
+            if dx * dx + dy * dy <= r2 { edges.append(UInt64(ia) << 32 | UInt64(ib)) }
+            dx = fxa - cxb
+            dy = fya - cyb
+            if dx * dx + dy * dy <= r2 { edges.append(UInt64(ib) << 32 | UInt64(ia)) }
         }
-        guard from < to else { return edges }
+        guard from < to else { return (edges, 0) }
         // First position of the rows below, found by binary search for this half's start.
         var p: Int = {
             let target = (k[from] >> shift) + width - 1
@@ -141,10 +182,10 @@ struct NeighborGraph {
                 check(a, q)
                 q += 1
             }
-            work += (b - a) + (q - p)
-            if work > budget { return nil }
+            work += (b - a - 1) + (q - p)
+            if work + (a - from + 1) > budget { return nil }  // the budget counts each item once too
         }
-        return edges
+        return (edges, work)
     }
 
     /// For each visiting-order position, the rank of its item in the order a radius or range

@@ -44,6 +44,17 @@ struct CellIndex: Sendable {
         }
     }
 
+    /// An index over coordinates already in cell order (keys non-decreasing for this cell size),
+    /// e.g. a `LevelBand`'s.
+    init(cell: Double, width: UInt64, x: [Float], y: [Float], items: [UInt32]) {
+        precondition(x.count == items.count && y.count == items.count, "columns must have the same length")
+        self.cell = cell
+        self.width = width
+        self.x = x
+        self.y = y
+        self.items = items
+    }
+
     /// Reusable buffers for building indexes, and by-products of the last build that the
     /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
     /// `cx/cy[p]` its Double coordinates.

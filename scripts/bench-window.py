@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The real window opening a big point file under Xvfb (issue 14 item 5; part of `make bench`,
+not of `make test`): starts Xvfb, launches the release `clustermap FILE` with its event log,
+drags the map back and forth all through the load (so frames are asked for, as a user panning
+would), and prints one JSON line: time to the first clustered frame (the first frame after
+`load-done`), the longest and the median gap between frames while loading, the number of
+progress updates, and the app's peak RSS (VmHWM).
+
+usage: bench-window.py FILE [--binary PATH] [--timeout SECONDS] [--pause SECONDS]
+
+--pause is the rest between two drags (default 0.5 s; 0 drags without a break).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(__doc__)
+    binary = ".build/release/clustermap"
+    timeout = 300.0
+    if "--binary" in args:
+        binary = args[args.index("--binary") + 1]
+    if "--timeout" in args:
+        timeout = float(args[args.index("--timeout") + 1])
+    pause = 0.5
+    if "--pause" in args:
+        pause = float(args[args.index("--pause") + 1])
+    path = args[0]
+
+    work = tempfile.mkdtemp(prefix="clustermap-bench-window-")
+    r, w = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stderr=subprocess.DEVNULL)
+    os.close(w)
+    number = b""
+    while not number.endswith(b"\n"):  # Xvfb writes the display number and a newline once ready
+        chunk = os.read(r, 16)
+        if not chunk:
+            break
+        number += chunk
+    os.close(r)
+    display = ":" + number.decode().strip()
+    env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GTK_A11Y="none", NO_AT_BRIDGE="1",
+               XDG_CONFIG_HOME=work + "/config", XDG_CACHE_HOME=work + "/cache", XDG_DATA_HOME=work + "/data")
+    log_path = work + "/events.jsonl"
+    start = time.monotonic()
+    app = subprocess.Popen([binary, path, "--size", "1280x800", "--event-log", log_path], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak_kb = 0
+    done = threading.Event()
+
+    def watch_memory():
+        nonlocal peak_kb
+        while not done.is_set():
+            try:
+                with open(f"/proc/{app.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmHWM:"):
+                            peak_kb = max(peak_kb, int(line.split()[1]))
+            except OSError:
+                return
+            time.sleep(0.2)
+
+    threading.Thread(target=watch_memory, daemon=True).start()
+
+    def events():
+        try:
+            with open(log_path) as f:
+                return [json.loads(line) for line in f if line.startswith("{")]
+        except (OSError, ValueError):
+            return []
+
+    # Wait for the window, then pan with the mouse until the data is on screen.
+    window = None
+    while window is None and time.monotonic() - start < 60:
+        out = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "ClusterMap"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.split()
+        window = out[0] if out else None
+        time.sleep(0.1)
+    if window is None:
+        app.terminate()
+        xvfb.terminate()
+        sys.exit("bench-window: no window")
+    x, step = 640, 40
+    result = None
+    rounds = 0
+    while time.monotonic() - start < timeout:
+        # A drag (frames as fast as xdotool moves the pointer), then a keyboard zoom in or out
+        # (an eased animation: frames as fast as the frame clock, if the GTK thread keeps up).
+        subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400", "mousedown", "1"], env=env)
+        for _ in range(6):
+            x += step
+            subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400"], env=env)
+        subprocess.run(["xdotool", "mouseup", "1"], env=env)
+        step = -step
+        subprocess.run(["xdotool", "key", "--window", window, "plus" if rounds % 2 == 0 else "minus"], env=env)
+        rounds += 1
+        time.sleep(pause)
+        log = events()
+        done_index = next((k for k, e in enumerate(log) if e.get("event") == "load-done"), None)
+        if done_index is not None:
+            # Frames are stamped in ms since launch; load-done's own "ms" is the load's duration.
+            frames = [e["ms"] for e in log if e.get("event") == "frame"]
+            before = [e["ms"] for e in log[:done_index] if e.get("event") == "frame"]
+            done_at = before[-1] if before else 0
+            after = [e["ms"] for e in log[done_index:] if e.get("event") == "frame"]
+            if after:
+                during = before
+                gaps = [b - a for a, b in zip(during, during[1:])]
+                result = {"bench": "window", "file": os.path.basename(path),
+                          "points": next(e.get("points") for e in log if e.get("event") == "load-done"),
+                          "first_clustered_frame_ms": after[0],
+                          "load_ms": log[done_index].get("ms"),
+                          "frames_during_load": len(during),
+                          "max_frame_gap_ms": max(gaps) if gaps else None,
+                          "p95_frame_gap_ms": sorted(gaps)[int(0.95 * (len(gaps) - 1))] if gaps else None,
+                          "median_frame_gap_ms": statistics.median(gaps) if gaps else None,
+                          "progress_updates": sum(1 for e in log if e.get("event") == "load-progress")}
+                break
+    time.sleep(0.5)
+    done.set()
+    app.terminate()
+    app.wait()
+    xvfb.terminate()
+    if result is None:
+        sys.exit("bench-window: the data did not load within the timeout")
+    result["peak_rss_mb"] = round(peak_kb / 1024, 1)
+    print(json.dumps(result, separators=(",", ":")), flush=True)
+
+
+if __name__ == "__main__":
+    main()
