@@ -26,6 +26,9 @@ public struct Dataset: Sendable, Equatable, Identifiable {
     public let loadOptions: LoadOptions
     /// How many points it has (checked by the tests).
     public let expectedCount: Int
+    /// Whether it opens fitted to its data (as files do). Only the default world cities open on
+    /// the whole world, the first impression of a launch without a file.
+    public var opensFitted = true
 
     /// Path of the file inside a data directory (the folder that holds `points/`).
     public func path(in dataDirectory: String) -> String {
@@ -51,7 +54,8 @@ public enum DatasetCatalog {
     public static let all: [Dataset] = [
         Dataset(id: "world-cities", title: "World cities", fileName: "geonames_cities1000.csv",
                 attribution: geoNamesAttribution, license: "CC BY 4.0", coloring: .plain,
-                loadOptions: LoadOptions(numericProperty: "population"), expectedCount: 170_391),
+                loadOptions: LoadOptions(numericProperty: "population"), expectedCount: 170_391,
+                opensFitted: false),
         Dataset(id: "earthquakes", title: "Earthquakes 1965–2016", fileName: "earthquakes_usgs_1965_2016.csv",
                 attribution: "Earthquakes: USGS (U.S. public domain)", license: "Public domain",
                 coloring: .numeric(property: "mag"),
