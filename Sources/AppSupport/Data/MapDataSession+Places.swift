@@ -36,7 +36,7 @@ extension MapDataSession {
             if let l = src.points.label(at: local), !l.isEmpty { return l }
             // Unnamed places (earthquakes): their measured value says more than a number.
             if let prop = src.points.numericPropertyName, let v = src.points.numericValue(at: local) {
-                return "\(prop) \(v == v.rounded() ? String(Int(v)) : String(v))"
+                return PropertyFormat.fact(key: prop, value: v) ?? "\(PropertyFormat.words(prop)) \(PropertyFormat.number(v))"
             }
             return "Place \(src.points.sourcePositions[local] + 1)"
         }

@@ -67,7 +67,13 @@ extension MapViewController {
         let o = surfaceOffset
         eventLog.emit("callout", [("id", .int(c.pointIndex)), ("x", .number((c.frame.x + o.x).rounded())),
                                   ("y", .number((c.frame.y + o.y).rounded())), ("width", .number(c.frame.width.rounded())),
-                                  ("height", .number(c.frame.height.rounded()))])
+                                  ("height", .number(c.frame.height.rounded())),
+                                  ("title", .string(c.title)), ("lines", .array(c.lines.map { .string($0) })),
+                                  ("buttons", .array(c.buttons.map { b in
+                                      .object([("action", .string(b.action.rawValue)),
+                                               ("x", .number((c.frame.x + b.frame.x + b.frame.width / 2 + o.x).rounded())),
+                                               ("y", .number((c.frame.y + b.frame.y + b.frame.height / 2 + o.y).rounded()))])
+                                  }))])
     }
 
     /// Logs what is on screen (positions in window surface coordinates).

@@ -101,6 +101,8 @@ public struct SceneCallout: Sendable, Equatable {
     public var title: String
     /// Text lines after the title (label, description, other properties), already cut to fit.
     public var lines: [String]
+    /// The close button and footer links, relative to the frame's top-left corner.
+    public var buttons: [CalloutButton] = []
     /// Appearance progress 0…1 (grows, or fades under reduced motion).
     public var progress: Double = 1
     /// Whether a `progress` below 1 fades the callout in (reduced motion) instead of growing it

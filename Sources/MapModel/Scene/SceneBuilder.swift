@@ -74,6 +74,7 @@ public struct SceneBuilder: Sendable {
                 let anchor = ScreenPoint(x: s.center.x, y: s.center.y - style.pinRadius)
                 var c = SceneCallout(pointIndex: s.pointIndex, frame: CalloutPlacement.frame(above: s.center, size: content.size),
                                      anchor: anchor, title: content.title, lines: content.lines)
+                c.buttons = content.buttons
                 c.progress = state.calloutProgress
                 c.fades = state.calloutFades
                 scene.callout = c

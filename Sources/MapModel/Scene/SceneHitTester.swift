@@ -3,6 +3,8 @@ public enum SceneHitTester {
     /// What a point hits.
     public enum Hit: Equatable, Sendable {
         case callout(pointIndex: Int)
+        /// A button on the callout card.
+        case calloutButton(pointIndex: Int, CalloutAction)
         case pin(SceneItemID, pointIndex: Int)
         case bubble(SceneItemID)
     }
@@ -10,7 +12,13 @@ public enum SceneHitTester {
     /// The topmost item under `p`: the callout, then pins (last drawn first), then bubbles.
     /// - Complexity: O(n) in the number of drawn items.
     public static func hit(_ scene: Scene, at p: ScreenPoint, style: BubbleStyle = BubbleStyle()) -> Hit? {
-        if let c = scene.callout, c.frame.contains(p) { return .callout(pointIndex: c.pointIndex) }
+        if let c = scene.callout, c.frame.contains(p) {
+            let local = ScreenPoint(x: p.x - c.frame.x, y: p.y - c.frame.y)
+            if let b = c.buttons.first(where: { $0.frame.contains(local) }) {
+                return .calloutButton(pointIndex: c.pointIndex, b.action)
+            }
+            return .callout(pointIndex: c.pointIndex)
+        }
         let pinR = style.pinRadius + style.hitSlop
         for pin in scene.pins.reversed() {
             let dx = p.x - pin.center.x, dy = p.y - pin.center.y
