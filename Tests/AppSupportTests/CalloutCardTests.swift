@@ -52,4 +52,21 @@ final class CalloutCardTests: XCTestCase {
         XCTAssertEqual(PropertyFormat.country("ES"), "Spain")
         XCTAssertEqual(PropertyFormat.country("Atlantis"), "Atlantis")
     }
+
+    /// Tooltips use the dataset's noun and name the strongest members first (issue 12 item 6).
+    func testTooltipsUseTheNounAndTheMostImportantMembersFirst() throws {
+        var csv = "date,lat,lon,mag\n"
+        let mags = [5.5, 5.8, 6.1, 5.6, 7.2, 5.9]
+        for (i, m) in mags.enumerated() { csv += "2016-01-0\(i + 1),10.\(i),20.\(i),\(m)\n" }
+        let set = try PointSetLoader.load(text: csv, name: "quakes.csv", options: LoadOptions(numericProperty: "mag"))
+        let quakes = try XCTUnwrap(DatasetCatalog.dataset(id: "earthquakes"))
+        let s = MapDataSession(pointSets: [set], datasets: [quakes])
+        let items = s.clusterer.clusters(in: .world, zoom: 2)
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(s.tooltip(of: items[0], names: 3), "6 earthquakes\nM 7.2, M 6.1, M 5.9, …")
+        XCTAssertEqual(s.noun(count: 1), "earthquake")
+        // A file without a dataset: "places", index order.
+        let plain = MapDataSession(pointSets: [set])
+        XCTAssertTrue(plain.tooltip(of: plain.clusterer.clusters(in: .world, zoom: 2)[0]).hasPrefix("6 places\n"))
+    }
 }

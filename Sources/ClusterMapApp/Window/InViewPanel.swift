@@ -183,7 +183,7 @@ final class InViewPanel {
         syncSelection(with: c)
         isSyncing = false
         let places = rows.reduce(0) { $0 + $1.count }
-        gtk_label_set_text(opaque(countLabel), rows.isEmpty ? "" : "\(MapDataSession.formatted(places)) \(places == 1 ? "place" : "places")")
+        gtk_label_set_text(opaque(countLabel), rows.isEmpty ? "" : "\(MapDataSession.formatted(places)) \(session.noun(count: places))")
         gtk_widget_set_visible(scroller, rows.isEmpty ? 0 : 1)
         gtk_widget_set_visible(emptyLabel, rows.isEmpty ? 1 : 0)
     }

@@ -128,7 +128,7 @@ extension MapViewController {
             let rows = leaves.count <= MapViewController.sortedListLimit
                 ? leaves.map { ($0, session.places.name(of: $0).lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
                 : leaves
-            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows,
+            panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) here", points: rows,
                        name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
                        in: (camera.viewportSize.width, camera.viewportSize.height))
             eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),
