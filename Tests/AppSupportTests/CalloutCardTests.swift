@@ -69,4 +69,11 @@ final class CalloutCardTests: XCTestCase {
         let plain = MapDataSession(pointSets: [set])
         XCTAssertTrue(plain.tooltip(of: plain.clusterer.clusters(in: .world, zoom: 2)[0]).hasPrefix("6 places\n"))
     }
+
+    /// Search results name the country, not its code (issue 12 item 7).
+    func testSearchRowsNameTheCountry() throws {
+        let set = try PointSetLoader.load(text: "geonameid,name,lat,lon,country,admin1,population,timezone\n2267057,Lisbon,38.71667,-9.13333,PT,14,517802,Europe/Lisbon\n",
+                                          name: "cities.csv")
+        XCTAssertEqual(MapDataSession(pointSets: [set]).searchDetail(of: 0), "Portugal · pop. 517,802")
+    }
 }

@@ -100,4 +100,12 @@ final class LabelAttributionTests: XCTestCase {
         XCTAssertEqual(LabelAttribution.line("© Natural Earth · GeoNames CC BY 4.0", labels: [label(.village)]),
                        "© Natural Earth · GeoNames CC BY 4.0")
     }
+
+    func testDataCreditsOnlyWhileTheDataIsInView() {
+        let base = "© Natural Earth · USGS"
+        XCTAssertEqual(LabelAttribution.line(base, labels: [], showsData: true), base)
+        XCTAssertEqual(LabelAttribution.line(base, labels: [], showsData: false), "© Natural Earth")
+        XCTAssertEqual(LabelAttribution.line("© Natural Earth · GeoNames CC BY 4.0", labels: [label(.village)], showsData: false),
+                       "© Natural Earth · GeoNames CC BY 4.0", "GeoNames stays while its names show")
+    }
 }

@@ -78,4 +78,18 @@ final class FirstMinutesTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fitted.event["zoom"] as! Double, log2(1200.0 / 256), "the world is not shown twice")
         XCTAssertLessThan(fitted.event["zoom"] as! Double, 3, "yet the whole world's quakes are in view")
     }
+
+    /// SPEC §5.1: one wheel notch zooms exactly one level (it was half a level).
+    func testOneWheelNotchIsOneZoomLevel() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid", "--center", "40.42,-3.70", "--zoom", "11"])
+        let first = try h.waitForEvent("camera", timeout: 30) { ($0["zoom"] as! Double) == 11 }
+        try h.move(to: 640, 420)
+        usleep(100_000)
+        try h.run("xdotool", ["click", "4"])
+        let after = try h.waitForEvent("camera", after: first.index + 1, timeout: 10)
+        XCTAssertEqual(after.event["zoom"] as! Double, 12, accuracy: 1e-6)
+    }
 }

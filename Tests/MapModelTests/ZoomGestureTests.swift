@@ -13,7 +13,7 @@ final class ZoomGestureTests: XCTestCase {
         guard case .animate(let a) = change else { return XCTFail("a notch animates") }
         XCTAssertEqual(a.purpose, .zoomStep)
         XCTAssertEqual(a.duration, WheelZoomHandler.zoomAnimationDurationSeconds)
-        XCTAssertEqual(a.target.zoom, 6 + WheelZoomHandler.zoomLevelsPerWheelNotch, accuracy: 1e-12)
+        XCTAssertEqual(a.target.zoom, 7, accuracy: 1e-12, "one notch is one zoom level (SPEC §5.1)")
         // Fixed on every frame, not only at the end.
         for t in [0.0, 0.05, 0.12, 0.25, 1] {
             assertScreen(a.camera(at: 3 + t), shows: under, at: pointer, accuracy: 1e-6)

@@ -54,7 +54,8 @@ public struct MapPicture: Sendable {
             return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
         }
         scene.dropLabelsUnderMarks()
-        renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels)
+        renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels,
+                                                       showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
         sceneRenderer.scene = scene
         renderer.overlays = [sceneRenderer]
         if let tiles {

@@ -81,7 +81,10 @@ public struct SceneBuilder: Sendable {
             }
         }
 
-        if state.hoverMembers.count >= 3, case .cluster? = state.hovered {
+        // Only while the hovered bubble is drawn: after a flight or a zoom it is gone, and so is
+        // its outline (it used to stay on the map after the flight).
+        if state.hoverMembers.count >= 3, case .cluster? = state.hovered,
+           scene.bubbles.contains(where: { $0.id == state.hovered }) {
             scene.hull = ConvexHull.hull(of: state.hoverMembers.map { camera.screenPoint(for: $0) })
         }
         if let f = state.focused {
