@@ -53,6 +53,9 @@ public struct MapPicture: Sendable {
             let c = layout.index.candidates[id]
             return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
         }
+        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { text in
+            sceneRenderer.labelRenderer.size(of: text, kind: .place)
+        }
         scene.dropLabelsUnderMarks()
         renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels,
                                                        showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)

@@ -9,6 +9,9 @@ extension MapViewController {
     /// The scene for the current camera and state.
     func buildScene() -> Scene {
         var scene = buildDataScene()
+        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { [sceneRenderer] text in
+            sceneRenderer.labelRenderer.size(of: text, kind: .place)
+        }
         scene.labels = baseMapLabels()
         scene.dropLabelsUnderMarks()
         return scene
@@ -99,7 +102,12 @@ extension MapViewController {
             .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
                      ("width", r($0.frame.width)), ("height", r($0.frame.height))])
         }
-        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels))])
+        let names: [JSONValue] = lastScene.placeNames.map {
+            .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
+                     ("width", r($0.frame.width)), ("height", r($0.frame.height))])
+        }
+        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels)),
+                                ("names", .array(names))])
         if lastScene.callout?.pointIndex != lastLoggedCallout {
             lastLoggedCallout = lastScene.callout?.pointIndex
             emitCalloutEvent()

@@ -2,6 +2,8 @@
 /// equal data priority.
 public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
     case ocean, sea, country, capital, city, town, village, lake, river
+    /// The name of one of the data's places, beside its pin (drawn by the scene, not the base map).
+    case place
 
     public static func < (a: MapLabelKind, b: MapLabelKind) -> Bool { a.rawValue < b.rawValue }
 

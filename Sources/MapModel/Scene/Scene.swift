@@ -17,6 +17,9 @@ public struct Scene: Sendable, Equatable {
     public var focusRing: SceneFocusRing?
     /// Base-map names (seas, countries, cities), drawn first, under everything else.
     public var labels: [SceneLabel] = []
+    /// The data's place names beside their pins at high zoom (`PlaceNamePlacer`), drawn over
+    /// the base-map names and under the marks.
+    public var placeNames: [SceneLabel] = []
 
     public init() {}
 

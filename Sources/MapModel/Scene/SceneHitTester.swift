@@ -38,8 +38,14 @@ public enum SceneHitTester {
     /// The capsule of a pin's label: to the right of the pin, vertically centred.
     /// Width is estimated from the character count (7 px per character plus padding) so hit-testing
     /// needs no font; the renderer uses the same rectangle.
+    /// A price-like label (`PinLabel.isMarker`) is the marker itself: its capsule is centred on
+    /// the place, a little taller.
     public static func labelRect(for center: ScreenPoint, text: String, style: BubbleStyle = BubbleStyle()) -> ScreenRect {
         let w = Double(text.count) * 7 + 12
+        if PinLabel.isMarker(text) {
+            let mw = max(w + 4, 2 * (style.pinRadius + style.hitSlop))
+            return ScreenRect(x: center.x - mw / 2, y: center.y - 12, width: mw, height: 24)
+        }
         return ScreenRect(x: center.x + style.pinRadius + 2, y: center.y - 10, width: w, height: 20)
     }
 }

@@ -57,6 +57,7 @@ public final class SceneRenderer: MapOverlay {
         cairo_clip_extents(cr, &clip.minX, &clip.minY, &clip.maxX, &clip.maxY)
         cairo_save(cr)
         labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale)
+        labelRenderer.draw(scene.placeNames, in: cr, palette: palette, scale: scale)
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)
         var drawn = 0
@@ -181,6 +182,7 @@ public final class SceneRenderer: MapOverlay {
         var box = ScreenBox(minX: -extent, minY: -extent, maxX: extent, maxY: extent)
         if let label = p.label, !label.isEmpty {
             let r = SceneHitTester.labelRect(for: .zero, text: label, style: style)
+            box.minX = min(box.minX, r.minX - MarkSprites.capsuleMargin)
             box.maxX = max(box.maxX, r.maxX + MarkSprites.capsuleMargin)
             box.minY = min(box.minY, r.minY - MarkSprites.capsuleMargin)
             box.maxY = max(box.maxY, r.maxY + MarkSprites.capsuleMargin)
@@ -192,6 +194,8 @@ public final class SceneRenderer: MapOverlay {
                 MarkSprites.capsule(text: label, selected: p.isSelected, style: style, palette: palette, scale: scale)
             }
             capsule.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale)
+            // A price capsule is the marker itself: no round pin under it.
+            if PinLabel.isMarker(label) { return p.center.y + box.minY >= countAbove }
         }
         let flags = (p.isSelected ? MarkSprites.selectedFlag : 0) | (p.isHovered ? MarkSprites.hoveredFlag : 0)
         let key = MarkKey.pin(style: styleID, color: p.isSelected ? 0 : p.color, flags: flags)
