@@ -37,6 +37,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         if let session {
             scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
                                          places: session.places, state: SceneState())
+            session.decorateBubbles(in: &scene)
             picture.attribution = session.attribution
         }
         var tiles: TileMapLayer?

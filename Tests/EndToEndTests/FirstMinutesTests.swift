@@ -92,4 +92,22 @@ final class FirstMinutesTests: XCTestCase {
         let after = try h.waitForEvent("camera", after: first.index + 1, timeout: 10)
         XCTAssertEqual(after.event["zoom"] as! Double, 12, accuracy: 1e-6)
     }
+
+    /// SPEC §7: a legend explains the colours in use (read from the event log, which carries the
+    /// same text the screen reader gets), and the earthquake bubbles are coloured, not blue.
+    func testTheLegendSaysWhatTheColoursMean() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid"])
+        let legend = try h.waitForEvent("legend", timeout: 30)
+        XCTAssertEqual(legend.event["title"] as? String, "Category")
+        let entries = legend.event["entries"] as? [String] ?? []
+        XCTAssertTrue(entries.contains("museum") && entries.contains("stadium"), "\(entries)")
+        XCTAssertTrue(entries.contains { $0.contains("ring") }, "\(entries)")
+        usleep(500_000)
+        let shot = try h.screenshot(name: "legend")
+        // The card is light (theme base colour) over the map's land tone in the top-left corner.
+        XCTAssertGreaterThan(shot.fraction(near: (253, 253, 252), tolerance: 5, region: (x: 25, y: 80, w: 180, h: 110)), 0.3, shot.path)
+    }
 }

@@ -67,5 +67,10 @@ extension MapDataSession {
         }
 
         public func coordinate(of point: Int) -> GeoCoordinate { coordinates[point] }
+
+        /// The range of a numerically coloured source's values (the ramp's ends).
+        public func numericRange(ofSource i: Int) -> ClosedRange<Double>? {
+            i < numericRanges.count ? numericRanges[i] : nil
+        }
     }
 }

@@ -48,12 +48,16 @@ public enum PropertyFormat {
         }
     }
 
+    /// Short keys with a usual long form.
+    static let knownWords: [String: String] = ["mag": "Magnitude", "pop": "Population", "elev": "Elevation"]
+
     /// Keys written as capitals.
     static let acronyms: Set<String> = ["iata", "icao", "id", "usd", "url", "iso", "faa"]
 
     /// "Km from charing cross" for `km_from_charing_cross`: words, first letter capital.
     public static func words(_ key: String) -> String {
         if acronyms.contains(key.lowercased()) { return key.uppercased() }
+        if let known = knownWords[key.lowercased()] { return known }
         let spaced = key.replacingUnderscoresAndHyphens()
         guard let first = spaced.first else { return key }
         return first.uppercased() + spaced.dropFirst()

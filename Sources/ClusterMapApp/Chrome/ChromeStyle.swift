@@ -47,6 +47,14 @@ enum ChromeStyle {
     .cm-zoom > button:active { background: mix(@theme_base_color, @theme_fg_color, 0.16); }
     .cm-zoom > button:first-child { border-radius: 10px 10px 0 0; border-bottom: 1px solid alpha(@theme_fg_color, 0.12); }
     .cm-zoom > button:last-child { border-radius: 0 0 10px 10px; }
+    .cm-legend {
+      background: alpha(@theme_base_color, 0.94);
+      color: @theme_fg_color;
+      border-radius: 10px;
+      padding: 6px 10px 8px 10px;
+      box-shadow: 0 1px 4px alpha(black, 0.28), 0 0 0 1px alpha(black, 0.10);
+    }
+    .cm-legend expander title { font-weight: bold; font-size: 0.9em; }
     .cm-inview { border-left: 1px solid alpha(@theme_fg_color, 0.15); }
     .cm-inview.cm-floating {
       border-left: none;

@@ -9,6 +9,7 @@ extension MapViewController {
     /// The scene for the current camera and state.
     func buildScene() -> Scene {
         var scene = buildDataScene()
+        session?.decorateBubbles(in: &scene)
         scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { [sceneRenderer] text in
             sceneRenderer.labelRenderer.size(of: text, kind: .place)
         }

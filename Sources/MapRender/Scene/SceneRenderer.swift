@@ -128,25 +128,26 @@ public final class SceneRenderer: MapOverlay {
             let flags = (b.containsSelection ? MarkSprites.selectedFlag : 0) | (b.isHovered ? MarkSprites.hoveredFlag : 0)
             if !splitLabels {
                 let key = MarkKey.labelledBubble(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
-                                                 flags: flags)
+                                                 flags: flags, look: b.look)
                 let sprite = sprites.sprite(for: key) {
                     MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
-                                       selected: b.containsSelection, label: b.label, palette: palette, scale: scale)
+                                       selected: b.containsSelection, label: b.label, look: b.look, palette: palette, scale: scale)
                 }
                 sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
                 if b.center.y - extent >= countAbove { drawn += 1 }
                 continue
             }
-            let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags)
+            let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags, look: b.look)
             let sprite = sprites.sprite(for: key) {
                 MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
-                                   selected: b.containsSelection, palette: palette, scale: scale)
+                                   selected: b.containsSelection, look: b.look, palette: palette, scale: scale)
             }
             sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
             if !b.label.isEmpty {
-                let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq)
+                let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
+                                                   fill: b.look.fill)
                 let text = sprites.sprite(for: labelKey) {
-                    MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4,
+                    MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4, fill: b.look.fill,
                                             palette: palette, scale: scale)
                 }
                 text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)

@@ -1,0 +1,55 @@
+import ClusterCore
+import GeoData
+import MapModel
+
+extension MapDataSession {
+    /// Colour for the categories a ring folds together.
+    public static let otherCategoryColor: UInt32 = 0x9AA0A6
+
+    /// How the session colours its bubbles (SPEC §7), or nil when only the count steps do.
+    public enum BubbleColoring: Sendable, Equatable {
+        /// Fill on the points' ramp by the members' maximum value (e.g. magnitude).
+        case maximum(property: String, range: ClosedRange<Double>)
+        /// A ring split by category (or by file, for several files).
+        case categories
+    }
+
+    /// What the bubble colours mean for this data.
+    public var bubbleColoring: BubbleColoring? {
+        if sources.count > 1 { return .categories }
+        guard let src = sources.first else { return nil }
+        switch src.dataset?.coloring {
+        case .numeric(let property)?:
+            guard let range = places.numericRange(ofSource: 0) else { return nil }
+            return .maximum(property: property, range: range)
+        case .category?, nil:
+            return src.points.categoryNames.count >= 2 ? .categories : nil
+        case .plain?:
+            return nil
+        }
+    }
+
+    /// Sets each bubble's look from its members' aggregates: the ramp colour of their maximum,
+    /// or a ring of their category shares.
+    public func decorateBubbles(in scene: inout Scene) {
+        guard let coloring = bubbleColoring else { return }
+        for i in scene.bubbles.indices {
+            guard case .cluster(let raw) = scene.bubbles[i].id,
+                  let item = clusterer.item(for: ClusterID(rawValue: raw)) else { continue }
+            scene.bubbles[i].look = look(of: clusterer.aggregates(of: item), coloring: coloring)
+        }
+    }
+
+    func look(of agg: ClusterAggregates, coloring: BubbleColoring) -> BubbleLook {
+        switch coloring {
+        case .maximum(_, let range):
+            guard let m = agg.maximum else { return BubbleLook() }
+            return BubbleLook(fill: PlaceColors.ramp(m, in: range))
+        case .categories:
+            let shares = agg.categoryCounts.map { c -> (color: UInt32, count: Int) in
+                (c.category >= 0 ? PlaceColors.category(Int(c.category)) : MapDataSession.otherCategoryColor, c.count)
+            }
+            return BubbleLook(ring: BubbleLook.ring(shares, other: MapDataSession.otherCategoryColor))
+        }
+    }
+}
