@@ -43,8 +43,11 @@ extension MapDataSession {
     func look(of agg: ClusterAggregates, coloring: BubbleColoring) -> BubbleLook {
         switch coloring {
         case .maximum(_, let range):
-            guard let m = agg.maximum else { return BubbleLook() }
-            return BubbleLook(fill: PlaceColors.ramp(m, in: range))
+            guard let m = agg.maximum, range.upperBound > range.lowerBound else { return BubbleLook() }
+            // Sixteen shades: the eye can't tell more apart on a bubble, and each shade is a
+            // sprite per size (a continuous ramp filled the sprite cache with near-twins).
+            let t = ((m - range.lowerBound) / (range.upperBound - range.lowerBound) * 15).rounded() / 15
+            return BubbleLook(fill: PlaceColors.ramp(range.lowerBound + t * (range.upperBound - range.lowerBound), in: range))
         case .categories:
             let shares = agg.categoryCounts.map { c -> (color: UInt32, count: Int) in
                 (c.category >= 0 ? PlaceColors.category(Int(c.category)) : MapDataSession.otherCategoryColor, c.count)

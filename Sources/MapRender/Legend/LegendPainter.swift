@@ -9,12 +9,18 @@ public enum LegendPainter {
     /// Lines wrap at this width (logical pixels).
     public static let textWidth = 190.0
 
-    /// The size the legend needs.
+    /// The size the legend needs: as wide as its longest line, up to `textWidth` (then it wraps).
     public static func size(of legend: MapLegend) -> ScreenSize {
-        var h = 0.0
+        var h = 0.0, w = 0.0
         let cr = scratch()
-        for e in legend.entries { h += rowHeight(e.text, in: cr) }
-        return ScreenSize(width: swatchWidth + 6 + textWidth, height: h)
+        for e in legend.entries {
+            h += rowHeight(e.text, in: cr)
+            if let l = CalloutMetrics.layout(e.text, font: font, width: nil, in: cr) {
+                w = max(w, min(textWidth, CalloutMetrics.size(of: l).width.rounded(.up) + 1))
+                g_object_unref(UnsafeMutableRawPointer(l))
+            }
+        }
+        return ScreenSize(width: swatchWidth + 6 + w, height: h)
     }
 
     /// Draws it with its top-left at (0, 0); `textColor` and `dark` come from the chrome's theme.
