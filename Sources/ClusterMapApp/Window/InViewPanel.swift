@@ -15,6 +15,8 @@ final class InViewPanel {
     private let countLabel: UnsafeMutablePointer<GtkWidget>
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
     private let scroller: UnsafeMutablePointer<GtkWidget>
+    /// The bottom of the panel, where the legend shows too (SPEC §7).
+    let legendSlot: UnsafeMutablePointer<GtkWidget>
     /// The map area the panel sits beside (wide windows) or over (narrow ones).
     private var map: UnsafeMutablePointer<GtkWidget>?
     /// Whether the panel floats over the map (the window is too narrow to put it beside).
@@ -76,6 +78,8 @@ final class InViewPanel {
         gtk_box_append(gcast(root), heading)
         gtk_box_append(gcast(root), scroller)
         gtk_box_append(gcast(root), emptyLabel)
+        legendSlot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(gcast(root), legendSlot)
         gtk_widget_add_css_class(root, "cm-inview")
         gtk_widget_set_halign(root, GTK_ALIGN_END)
         gtk_widget_set_visible(root, 0)
@@ -310,7 +314,10 @@ final class InViewPanel {
         gtk_widget_set_visible(subtitle, row.subtitle.isEmpty ? 0 : 1)
         gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in" : nil)
         // Badge: bubble step or pin colour, packed into the draw function's data pointer.
-        let code = row.kind == .bubble ? (0x1000000 | UInt(min(max(row.step, 0), 2))) : (0x2000000 | UInt(row.color & 0xFFFFFF))
+        // A bubble the data colours (e.g. by its strongest earthquake) shows that colour, as on the map.
+        let code = row.kind == .bubble
+            ? (row.color != 0 ? (0x5000000 | UInt(row.color & 0xFFFFFF)) : (0x1000000 | UInt(min(max(row.step, 0), 2))))
+            : (0x2000000 | UInt(row.color & 0xFFFFFF))
         gtk_drawing_area_set_draw_func(gcast(badge), InViewPanel.drawBadge, UnsafeMutableRawPointer(bitPattern: code), nil)
         gtk_widget_queue_draw(badge)
         // Screen readers: the row (GtkListView's item widget) says the exact count and category.
@@ -327,7 +334,8 @@ final class InViewPanel {
         let code = UInt(bitPattern: data)
         let isBubble = code & 0x1000000 != 0
         let palette = MapApplication.window?.controller.renderer.palette ?? .light
-        let fill: MapColor = isBubble ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
+        let ownFill = code & 0x4000000 != 0
+        let fill: MapColor = isBubble && !ownFill ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
         let radius = isBubble ? 11.0 : 6.0
         cairo_arc(cr, Double(w) / 2, Double(h) / 2, radius, 0, 2 * Double.pi)
         cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)

@@ -57,6 +57,7 @@ final class MapWindow {
         controller.installGestures(window: window)
         chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
         controller.chrome = chrome
+        chrome?.legend.attach(to: inView.legendSlot)
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
         gtk_window_present(gcast(window))
