@@ -23,8 +23,12 @@ public struct LaunchOptions: Equatable, Sendable {
     public var output: String?
     /// Force the dark palette (render; in the window it overrides the desktop preference).
     public var dark = false
-    /// `--basemap FILE`: a local MBTiles or PMTiles file drawn over the built-in map (nil: built-in only).
+    /// `--basemap FILE|URL`: a local MBTiles or PMTiles file, or an online XYZ URL template, drawn
+    /// over the built-in map (nil: built-in only).
     public var basemap: String?
+    /// `render` only: how long to wait for online tiles, seconds (those not in by then leave the
+    /// built-in map showing).
+    public var tileTimeout = 10.0
     /// `--help` / `-h` was given.
     public var wantsHelp = false
 
@@ -56,7 +60,7 @@ public struct LaunchOptions: Equatable, Sendable {
         ("event-log", "PATH", "Write machine-readable events as JSON lines to PATH (- for stdout)"),
         ("lat", "COLUMN", "CSV column holding latitude"),
         ("lon", "COLUMN", "CSV column holding longitude"),
-        ("basemap", "SOURCE", "builtin (default), or a street map from a local MBTiles or PMTiles file"),
+        ("basemap", "SOURCE", "builtin (default), osm, an https://…/{z}/{x}/{y}.png URL, or an MBTiles/PMTiles file"),
     ]
     /// Flags without a value.
     public static let flagOptions: [(name: String, help: String)] = [
@@ -119,6 +123,12 @@ public struct LaunchOptions: Equatable, Sendable {
             case "reduce-motion" where inlineValue == nil: o.reduceMotion = true
             case "dark" where inlineValue == nil: o.dark = true
             case "output" where mode == .render: o.output = try take()
+            case "tile-timeout" where mode == .render:
+                let v = try take()
+                guard let t = Double(v), t.isFinite, t >= 0, t <= 600 else {
+                    throw ParseError(message: "invalid --tile-timeout '\(v)': expected seconds from 0 to 600")
+                }
+                o.tileTimeout = t
             default:
                 throw ParseError(message: "unknown option '\(args[i])' (see --help)")
             }

@@ -41,8 +41,9 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
             picture.attribution = session.attribution
         }
         var tiles: TileMapLayer?
-        if options.basemapIsOnline { return fail("--basemap: online tile sources are shown in the window only (for now)") }
-        if let path = options.basemap {
+        if let basemap = options.basemap, options.basemapIsOnline {
+            tiles = OnlineTilesForRender.fetch(basemap, camera: camera, dark: options.dark, timeout: options.tileTimeout)
+        } else if let path = options.basemap {
             do { tiles = try TileMapLayer(path: path) } catch { return fail("\(path): \(error)") }
         }
         let renderer = picture.frameRenderer(camera: camera, scene: scene, tiles: tiles)

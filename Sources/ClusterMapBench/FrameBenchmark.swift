@@ -303,7 +303,7 @@ func runFrameBenchmark(_ args: [String]) {
             func labelled(_ scene: Scene, _ camera: Camera, animating: Bool = false) -> Scene {
                 var s = scene
                 s.labels = layout.labels(for: camera, isAnimating: animating) { id in
-                    let c = layout.index.candidates[id]
+                    guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
                     return overlay.labelRenderer.size(of: c.text, kind: c.kind)
                 }
                 s.dropLabelsUnderMarks()

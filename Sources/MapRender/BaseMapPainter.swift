@@ -56,32 +56,27 @@ struct BaseMapPainter {
             cairo_fill(cr)
         }
         cairo_new_path(cr)
+        let stroker = PathStroker()
         if appendPath(of: map.lakes, margin: 2, into: cr) {
             palette.lakeFill.setSource(on: cr)
             cairo_fill_preserve(cr)
-            palette.lakeOutline.setSource(on: cr)
-            cairo_set_line_width(cr, palette.lakeOutlineWidth)
-            cairo_stroke(cr)
+            stroker.stroke(cr, width: width, height: height, color: palette.lakeOutline, lineWidth: palette.lakeOutlineWidth)
         }
-        paintRivers(map.rivers, palette: palette, into: cr)
+        paintRivers(map.rivers, palette: palette, stroker: stroker, into: cr)
         cairo_new_path(cr)
         if appendPath(of: map.borders, margin: 2, into: cr) {
-            palette.border.setSource(on: cr)
-            cairo_set_line_width(cr, palette.borderWidth)
-            cairo_stroke(cr)
+            stroker.stroke(cr, width: width, height: height, color: palette.border, lineWidth: palette.borderWidth)
         }
         cairo_new_path(cr)
         if appendPath(of: map.coastlines, margin: 2, into: cr) {
-            palette.coastline.setSource(on: cr)
-            cairo_set_line_width(cr, palette.coastlineWidth)
-            cairo_stroke(cr)
+            stroker.stroke(cr, width: width, height: height, color: palette.coastline, lineWidth: palette.coastlineWidth)
         }
         cairo_restore(cr)
     }
 
     /// Rivers, grouped into a few strokes by width and fade: a river is as wide as its weight says
     /// (growing with the zoom) and fades in over the level before its `min_zoom`.
-    func paintRivers(_ rivers: BaseMapLayer, palette: MapPalette, into cr: OpaquePointer) {
+    func paintRivers(_ rivers: BaseMapLayer, palette: MapPalette, stroker: PathStroker, into cr: OpaquePointer) {
         guard rivers.featureCount > 0 else { return }
         let z = zoom
         let zoomWidth = min(2.2, max(0.7, 0.55 + 0.22 * (z - 5)))
@@ -100,9 +95,8 @@ struct BaseMapPainter {
         for key in groups.keys.sorted() {
             cairo_new_path(cr)
             guard appendPath(of: rivers, margin: 3, features: groups[key]!, into: cr) else { continue }
-            colour.withAlpha(colour.alpha * Double(key % 8) / 4).setSource(on: cr)
-            cairo_set_line_width(cr, Double(key / 8) / 4)
-            cairo_stroke(cr)
+            stroker.stroke(cr, width: width, height: height, color: colour.withAlpha(colour.alpha * Double(key % 8) / 4),
+                           lineWidth: Double(key / 8) / 4)
         }
     }
 

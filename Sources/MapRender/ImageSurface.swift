@@ -32,7 +32,7 @@ public final class ImageSurface {
         cairo_surface_set_device_scale(surface, scale, scale)
     }
 
-    private init(adopting s: OpaquePointer) {
+    init(adopting s: OpaquePointer) {
         surface = s
         pixelWidth = Int(cairo_image_surface_get_width(s))
         pixelHeight = Int(cairo_image_surface_get_height(s))

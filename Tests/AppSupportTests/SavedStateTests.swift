@@ -73,6 +73,15 @@ final class SavedStateTests: XCTestCase {
         try SavedStateFile.save(SavedState(width: 801, height: 601), to: path)
         XCTAssertEqual(SavedStateFile.load(from: path)?.width, 801, "overwrites")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir + "/clustermap"), ["state"], "no temp files left")
+        // A MapTiler key is kept, in a file only its owner can read.
+        var keyed = SavedState(width: 800, height: 600)
+        keyed.mapTilerKey = "AbCdEf123456_-xyz"
+        keyed.basemap = MapTilerSource.template(key: "AbCdEf123456_-xyz")
+        try SavedStateFile.save(keyed, to: path)
+        XCTAssertEqual(SavedStateFile.load(from: path)?.mapTilerKey, "AbCdEf123456_-xyz")
+        XCTAssertEqual(SavedStateFile.load(from: path)?.basemap, keyed.basemap)
+        let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+        XCTAssertEqual(mode, 0o600, "owner-only")
         // Unreadable (not UTF-8) → nil, silently.
         try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: URL(fileURLWithPath: path))
         XCTAssertNil(SavedStateFile.load(from: path))

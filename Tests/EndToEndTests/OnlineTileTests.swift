@@ -97,4 +97,41 @@ final class OnlineTileTests: XCTestCase {
         let shot = try h.screenshot(name: "failing")
         XCTAssertGreaterThan(shot.fraction(near: MapColors.light.1), 0.2, "the built-in land is drawn")
     }
+
+    /// `clustermap render --basemap URL` waits for the view's tiles (through the same HTTP stack
+    /// and cache as the window); a second render is served from the cache; a server slower than
+    /// `--tile-timeout` leaves the built-in map and one line on stderr.
+    func testRenderWaitsForOnlineTilesAndUsesTheCache() throws {
+        let folder = NSTemporaryDirectory() + "clustermap-render-online-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try TileServer(folder: folder)
+        defer { server.stop() }
+        let env = ["XDG_CACHE_HOME": folder + "/cache"]
+        func render(_ kind: String, _ extra: [String] = []) throws -> (ProgramRun.Result, Screenshot) {
+            let out = folder + "/\(kind)-\(UUID().uuidString).png"
+            let r = try ProgramRun.clustermap(["render", "--center", "40.42,-3.70", "--zoom", "4", "--size", "640x400",
+                                               "--basemap", "http://127.0.0.1:\(server.port)/\(kind)/{z}/{x}/{y}",
+                                               "--output", out] + extra, environment: env)
+            XCTAssertEqual(r.status, 0, r.err)
+            return (r, try Screenshot(pngPath: out))
+        }
+        let (first, picture) = try render("png")
+        XCTAssertEqual(first.err, "", "every tile came in")
+        XCTAssertGreaterThan(picture.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6), 0.8, "the server's tiles fill the picture")
+        let stats = server.stats()
+        let agents = stats["user_agents"] as? [String] ?? []
+        XCTAssertFalse(agents.isEmpty)
+        XCTAssertTrue(agents.allSatisfy { $0.hasPrefix("ClusterMap/") && $0.contains("+http") }, "\(agents.prefix(2))")
+        let count = stats["count"] as? Int ?? 0
+        let (_, again) = try render("png")
+        XCTAssertEqual(server.stats()["count"] as? Int ?? -1, count, "the second render came from the HTTP cache")
+        XCTAssertGreaterThan(again.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6), 0.8)
+        // Slower than the time-out: the built-in map and a single line saying so.
+        let (slow, builtIn) = try render("slow", ["--tile-timeout", "0.1"])
+        XCTAssertTrue(slow.err.contains("not in after 0.1 s"), slow.err)
+        XCTAssertEqual(slow.err.split(separator: "\n").count, 1, slow.err)
+        XCTAssertLessThan(builtIn.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6), 0.05)
+        XCTAssertGreaterThan(builtIn.fraction(near: MapColors.light.1), 0.2, "the built-in land is drawn")
+    }
 }

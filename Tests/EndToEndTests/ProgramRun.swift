@@ -11,7 +11,7 @@ enum ProgramRun {
         var err: String
     }
 
-    static func clustermap(_ args: [String]) throws -> Result {
+    static func clustermap(_ args: [String], environment extra: [String: String] = [:]) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: AppHarness.binaryPath) else {
             XCTFail("no app binary at \(AppHarness.binaryPath); run `swift build` first (make test does)")
             return Result(status: -1, out: "", err: "")
@@ -22,6 +22,7 @@ enum ProgramRun {
         var e = ProcessInfo.processInfo.environment
         e.removeValue(forKey: "DISPLAY")
         e.removeValue(forKey: "WAYLAND_DISPLAY")
+        e.merge(extra) { _, new in new }
         p.environment = e
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

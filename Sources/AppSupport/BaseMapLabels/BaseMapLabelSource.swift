@@ -49,6 +49,9 @@ public enum BaseMapLabelSource {
         if exists(url("lakes")) {
             ranked += lakes(try BaseMap.loadLayer(url("lakes"), kind: .polygons, properties: ["name", "min_label"]))
         }
+        for file in ["rivers_lake_centerlines", "rivers_europe", "rivers_north_america"] where exists(url(file)) {
+            ranked += rivers(try BaseMap.loadLayer(url(file), kind: .lines, properties: ["name", "min_label", "featurecla"]))
+        }
         let places = dataDirectory.appendingPathComponent("points/geonames_cities1000.csv").path
         if exists(URL(fileURLWithPath: places)) {
             ranked += GeoNamesLabels.rank(try GeoNamesLabels.places(from: places, excluding: cityNames))
@@ -145,6 +148,28 @@ public enum BaseMapLabelSource {
             let c = MapLabelCandidate(text: LabelText.balancedLines(name, maxLineLength: 16), x: p.x, y: p.y,
                                       kind: .lake, minZoom: minLabel + 0.5)
             return Ranked(candidate: c, priority: 40 + minLabel)
+        }
+    }
+}
+
+extension BaseMapLabelSource {
+    /// Named rivers, along the middle of each named stretch (Natural Earth splits a long river
+    /// into several; each may be named where there is room). The text is straight, turned to the
+    /// river's general direction there, from a zoom after the river appears.
+    ///
+    /// Three places are offered, the middle first (towns often take the middle); the placer keeps
+    /// the same river name from repeating close by.
+    static func rivers(_ layer: BaseMapLayer) -> [Ranked] {
+        (0..<layer.featureCount).flatMap { f -> [Ranked] in
+            guard let name = layer.string("name", feature: f), !name.isEmpty,
+                  layer.string("featurecla", feature: f)?.hasPrefix("Lake") != true,  // lake centre lines: the lake is named
+                  let minLabel = layer.number("min_label", feature: f) else { return [] }
+            return [0.5, 0.3, 0.7].enumerated().compactMap { k, fraction in
+                guard let at = RiverLabelPoint.find(in: layer, feature: f, fraction: fraction) else { return nil }
+                let c = MapLabelCandidate(text: name, x: at.x, y: at.y, kind: .river, minZoom: minLabel + 1,
+                                          maxZoom: 13, angle: at.angle)
+                return Ranked(candidate: c, priority: 45 + minLabel + Double(k) * 0.001)
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ public enum LabelAttribution {
         var parts = base.components(separatedBy: " · ")
         if !showsData { parts = Array(parts.prefix(1)) }
         let shown = parts.joined(separator: " · ")
-        guard !shown.contains("GeoNames"), labels.contains(where: { $0.kind == .village }) else { return shown }
+        guard !shown.contains("GeoNames"), labels.contains(where: { $0.kind == .village && $0.id >= 0 }) else { return shown }
         parts.insert(geoNames, at: min(1, parts.count))
         return parts.joined(separator: " · ")
     }

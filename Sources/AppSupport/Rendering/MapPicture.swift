@@ -49,8 +49,12 @@ public struct MapPicture: Sendable {
         let sceneRenderer = SceneRenderer()
         var scene = dataScene
         let layout = MapLabelLayout(index: labels)
+        if let tiles {
+            tiles.loadSynchronously(camera: camera, scale: 1, dark: palette.isDark)
+            layout.setOverlay(tiles.labelOverlay(for: camera, margin: layout.margin))
+        }
         scene.labels = layout.labels(for: camera) { id in
-            let c = layout.index.candidates[id]
+            guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
             return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
         }
         scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { text in
@@ -62,7 +66,6 @@ public struct MapPicture: Sendable {
         sceneRenderer.scene = scene
         renderer.overlays = [sceneRenderer]
         if let tiles {
-            tiles.loadSynchronously(camera: camera, scale: 1, dark: palette.isDark)
             renderer.overlays.insert(tiles, at: 0)
             if let credit = tiles.attribution { renderer.attribution += " · " + credit }
         }

@@ -18,6 +18,8 @@ public struct SavedState: Equatable, Sendable {
     public var reduceMotion: Bool?
     /// The main menu's map: a tile file's path or an online URL template (nil: the built-in map).
     public var basemap: String?
+    /// The person's MapTiler API key (asked for once; the file is readable by its owner only).
+    public var mapTilerKey: String?
 
     public init(width: Int? = nil, height: Int? = nil, maximized: Bool = false,
                 latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
@@ -63,6 +65,7 @@ public struct SavedState: Equatable, Sendable {
             case "dark-style": s.darkStyle = bool()
             case "reduce-motion": s.reduceMotion = bool()
             case "basemap": s.basemap = (try? LaunchOptions.parseBasemap(value)) ?? nil
+            case "maptiler-key": s.mapTilerKey = MapTilerSource.validKey(value)
             default: continue
             }
         }
@@ -83,6 +86,7 @@ public struct SavedState: Equatable, Sendable {
         if let darkStyle { lines.append("dark-style=\(darkStyle)") }
         if let reduceMotion { lines.append("reduce-motion=\(reduceMotion)") }
         if let basemap, !basemap.contains("\n") { lines.append("basemap=\(basemap)") }
+        if let key = mapTilerKey.flatMap(MapTilerSource.validKey) { lines.append("maptiler-key=\(key)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -142,6 +146,7 @@ public enum SavedStateFile {
     }
 
     /// Writes the state atomically (a temporary file renamed over the old one), creating the folder.
+    /// The file is readable and writable by its owner only: it may hold an API key.
     /// - Throws: `SaveError` saying what could not be saved where, and why.
     public static func save(_ state: SavedState, to path: String) throws {
         func failure(_ what: String, _ code: Int32) -> SaveError {
@@ -156,8 +161,9 @@ public enum SavedStateFile {
             if stat(folder, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR { throw failure(folder, ENOTDIR) }
         }
         let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, errno) }
+        fchmod(fd, 0o600)  // whatever the umask or a stale temporary file said
         let bytes = Array(state.serialized.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let writeCode = errno

@@ -7,7 +7,7 @@ final class MainMenu {
     let button: UnsafeMutablePointer<GtkWidget>
     private let reduceMotion: OpaquePointer
     private let darkStyle: OpaquePointer
-    /// "Map": `builtin`, `osm`, or `file` (a tile file or another source chosen elsewhere).
+    /// "Map": `builtin`, `osm`, `maptiler`, or `other` (a tile file or a custom URL).
     private let basemap: OpaquePointer
 
     init(window: UnsafeMutablePointer<GtkWidget>, reducedMotion: Bool, dark: Bool) {
@@ -38,6 +38,7 @@ final class MainMenu {
             switch choice {
             case "osm": chrome.controller.switchBaseMap(to: LaunchOptions.openStreetMapTemplate)
             case "builtin": chrome.controller.switchBaseMap(to: nil)
+            case "maptiler": chrome.chooseMapTiler()
             default: break
             }
         }
@@ -48,10 +49,17 @@ final class MainMenu {
         connectSignal(openTiles, "activate", unsafeBitCast(openTilesCallback, to: GCallback.self))
         g_action_map_add_action(OpaquePointer(window), openTiles)
 
+        let customURL = g_simple_action_new("custom-tile-url", nil)!
+        let customURLCallback: Activate = { _, _, _ in currentChrome?.chooseCustomTileURL() }
+        connectSignal(customURL, "activate", unsafeBitCast(customURLCallback, to: GCallback.self))
+        g_action_map_add_action(OpaquePointer(window), customURL)
+
         let menu = g_menu_new()!
         let map = g_menu_new()!
         g_menu_append(map, "_Built-in Map (offline)", "win.basemap::builtin")
         g_menu_append(map, "_OpenStreetMap (online)", "win.basemap::osm")
+        g_menu_append(map, "_MapTiler Streets (online)…", "win.basemap::maptiler")
+        g_menu_append(map, "Custom Tile _URL…", "win.custom-tile-url")
         g_menu_append(map, "Open _Tile File…", "win.open-tile-file")
         g_menu_append_section(menu, "Map", menuModel(map))
         let view = g_menu_new()!
@@ -76,7 +84,13 @@ final class MainMenu {
 
     /// Shows which map is in use (the radio items), without switching anything.
     func setBasemap(_ source: String?) {
-        let state = source == nil ? "builtin" : (source == LaunchOptions.openStreetMapTemplate ? "osm" : "file")
+        let state: String
+        switch source {
+        case nil: state = "builtin"
+        case LaunchOptions.openStreetMapTemplate: state = "osm"
+        case let s? where MapTilerSource.isMapTiler(s): state = "maptiler"
+        default: state = "other"  // a tile file or a custom URL: no radio item checked
+        }
         g_simple_action_set_state(basemap, g_variant_new_string(state))
     }
 

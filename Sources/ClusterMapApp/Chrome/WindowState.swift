@@ -24,6 +24,7 @@ enum WindowState {
         if let dark = saved.darkStyle { controller.userDarkStyle = dark }
         if let reduce = saved.reduceMotion { controller.userReducedMotion = reduce }
         controller.applyPreferences()
+        controller.mapTilerKey = saved.mapTilerKey
         // The remembered map, unless the command line chose one.
         if controller.options.basemap == nil, let basemap = saved.basemap { controller.switchBaseMap(to: basemap) }
 
@@ -49,6 +50,7 @@ enum WindowState {
                                latitude: cam.center.latitude, longitude: cam.center.longitude, zoom: cam.zoom,
                                darkStyle: controller.userDarkStyle, reduceMotion: controller.userReducedMotion)
         state.basemap = controller.tileLayer?.path
+        state.mapTilerKey = controller.mapTilerKey
         do {
             try SavedStateFile.save(state, to: path)
             controller.eventLog.emit("state-saved", [("path", .string(path))])

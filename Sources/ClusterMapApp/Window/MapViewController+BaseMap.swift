@@ -68,8 +68,10 @@ extension MapViewController {
     func baseMapLabels() -> [SceneLabel] {
         let layout = labelLayout, labelRenderer = sceneRenderer.labelRenderer
         let moving = isGestureActive || cameraController.isAnimating
+        // A vector street map's names are placed first; built-in names give way where it is drawn.
+        layout.setOverlay(tileLayer?.labelOverlay(for: camera, margin: layout.margin))
         return layout.labels(for: camera, isAnimating: moving) { id in
-            let c = layout.index.candidates[id]
+            guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
             return labelRenderer.size(of: c.text, kind: c.kind)
         }
     }

@@ -16,9 +16,6 @@ extension MapViewController {
     /// Serial: tile files are read with one SQLite connection / file handle at a time.
     static let tileQueue = DispatchQueue(label: "clustermap.tiles", qos: .utility)
 
-    /// `ClusterMap/<version> (+where to reach the project)`.
-    static let userAgent = "ClusterMap/\(AboutDialog.version) (+https://github.com/clustermap/clustermap; desktop map app)"
-
     /// Opens `--basemap`; a file that can't be opened is one quiet banner, and the built-in map stays.
     func openTileBaseMap() {
         if let basemap = options.basemap { switchBaseMap(to: basemap) }
@@ -43,14 +40,9 @@ extension MapViewController {
             eventLog.emit("basemap", [("level", .string("builtin"))])
             return
         }
-        if LaunchOptions.isOnlineBasemap(basemap), let template = TileURLTemplate(basemap) {
-            let credit = basemap == LaunchOptions.openStreetMapTemplate ? "© OpenStreetMap contributors" : nil
-            let layer = TileMapLayer(online: basemap, attribution: credit)
-            let cacheHome = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? (NSHomeDirectory() + "/.cache")
-            onlineTiles = XYZTileSource(template: template, userAgent: MapViewController.userAgent,
-                                        cacheDirectory: cacheHome + "/clustermap/http")
-            installTileLayer(layer)
+        if LaunchOptions.isOnlineBasemap(basemap), let source = OnlineBasemap.source(for: basemap) {
+            onlineTiles = source
+            installTileLayer(TileMapLayer(online: basemap, attribution: OnlineBasemap.attribution(for: basemap)))
             return
         }
         do {

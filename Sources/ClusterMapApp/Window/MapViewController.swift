@@ -46,6 +46,8 @@ final class MapViewController {
     /// The street map from `--basemap`, if any, and for an online source its fetcher and requests.
     var tileLayer: TileMapLayer?
     var onlineTiles: XYZTileSource?
+    /// The person's MapTiler API key (asked for once, remembered in the state file).
+    var mapTilerKey: String?
     var tileRequests: [TileMapLayer.Key: XYZTileSource.Request] = [:]
     /// The callout last reported in the event log.
     var lastLoggedCallout: Int?
@@ -87,7 +89,7 @@ final class MapViewController {
                 ErrorOutput.write("clustermap: base map", "\(error)")
             }
         } else {
-            FileHandle.standardError.write("clustermap: cannot find the data folder (set CLUSTERMAP_DATA_DIR)\n".data(using: .utf8)!)
+            ErrorOutput.write("clustermap", "cannot find the data folder (set CLUSTERMAP_DATA_DIR)")
         }
         renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
         renderer.baseMap.progressiveAtRest = true

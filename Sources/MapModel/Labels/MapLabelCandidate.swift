@@ -2,6 +2,10 @@
 /// equal data priority.
 public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
     case ocean, sea, country, capital, city, town, village, lake, river
+    /// A district, suburb or neighbourhood, or a state (from a street map's tiles).
+    case district
+    /// A street's name, placed along it (from a street map's tiles).
+    case road
     /// The name of one of the data's places, beside its pin (drawn by the scene, not the base map).
     case place
 
@@ -10,6 +14,10 @@ public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
     /// Whether the label marks a point with a small dot and sits beside it (cities at low zoom);
     /// otherwise the text is centred on its anchor (seas, countries, lakes, neighbourhoods).
     public var isPointLabel: Bool { self == .capital || self == .city || self == .town }
+
+    /// Names of long things (rivers, streets) that may be offered several times along them, and
+    /// are kept from repeating close together.
+    public var repeatsAlongLines: Bool { self == .river || self == .road }
 }
 
 /// One label the base map may show: text at an anchor, within a zoom range.
@@ -29,11 +37,13 @@ public struct MapLabelCandidate: Sendable, Equatable {
     /// out over `fadeZooms` before `maxZoom`).
     public var minZoom: Double
     public var maxZoom: Double
+    /// Direction of the text in radians (0 = left to right; a street name follows its street).
+    public var angle: Double
 
     public init(id: Int = 0, text: String, x: Double, y: Double, kind: MapLabelKind,
-                minZoom: Double, maxZoom: Double = 30) {
+                minZoom: Double, maxZoom: Double = 30, angle: Double = 0) {
         self.id = id; self.text = text; self.x = x; self.y = y; self.kind = kind
-        self.minZoom = minZoom; self.maxZoom = maxZoom
+        self.minZoom = minZoom; self.maxZoom = maxZoom; self.angle = angle
     }
 
     /// Opacity at a zoom: 1 from `minZoom` until `fadeZooms` before `maxZoom`, ramping in and out.

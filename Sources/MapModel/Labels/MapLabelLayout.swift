@@ -20,10 +20,27 @@ public final class MapLabelLayout {
 
     public init(index: MapLabelIndex = .empty) { self.index = index }
 
+    /// Names of a street map placed before the built-in ones (nil: none).
+    public private(set) var overlay: MapLabelOverlay?
+    /// Set when the overlay changed: the next call places again (keeping what was placed).
+    private var stale = false
+
     /// Replaces the candidates (e.g. once the 1:10m labels have loaded).
     public func setIndex(_ index: MapLabelIndex) {
         self.index = index
         cached = nil
+    }
+
+    /// Sets the street map's names (e.g. when tiles arrive); placing again only if they changed.
+    public func setOverlay(_ overlay: MapLabelOverlay?) {
+        guard overlay?.revision != self.overlay?.revision else { return }
+        self.overlay = overlay
+        stale = true
+    }
+
+    /// The candidate with `id` (built-in ids are ≥ 0; a street map's are negative).
+    public func candidate(id: Int) -> MapLabelCandidate? {
+        id >= 0 ? (id < index.count ? index.candidates[id] : nil) : overlay?.candidate(id: id)
     }
 
     /// Forgets the placement (e.g. when label sizes change with the font or scale).
@@ -39,14 +56,14 @@ public final class MapLabelLayout {
     /// zoom animation then re-places names a few times instead of every frame, and they glide
     /// with the map. At rest the placement is always exact for the zoom.
     public func labels(for camera: Camera, isAnimating: Bool = false, size: (Int) -> MapLabelSize) -> [SceneLabel] {
-        guard index.count > 0 else { return [] }
+        guard index.count > 0 || !(overlay?.candidates.isEmpty ?? true) else { return [] }
         let c = camera.centerWorldPixel
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let left = c.x - w / 2, top = c.y - h / 2
-        if let k = cached, k.zoom == camera.zoom, left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
+        if let k = cached, !stale, k.zoom == camera.zoom, left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
             return project(k.labels, left: left, top: top, width: w, height: h)
         }
-        if isAnimating, let k = cached, abs(k.zoom - camera.zoom) < animationReuseZooms {
+        if isAnimating, !stale, let k = cached, abs(k.zoom - camera.zoom) < animationReuseZooms {
             let f = exp2(camera.zoom - k.zoom)
             if left >= k.minX * f, top >= k.minY * f, left + w <= k.maxX * f, top + h <= k.maxY * f {
                 return project(k.labels, left: left, top: top, width: w, height: h, scale: f, zoom: camera.zoom)
@@ -58,9 +75,10 @@ public final class MapLabelLayout {
         let maxX = ((left + w) / step).rounded(.up) * step + step, maxY = ((top + h) / step).rounded(.up) * step + step
         // At the same zoom, what was placed keeps its place (panning never makes a label jump).
         let keep = cached.flatMap { $0.zoom == camera.zoom ? $0.labels : nil } ?? []
-        let placed = placer.place(index, zoom: camera.zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+        let placed = placer.place(index, overlay: overlay, zoom: camera.zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
                                   keeping: keep, size: size)
         placementCount += 1
+        stale = false
         cached = (camera.zoom, minX, minY, maxX, maxY, placed)
         return project(placed, left: left, top: top, width: w, height: h)
     }
@@ -74,9 +92,9 @@ public final class MapLabelLayout {
             let frame = ScreenRect(x: p.minX + dx, y: p.minY + dy, width: p.maxX - p.minX, height: p.maxY - p.minY)
             let dot = p.dot.map { ScreenPoint(x: $0.x * f - left, y: $0.y * f - top) }
             guard frame.maxX > 0, frame.minX < width, frame.maxY > 0, frame.minY < height else { continue }
-            let alpha = zoom.map { index.candidates[p.id].alpha(atZoom: $0) } ?? p.alpha
+            let alpha = zoom.flatMap { z in candidate(id: p.id)?.alpha(atZoom: z) } ?? p.alpha
             guard alpha > 0 else { continue }
-            out.append(SceneLabel(id: p.id, text: p.text, kind: p.kind, frame: frame, dot: dot, alpha: alpha))
+            out.append(SceneLabel(id: p.id, text: p.text, kind: p.kind, frame: frame, dot: dot, alpha: alpha, angle: p.angle))
         }
         return out
     }

@@ -15,10 +15,13 @@ public struct PlacedMapLabel: Sendable, Equatable {
     public var anchorX: Double, anchorY: Double
     /// Opacity from the zoom fade.
     public var alpha: Double
+    /// Direction of the text (radians); the box is the one around the turned text.
+    public var angle: Double = 0
 
     public static func == (a: PlacedMapLabel, b: PlacedMapLabel) -> Bool {
         a.id == b.id && a.copy == b.copy && a.text == b.text && a.kind == b.kind && a.minX == b.minX && a.minY == b.minY
             && a.maxX == b.maxX && a.maxY == b.maxY && a.dot?.x == b.dot?.x && a.dot?.y == b.dot?.y && a.alpha == b.alpha
+            && a.angle == b.angle
     }
 }
 
@@ -37,31 +40,56 @@ public struct MapLabelPlacer: Sendable {
     public var dotGap = 3.0
     /// Upper bound on the candidates tried in one placement (keeps a frame bounded in dense data).
     public var maxCandidates = 4000
+    /// A river or street name is not repeated closer than this (logical pixels) to the same name
+    /// placed before (long rivers offer several places; neighbouring tiles name the same street).
+    public var repeatDistance = 250.0
 
     public init() {}
 
     /// Places the candidates of `index` anchored in the world-pixel region (at `zoom`; x may run
     /// past the world's edges, covering its copies). `size(id)` gives a label's text size.
     ///
+    /// `overlay` names (a street map's) are placed first; built-in candidates anchored where the
+    /// overlay covers give way to them.
+    ///
     /// `keeping` are labels placed before at the same zoom (e.g. for a region the view just left):
     /// those anchored in the new region keep their places before anything else is placed, so a
     /// label on screen never disappears or jumps when panning moves the placement region.
-    public func place(_ index: MapLabelIndex, zoom: Double, minX: Double, minY: Double, maxX: Double, maxY: Double,
+    public func place(_ index: MapLabelIndex, overlay: MapLabelOverlay? = nil, zoom: Double,
+                      minX: Double, minY: Double, maxX: Double, maxY: Double,
                       keeping previous: [PlacedMapLabel] = [],
                       size: (Int) -> MapLabelSize) -> [PlacedMapLabel] {
         let worldSize = 256 * exp2(zoom)
         var order: [(id: Int, copy: Int)] = []
+        var overlayOrder: [(id: Int, copy: Int)] = []
         let firstCopy = Int((minX / worldSize).rounded(.down)), lastCopy = Int((maxX / worldSize).rounded(.down))
         for k in firstCopy...max(firstCopy, lastCopy) {
             let offset = Double(k) * worldSize
             let x0 = max(0, (minX - offset) / worldSize), x1 = min(1, (maxX - offset) / worldSize)
+            let y0 = max(0, minY / worldSize), y1 = min(1, maxY / worldSize)
             guard x0 <= x1 else { continue }
-            for id in index.candidates(inUnitBox: x0, max(0, minY / worldSize), x1, min(1, maxY / worldSize), zoom: zoom) {
+            for id in index.candidates(inUnitBox: x0, y0, x1, y1, zoom: zoom) {
+                if let overlay, !overlay.covered.isEmpty {
+                    let c = index.candidates[id]
+                    if overlay.covers(x: c.x, y: c.y) { continue }
+                }
                 order.append((id, k))
             }
+            for c in overlay?.candidates ?? [] where c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1
+                && zoom > c.minZoom - MapLabelCandidate.fadeZooms && zoom < c.maxZoom {
+                overlayOrder.append((c.id, k))
+            }
         }
-        // Priority first; the same label's copies side by side (west first).
+        // Priority first; the same label's copies side by side (west first). The overlay's names
+        // come before the built-in ones.
         order.sort { $0.id != $1.id ? $0.id < $1.id : $0.copy < $1.copy }
+        if let overlay, !overlayOrder.isEmpty {
+            overlayOrder.sort { $0.id != $1.id ? overlay.rank(of: $0.id) < overlay.rank(of: $1.id) : $0.copy < $1.copy }
+            order = overlayOrder + order
+        }
+        func candidate(_ id: Int) -> MapLabelCandidate {
+            id >= 0 ? index.candidates[id] : overlay!.candidate(id: id)!
+        }
         var grid = CollisionGrid(cellSize: 64)
         var placed: [PlacedMapLabel] = []
         var kept = Set<Int64>()
@@ -74,11 +102,16 @@ public struct MapLabelPlacer: Sendable {
             placed.append(p)
             kept.insert(key(p.id, p.copy))
         }
+        // Anchors of the river and street names placed so far, by text.
+        var lineNames: [String: [(x: Double, y: Double)]] = [:]
+        for p in placed where p.kind.repeatsAlongLines { lineNames[p.text, default: []].append((p.anchorX, p.anchorY)) }
         for (id, copy) in order.prefix(maxCandidates) where !kept.contains(key(id, copy)) {
-            let c = index.candidates[id]
+            let c = candidate(id)
             let alpha = c.alpha(atZoom: zoom)
             guard alpha > 0 else { continue }
             let ax = (c.x + Double(copy)) * worldSize, ay = c.y * worldSize
+            if c.kind.repeatsAlongLines, let others = lineNames[c.text],
+               others.contains(where: { hypot($0.x - ax, $0.y - ay) < repeatDistance }) { continue }
             let s = size(id)
             for box in positions(for: c, anchorX: ax, anchorY: ay, size: s) {
                 let padded = Box(minX: box.minX - padding, minY: box.minY - padding,
@@ -92,7 +125,8 @@ public struct MapLabelPlacer: Sendable {
                 placed.append(PlacedMapLabel(id: id, copy: copy, text: c.text, kind: c.kind, minX: box.minX, minY: box.minY,
                                              maxX: box.maxX, maxY: box.maxY,
                                              dot: c.kind.isPointLabel ? (ax, ay) : nil, anchorX: ax, anchorY: ay,
-                                             alpha: alpha))
+                                             alpha: alpha, angle: c.angle))
+                if c.kind.repeatsAlongLines { lineNames[c.text, default: []].append((ax, ay)) }
                 break
             }
         }
@@ -102,7 +136,10 @@ public struct MapLabelPlacer: Sendable {
     /// Text boxes to try, in order of preference.
     func positions(for c: MapLabelCandidate, anchorX ax: Double, anchorY ay: Double, size s: MapLabelSize) -> [Box] {
         guard c.kind.isPointLabel else {
-            let centred = Box(minX: ax - s.width / 2, minY: ay - s.height / 2, maxX: ax + s.width / 2, maxY: ay + s.height / 2)
+            // Turned text (a street name) keeps clear the box around it.
+            let cosA = abs(cos(c.angle)), sinA = abs(sin(c.angle))
+            let w = s.width * cosA + s.height * sinA, h = s.width * sinA + s.height * cosA
+            let centred = Box(minX: ax - w / 2, minY: ay - h / 2, maxX: ax + w / 2, maxY: ay + h / 2)
             guard c.kind == .country else { return [centred] }
             // A country's name may step a line up or down (e.g. off its capital's dot).
             let step = s.height + 2 * padding + dotRadius

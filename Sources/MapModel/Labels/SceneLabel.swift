@@ -4,15 +4,19 @@ public struct SceneLabel: Sendable, Equatable {
     public var id: Int
     public var text: String
     public var kind: MapLabelKind
-    /// The text box.
+    /// The text box (for turned text, the box around it).
     public var frame: ScreenRect
+    /// Direction of the text in radians (0 = left to right); the text is centred in `frame`.
+    public var angle: Double
     /// The marked point of a point label (a city's dot).
     public var dot: ScreenPoint?
     /// Opacity from the zoom fade.
     public var alpha: Double
 
-    public init(id: Int, text: String, kind: MapLabelKind, frame: ScreenRect, dot: ScreenPoint?, alpha: Double) {
+    public init(id: Int, text: String, kind: MapLabelKind, frame: ScreenRect, dot: ScreenPoint?, alpha: Double,
+                angle: Double = 0) {
         self.id = id; self.text = text; self.kind = kind; self.frame = frame; self.dot = dot; self.alpha = alpha
+        self.angle = angle
     }
 }
 

@@ -14,6 +14,9 @@ public final class MapLabelRenderer {
         var dark: Bool
         var paletteName: String
         var scale: Double
+        /// Whole degrees of turned text (0 for level text): each angle has its own sprite, so a
+        /// frame still only copies pixels, never resamples them.
+        var degrees: Int = 0
     }
     struct SizeKey: Hashable { var text: String; var kind: MapLabelKind }
 
@@ -51,9 +54,19 @@ public final class MapLabelRenderer {
                 let sprite = dots.sprite(for: key) { makeDot(label.kind, palette: palette, scale: scale) }
                 sprite.paint(in: cr, x: d.x, y: d.y, alpha: label.alpha, deviceScale: scale)
             }
-            let key = Key(text: label.text, kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale)
-            let sprite = sprites.sprite(for: key) { makeText(label.text, kind: label.kind, palette: palette, scale: scale) }
-            sprite.paint(in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
+            let degrees = Int((label.angle * 180 / .pi).rounded())
+            let key = Key(text: label.text, kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale,
+                          degrees: degrees)
+            if degrees == 0 {
+                let sprite = sprites.sprite(for: key) { makeText(label.text, kind: label.kind, palette: palette, scale: scale) }
+                sprite.paint(in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
+            } else {
+                let sprite = sprites.sprite(for: key) {
+                    makeText(label.text, kind: label.kind, palette: palette, scale: scale, degrees: degrees)
+                }
+                sprite.paint(in: cr, x: label.frame.x + label.frame.width / 2,
+                             y: label.frame.y + label.frame.height / 2, alpha: label.alpha, deviceScale: scale)
+            }
         }
     }
 
@@ -73,22 +86,39 @@ public final class MapLabelRenderer {
         return layout
     }
 
-    private func makeText(_ text: String, kind: MapLabelKind, palette: MapPalette, scale: Double) -> Sprite {
+    /// A label's sprite: level text anchored at its top-left, or text turned by `degrees`
+    /// anchored at its centre.
+    private func makeText(_ text: String, kind: MapLabelKind, palette: MapPalette, scale: Double,
+                          degrees: Int = 0) -> Sprite {
         let style = MapLabelStyle.style(for: kind, palette: palette)
         let s = size(of: text, kind: kind), m = MapLabelRenderer.haloMargin
-        return Sprite(width: s.width + 2 * m, height: s.height + 2 * m, anchorX: m, anchorY: m, scale: scale) { cr in
-            let layout = makeLayout(text, style: style, in: cr)
-            cairo_move_to(cr, m, m)
-            pango_cairo_layout_path(cr, layout)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_set_line_width(cr, style.haloWidth)
-            style.halo.setSource(on: cr)
-            cairo_stroke(cr)
-            cairo_move_to(cr, m, m)
-            style.ink.setSource(on: cr)
-            pango_cairo_show_layout(cr, layout)
-            g_object_unref(UnsafeMutableRawPointer(layout))
+        if degrees != 0 {
+            let side = (s.width * s.width + s.height * s.height).squareRoot() + 2 * m
+            return Sprite(width: side, height: side, anchorX: side / 2, anchorY: side / 2, scale: scale) { cr in
+                cairo_translate(cr, side / 2, side / 2)
+                cairo_rotate(cr, Double(degrees) * .pi / 180)
+                cairo_translate(cr, -s.width / 2 - m, -s.height / 2 - m)
+                drawText(text, style: style, margin: m, in: cr)
+            }
         }
+        return Sprite(width: s.width + 2 * m, height: s.height + 2 * m, anchorX: m, anchorY: m, scale: scale) { cr in
+            drawText(text, style: style, margin: m, in: cr)
+        }
+    }
+
+    /// Halo, then ink, with the text's top-left at (`m`, `m`).
+    private func drawText(_ text: String, style: MapLabelStyle, margin m: Double, in cr: OpaquePointer) {
+        let layout = makeLayout(text, style: style, in: cr)
+        cairo_move_to(cr, m, m)
+        pango_cairo_layout_path(cr, layout)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_width(cr, style.haloWidth)
+        style.halo.setSource(on: cr)
+        cairo_stroke(cr)
+        cairo_move_to(cr, m, m)
+        style.ink.setSource(on: cr)
+        pango_cairo_show_layout(cr, layout)
+        g_object_unref(UnsafeMutableRawPointer(layout))
     }
 
     private func makeDot(_ kind: MapLabelKind, palette: MapPalette, scale: Double) -> Sprite {

@@ -44,6 +44,12 @@ struct MapLabelStyle: Equatable {
         case .village:
             return MapLabelStyle(font: "DejaVu Sans 8", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xA6ABB2) : MapColor(hex: 0x5E646A), halo: landHalo, haloWidth: 2.5)
+        case .district:
+            return MapLabelStyle(font: "DejaVu Sans 7.5", letterSpacing: 1.2,
+                                 ink: dark ? MapColor(hex: 0x948F88) : MapColor(hex: 0x857C72), halo: landHalo, haloWidth: 2.5)
+        case .road:
+            return MapLabelStyle(font: "DejaVu Sans 7", letterSpacing: 0,
+                                 ink: dark ? MapColor(hex: 0xA9AEB4) : MapColor(hex: 0x5A5F65), halo: landHalo, haloWidth: 2.5)
         }
     }
 

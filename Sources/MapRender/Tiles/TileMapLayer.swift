@@ -47,6 +47,9 @@ public final class TileMapLayer: MapOverlay {
     private var absent = Set<Key>()
     private var stats = Statistics()
     private var version = 0
+    /// Names of the vector tiles loaded so far (they don't depend on palette or scale).
+    private var tileLabels: [TileID: [TileLabelCandidate]] = [:]
+    private var labelBuilder = TileLabelOverlayBuilder()
 
     /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
     public init(path: String) throws {
@@ -72,17 +75,19 @@ public final class TileMapLayer: MapOverlay {
         self.maxZoom = maxZoom
     }
 
-    /// Decodes fetched raster bytes (PNG) off the drawing thread.
+    /// Decodes raster bytes (PNG, JPEG or WebP) off the drawing thread.
     public static func decodeRaster(_ data: Data) -> Outcome {
-        ImageSurface.decode(png: data).map { .image($0) } ?? .failed
+        RasterTileDecoder.decode(data).map { .image($0) } ?? .failed
     }
 
     /// What loading one tile gave.
     public enum Outcome {
-        case image(ImageSurface)
+        /// The painted tile, and a vector tile's names (anchors in 0…1 tile units) for the label
+        /// placer.
+        case image(ImageSurface, labels: [TileLabelCandidate] = [])
         /// The file has no tile there (outside its bounds or zooms): not an error.
         case absent
-        /// Unreadable, corrupt, or a format this build can't decode (JPEG/WebP rasters).
+        /// Unreadable, corrupt, or not an image format the map reads.
         case failed
     }
 
@@ -94,10 +99,11 @@ public final class TileMapLayer: MapOverlay {
         guard let data, !data.isEmpty else { return .absent }
         if let style {
             guard let tile = try? MVTDecoder.decode(data, layers: style.sourceLayers) else { return .failed }
-            return .image(VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: key.tile.z, size: tileSize,
-                                                                                scale: key.scale))
+            let image = VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: key.tile.z, size: tileSize,
+                                                                               scale: key.scale)
+            return .image(image, labels: TileLabels.candidates(in: tile, style: style, zoom: Double(key.tile.z), tileSize: 1))
         }
-        // Raster tiles: PNG (JPEG and WebP need gdk-pixbuf, which this display-free module avoids).
+        // Raster tiles: PNG, JPEG or WebP.
         // TileImageDrawing scales any pixel size into the tile's square, so @2x tiles just work.
         return decodeRaster(data)
     }
@@ -107,8 +113,12 @@ public final class TileMapLayer: MapOverlay {
     public func deliver(_ outcome: Outcome, for key: Key, now: Double = ProcessInfo.processInfo.systemUptime) {
         pending.remove(key)
         switch outcome {
-        case .image(let image):
+        case .image(let image, let labels):
             cache.insert(image, for: key, cost: image.pixelWidth * image.pixelHeight * 4)
+            if style != nil {
+                if tileLabels.count > 2048 { tileLabels = tileLabels.filter { visibleKeys.contains(Key(tile: $0.key, dark: isDark, scale: scale)) } }
+                tileLabels[key.tile] = labels
+            }
             if now >= 0 { arrivals[key] = now }
             stats.loaded += 1
         case .absent:
@@ -150,13 +160,23 @@ public final class TileMapLayer: MapOverlay {
         return stats
     }
 
-    /// Loads every tile the camera needs, now (headless rendering).
-    public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
+    /// The tiles a frame for `camera` needs that are neither loaded nor known to be absent,
+    /// nearest the centre first (headless rendering fetches these before drawing).
+    public func keysToLoad(camera: Camera, scale: Double, dark: Bool) -> [Key] {
         self.scale = scale
         isDark = dark
-        for p in placements(camera) {
+        var seen = Set<Key>()
+        return placements(camera).compactMap { p in
             let key = Key(tile: p.sourceTile, dark: dark, scale: scale)
-            guard cache.value(for: key) == nil, !absent.contains(key) else { continue }
+            guard !cache.contains(key), !absent.contains(key), seen.insert(key).inserted else { return nil }
+            return key
+        }
+    }
+
+    /// Loads every tile the camera needs from the tile file, now (headless rendering; an online
+    /// source's tiles are fetched by the owner, and those still missing here count as failed).
+    public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
+        for key in keysToLoad(camera: camera, scale: scale, dark: dark) {
             deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize), for: key, now: -1)
         }
     }
@@ -166,6 +186,38 @@ public final class TileMapLayer: MapOverlay {
         return TileCoverage.placements(centerX: c.x / ws, centerY: c.y / ws, zoom: camera.zoom,
                                        width: camera.viewportSize.width, height: camera.viewportSize.height,
                                        tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom)
+    }
+
+    /// The names of the vector tiles drawn over the view grown by `margin` on every side, for
+    /// the label placer: where a tile (or a parent standing in for it) is drawn, its names replace
+    /// the built-in ones. Nil for raster sources, which bring no names.
+    public func labelOverlay(for camera: Camera, margin: Double) -> MapLabelOverlay? {
+        guard style != nil else { return nil }
+        var grown = camera
+        grown.viewportSize = ScreenSize(width: camera.viewportSize.width + 2 * margin,
+                                        height: camera.viewportSize.height + 2 * margin)
+        var tiles: [(tile: TileID, labels: [TileLabelCandidate])] = []
+        var taken = Set<TileID>()
+        var covered: [UnitBox] = []
+        for p in placements(grown) {
+            var drawn: TileID?
+            if cache.contains(Key(tile: p.sourceTile, dark: isDark, scale: scale)) {
+                drawn = p.sourceTile
+            } else {
+                drawn = TileCoverage.standIns(for: p.sourceTile).first {
+                    cache.contains(Key(tile: $0.tile, dark: isDark, scale: scale))
+                }?.tile
+            }
+            guard let drawn, let labels = tileLabels[drawn] else { continue }
+            let n = Double(p.tile.tilesPerSide)
+            var x0 = Double(p.tile.x) / n
+            x0 -= x0.rounded(.down)
+            covered.append(UnitBox(minX: x0, minY: Double(p.tile.y) / n, maxX: x0 + 1 / n, maxY: Double(p.tile.y + 1) / n))
+            if taken.insert(drawn).inserted { tiles.append((drawn, labels)) }
+        }
+        tiles.sort { ($0.tile.z, $0.tile.y, $0.tile.x) < ($1.tile.z, $1.tile.y, $1.tile.x) }
+        covered.sort { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
+        return labelBuilder.overlay(tiles: tiles, covered: covered, version: version)
     }
 
     // MARK: MapOverlay

@@ -34,15 +34,16 @@ extension TileStyle {
             StyleLayer("building-edge", "building", filter: polygon, minZoom: 15,
                        paint: .line(buildingEdge, width: ZoomFunction([S(14, 0.4), S(16, 0.8)]))),
         ]
-        // Tunnels are left out: drawn like open roads they would cut through parks and rivers.
+        // Tunnels are drawn faint and dashed under the open roads (drawn like open roads they
+        // would cut through parks and rivers).
         func roads(_ classes: String...) -> StyleFilter {
-            .all([line, .equals(keys: ["class"], values: Set(classes)), .notEquals(keys: ["brunnel"], values: ["tunnel"])])
+            .all([line, .equals(keys: ["class"], values: Set(classes))])
         }
         layers += RoadClass.rules(sourceLayer: "transportation", filters: [
             (.motorway, roads("motorway")), (.trunk, roads("trunk")), (.primary, roads("primary")),
             (.secondary, roads("secondary")), (.tertiary, roads("tertiary")), (.minor, roads("minor")),
             (.service, roads("service", "track")), (.path, roads("path")), (.rail, roads("rail", "transit")),
-        ])
+        ], open: .notEquals(keys: ["brunnel"], values: ["tunnel"]), tunnel: .equals(keys: ["brunnel"], values: ["tunnel"]))
         layers += [
             StyleLayer("boundary-country", "boundary", filter: .all([.in("admin_level", "2"),
                                                                      .notEquals(keys: ["maritime"], values: ["1"])]),

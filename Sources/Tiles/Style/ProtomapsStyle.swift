@@ -55,7 +55,7 @@ extension TileStyle {
                        paint: .line(buildingEdge, width: ZoomFunction([S(14, 0.4), S(16, 0.8)]))),
         ]
         let notTunnel = StyleFilter.notEquals(keys: ["tunnel"], values: ["yes", "true", "1"])
-        func roads(_ f: StyleFilter) -> StyleFilter { .all([line, notTunnel, f]) }
+        func roads(_ f: StyleFilter) -> StyleFilter { .all([line, f]) }
         let paths = StyleFilter.any([kindIs("path"), .in("highway", "footway", "path", "cycleway", "steps",
                                                          "pedestrian", "track", "bridleway", "corridor")])
         layers += RoadClass.rules(sourceLayer: "roads", filters: [
@@ -67,7 +67,7 @@ extension TileStyle {
             (.service, roads(.any([.all([kindIs("minor_road"), .in("highway", "service")]),
                                    .all([kindIs("other"), .in("highway", "service", "living_street", "unclassified")])]))),
             (.path, roads(.all([.notEquals(keys: kind, values: ["highway", "major_road", "medium_road", "minor_road"]), paths]))),
-        ])
+        ], open: notTunnel, tunnel: .equals(keys: ["tunnel"], values: ["yes", "true", "1"]))
         layers += RoadClass.rules(sourceLayer: "transit", filters: [
             (.rail, .all([line, notTunnel, .any([kindIs("railway", "rail"), .in("railway", "rail", "light_rail", "tram")])])),
         ])

@@ -58,20 +58,33 @@ public enum RoadClass: String, CaseIterable, Sendable {
         }
     }
 
-    /// Dash pattern: none. Paths and rails are told from streets by colour and width; dashes
-    /// would multiply the shapes cairo rasterises on the densest tiles (footpaths are the most
-    /// numerous lines in a city centre).
-    public var dash: [Double] { [] }
+    /// Dash pattern (in multiples of the line's width, at least 1 px): footpaths are dashed, as
+    /// on every street map, from the zoom they get wide enough to read as dashes.
+    public var dash: [Double] { self == .path ? [2.4, 1.6] : [] }
+
+    /// Whether tunnels of this class are drawn (faint and dashed, under the open roads): roads
+    /// only; rail and footpath tunnels would be clutter.
+    var drawsTunnels: Bool { self != .path && self != .rail }
 
     /// Extra width of the casing beyond the fill, per side pair, in logical pixels.
     static let casingExtra = 1.3
 
-    /// Casing rules for `classes` (least important first) then fill rules, so that every road's
-    /// edge lies under every road's fill and crossings look joined.
-    static func rules(sourceLayer: String, filters: [(RoadClass, StyleFilter)]) -> [StyleLayer] {
+    /// Tunnel rules (faint, dashed, no casing), then casing rules for `classes` (least important
+    /// first), then fill rules, so that every road's edge lies under every road's fill, crossings
+    /// look joined, and a tunnel shows where it runs without cutting through what is above it.
+    /// `open` and `tunnel` tell the two apart (each schema marks tunnels its own way).
+    static func rules(sourceLayer: String, filters: [(RoadClass, StyleFilter)], open: StyleFilter = .always,
+                      tunnel: StyleFilter? = nil) -> [StyleLayer] {
+        var tunnels: [StyleLayer] = []
         var casings: [StyleLayer] = []
         var fills: [StyleLayer] = []
-        for (cls, filter) in filters.reversed() {
+        for (cls, classFilter) in filters.reversed() {
+            if let tunnel, cls.drawsTunnels {
+                let fill = StyleColor(cls.casing?.light ?? cls.fill.light, cls.casing?.dark ?? cls.fill.dark, opacity: 0.55)
+                tunnels.append(StyleLayer("\(sourceLayer)-\(cls.rawValue)-tunnel", sourceLayer, filter: .all([classFilter, tunnel]),
+                                          minZoom: max(cls.minZoom, 12), paint: .line(fill, width: cls.width, dash: [3, 2])))
+            }
+            let filter = StyleFilter.all([classFilter, open])
             if let casing = cls.casing {
                 // Casings appear a little after the fill: at low zoom a cased hairline looks muddy.
                 casings.append(StyleLayer("\(sourceLayer)-\(cls.rawValue)-casing", sourceLayer, filter: filter,
@@ -81,6 +94,6 @@ public enum RoadClass: String, CaseIterable, Sendable {
             fills.append(StyleLayer("\(sourceLayer)-\(cls.rawValue)", sourceLayer, filter: filter, minZoom: cls.minZoom,
                                     paint: .line(cls.fill, width: cls.width, dash: cls.dash)))
         }
-        return casings + fills
+        return tunnels + casings + fills
     }
 }

@@ -1,0 +1,116 @@
+import CGtk
+
+/// A small modal window asking for one line of text (a MapTiler API key, a tile URL template).
+///
+/// What is typed is checked before the window closes: a problem is said under the entry, in the
+/// window, and the person can correct it (never a second dialog). Enter accepts, Escape cancels.
+/// One prompt at a time.
+final class TextPromptDialog {
+    /// Returns a problem to show, or nil when the text is acceptable.
+    typealias Check = (String) -> String?
+
+    private static var current: TextPromptDialog?
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let entry: UnsafeMutablePointer<GtkWidget>
+    private let problem: UnsafeMutablePointer<GtkWidget>
+    private let check: Check
+    private let accept: (String) -> Void
+
+    /// Opens the prompt over `parent`; `accept` gets the trimmed text once `check` passes.
+    @discardableResult
+    static func show(parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, placeholder: String,
+                     initial: String = "", acceptLabel: String, check: @escaping Check,
+                     accept: @escaping (String) -> Void) -> TextPromptDialog {
+        current?.close()
+        let dialog = TextPromptDialog(parent: parent, title: title, message: message, placeholder: placeholder,
+                                      initial: initial, acceptLabel: acceptLabel, check: check, accept: accept)
+        current = dialog
+        gtk_window_present(gcast(dialog.window))
+        return dialog
+    }
+
+    private init(parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, placeholder: String,
+                 initial: String, acceptLabel: String, check: @escaping Check, accept: @escaping (String) -> Void) {
+        self.check = check
+        self.accept = accept
+        window = gtk_window_new()
+        gtk_window_set_title(gcast(window), title)
+        gtk_window_set_transient_for(gcast(window), gcast(parent))
+        gtk_window_set_modal(gcast(window), 1)
+        gtk_window_set_resizable(gcast(window), 0)
+        gtk_window_set_default_size(gcast(window), 480, -1)
+
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(box, 18)
+        }
+        let text = plainLabel(message)
+        gtk_label_set_wrap(opaque(text), 1)
+        gtk_label_set_max_width_chars(opaque(text), 56)
+        gtk_box_append(gcast(box), text)
+
+        entry = gtk_entry_new()
+        gtk_entry_set_placeholder_text(gcast(entry), placeholder)
+        gtk_editable_set_text(OpaquePointer(entry), initial)
+        gtk_entry_set_activates_default(gcast(entry), 1)
+        AccessibleText.setLabel(of: entry, to: title)
+        gtk_box_append(gcast(box), entry)
+
+        problem = plainLabel("")
+        gtk_label_set_wrap(opaque(problem), 1)
+        gtk_label_set_wrap_mode(opaque(problem), PANGO_WRAP_WORD_CHAR)
+        gtk_widget_add_css_class(problem, "error")
+        gtk_widget_set_visible(problem, 0)
+        gtk_box_append(gcast(box), problem)
+
+        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        let cancel = gtk_button_new_with_mnemonic("_Cancel")!
+        let ok = gtk_button_new_with_mnemonic(acceptLabel)!
+        gtk_widget_add_css_class(ok, "suggested-action")
+        gtk_box_append(gcast(buttons), cancel)
+        gtk_box_append(gcast(buttons), ok)
+        gtk_box_append(gcast(box), buttons)
+        gtk_window_set_child(gcast(window), box)
+        gtk_window_set_default_widget(gcast(window), ok)
+
+        typealias Clicked = @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void
+        let onAccept: Clicked = { _, _ in TextPromptDialog.current?.tryAccept() }
+        let onCancel: Clicked = { _, _ in TextPromptDialog.current?.close() }
+        connectSignal(ok, "clicked", unsafeBitCast(onAccept, to: GCallback.self))
+        connectSignal(cancel, "clicked", unsafeBitCast(onCancel, to: GCallback.self))
+        // The window's own close button and Escape: forget the prompt, let GTK close it.
+        let onClose: @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, _ in
+            if let window, let c = TextPromptDialog.current, c.window == asWidget(window) { TextPromptDialog.current = nil }
+            return 0
+        }
+        connectSignal(window, "close-request", unsafeBitCast(onClose, to: GCallback.self))
+        let escape = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
+                                                                      gtk_named_action_new("window.close")))
+        addController(escape, to: window)
+    }
+
+    /// The text as typed, trimmed.
+    var text: String {
+        String(cString: gtk_editable_get_text(OpaquePointer(entry))).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func tryAccept() {
+        let value = text
+        if let message = check(value) {
+            gtk_label_set_text(opaque(problem), message)
+            gtk_widget_set_visible(problem, 1)
+            gtk_widget_grab_focus(entry)
+            return
+        }
+        close()
+        accept(value)
+    }
+
+    private func close() {
+        if TextPromptDialog.current === self { TextPromptDialog.current = nil }
+        gtk_window_destroy(gcast(window))
+    }
+}

@@ -1,0 +1,49 @@
+/// Names brought by another source (a street map's vector tiles), placed before the built-in
+/// names, and the area where they replace them.
+///
+/// Where a vector street map is drawn it names its own places, waters and streets; the built-in
+/// names anchored there give way, so a town is never named twice (once by each source) and the
+/// street map's finer names win. Elsewhere (outside the file's area or zooms) the built-in names
+/// stay.
+public struct MapLabelOverlay: Sendable {
+    /// Candidates in priority order (most important first). Their ids are negative and stable
+    /// across overlays for the same name at the same place, so a placed name keeps its place
+    /// when more tiles arrive.
+    public let candidates: [MapLabelCandidate]
+    /// Unit-square boxes (x and y in 0…1, within one world copy) where these names replace the
+    /// built-in ones.
+    public let covered: [UnitBox]
+    /// Changes whenever the candidates or the covered area change (cheap comparison per frame).
+    public let revision: Int
+    private let positions: [Int: Int]
+
+    public init(candidates: [MapLabelCandidate], covered: [UnitBox], revision: Int) {
+        precondition(candidates.allSatisfy { $0.id < 0 }, "overlay label ids are negative")
+        self.candidates = candidates
+        self.covered = covered
+        self.revision = revision
+        var positions: [Int: Int] = [:]
+        for (i, c) in candidates.enumerated() { positions[c.id] = i }
+        self.positions = positions
+    }
+
+    /// The candidate with `id` (a negative id), if this overlay has it.
+    public func candidate(id: Int) -> MapLabelCandidate? { positions[id].map { candidates[$0] } }
+
+    /// Position of a candidate in priority order.
+    func rank(of id: Int) -> Int { positions[id] ?? Int.max }
+
+    /// Whether a unit-square point (x wrapped into 0…1) lies where the overlay's names rule.
+    public func covers(x: Double, y: Double) -> Bool {
+        let wx = x - x.rounded(.down)
+        return covered.contains { wx >= $0.minX && wx < $0.maxX && y >= $0.minY && y < $0.maxY }
+    }
+}
+
+/// An axis-aligned box in the unit square (Web Mercator, x east, y south).
+public struct UnitBox: Sendable, Equatable {
+    public var minX: Double, minY: Double, maxX: Double, maxY: Double
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MapModel
+import Tiles
+
+/// Turns the names of the vector tiles on screen into the label placer's overlay: map-wide
+/// coordinates, the built-in label kinds (so they look like the built-in map's names), and ids
+/// that stay the same for the same name at the same place, so a name keeps its place while
+/// tiles arrive or the view moves.
+struct TileLabelOverlayBuilder {
+    /// Identity of a name: its text, kind and place rounded to 2⁻²⁰ of the world (≈ 1 px at
+    /// zoom 12), so that a town named by its tile at one zoom and by its child tile at the next
+    /// (anchors differ by the tiles' rounding) is the same label.
+    private struct Identity: Hashable {
+        var text: String
+        var kind: MapLabelKind
+        var x: Int64, y: Int64
+    }
+    private var ids: [Identity: Int] = [:]
+    private var nextID = -1
+    private var revision = 0
+    private var lastInput: [TileID] = []
+    private var lastCovered: [UnitBox] = []
+    private var lastVersion = -1
+    private var last: MapLabelOverlay?
+
+    /// The overlay for tiles drawn at `covered` (display-tile boxes), whose names come from
+    /// `tiles` (source tiles, each with its candidates in 0…1 tile units). `version` changes when
+    /// any tile's content changed.
+    mutating func overlay(tiles: [(tile: TileID, labels: [TileLabelCandidate])], covered: [UnitBox],
+                          version: Int) -> MapLabelOverlay {
+        let input = tiles.map(\.tile)
+        if let last, version == lastVersion, input == lastInput, covered == lastCovered { return last }
+        if ids.count > 200_000 { ids.removeAll(); nextID = -1 }
+        var seen = Set<Int>()
+        var list: [(priority: Double, candidate: MapLabelCandidate)] = []
+        let probe = MapLabelOverlay(candidates: [], covered: covered, revision: 0)
+        for (tile, labels) in tiles {
+            let n = Double(tile.tilesPerSide)
+            for c in labels {
+                let x = (Double(tile.x) + c.x) / n, y = (Double(tile.y) + c.y) / n
+                guard probe.covers(x: x, y: y) else { continue }
+                let kind = TileLabelOverlayBuilder.kind(of: c)
+                let text = kind == .district ? c.text.uppercased() : c.text
+                let identity = Identity(text: text, kind: kind, x: Int64((x * 1_048_576).rounded()),
+                                        y: Int64((y * 1_048_576).rounded()))
+                let id: Int
+                if let known = ids[identity] {
+                    id = known
+                } else {
+                    id = nextID
+                    nextID -= 1
+                    ids[identity] = id
+                }
+                // The same name twice at one place (neighbouring tiles' buffers): keep the first.
+                guard seen.insert(id).inserted else { continue }
+                list.append((c.priority, MapLabelCandidate(id: id, text: text, x: x, y: y, kind: kind, minZoom: 0,
+                                                          angle: c.angle)))
+            }
+        }
+        list.sort { a, b in
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.candidate.text != b.candidate.text { return a.candidate.text < b.candidate.text }
+            return a.candidate.id > b.candidate.id
+        }
+        revision += 1
+        let overlay = MapLabelOverlay(candidates: list.map(\.candidate), covered: covered, revision: revision)
+        (last, lastVersion, lastInput, lastCovered) = (overlay, version, input, covered)
+        return overlay
+    }
+
+    /// The built-in label kind that looks right for a tile's name.
+    static func kind(of c: TileLabelCandidate) -> MapLabelKind {
+        switch c.kind {
+        case .road:
+            return .road
+        case .water:
+            switch c.featureClass {
+            case "ocean": return .ocean
+            case "sea", "bay", "strait": return .sea
+            default: return c.angle != 0 ? .river : .lake
+            }
+        case .place:
+            switch c.featureClass {
+            case "country": return .country
+            case "city": return .city
+            case "town": return .town
+            case "village", "hamlet", "locality", "isolated_dwelling": return .village
+            default: return .district  // state, region, suburb, quarter, neighbourhood
+            }
+        }
+    }
+}
