@@ -34,6 +34,14 @@ public struct LaunchOptions: Equatable, Sendable {
 
     public init() {}
 
+    /// Whether the window (and `render`) opens fitted to the data: files and the bundled demos
+    /// do, unless a camera was given; the default world cities open on the world.
+    public var opensFittedToData: Bool {
+        guard center == nil && zoom == nil else { return false }
+        if !files.isEmpty { return true }
+        return dataset.flatMap(DatasetCatalog.dataset(id:))?.opensFitted ?? false
+    }
+
     /// A problem with the command line, described in one line.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var message: String

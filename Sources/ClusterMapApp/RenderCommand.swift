@@ -27,8 +27,8 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
                 sets.append(try PointSetLoader.load(path: path, options: ds?.loadOptions ?? LoadOptions()))
             }
             session = MapDataSession(pointSets: sets, datasets: sources.datasets)
-            // As in the window: files open fitted to their data.
-            if !options.files.isEmpty, options.center == nil, options.zoom == nil, let b = session?.bounds {
+            // As in the window: files and the demos open fitted to their data.
+            if options.opensFittedToData, let b = session?.bounds {
                 camera = camera.fitting(b, paddingPixels: 60, maxZoom: 14)
             }
         }
@@ -37,6 +37,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         if let session {
             scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
                                          places: session.places, state: SceneState())
+            session.decorateBubbles(in: &scene)
             picture.attribution = session.attribution
         }
         var tiles: TileMapLayer?

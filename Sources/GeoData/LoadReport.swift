@@ -14,6 +14,8 @@ public struct LoadReport: Sendable, Equatable {
         case unsupportedGeometry
         /// A CSV row with the wrong number of fields or broken quoting.
         case badRow
+        /// A line of newline-delimited GeoJSON that is not a Feature (broken JSON, a stray value).
+        case badLine
 
         /// Words for messages: "no coordinates".
         public var phrase: String {
@@ -24,6 +26,7 @@ public struct LoadReport: Sendable, Equatable {
             case .nullGeometry: return "null geometry"
             case .unsupportedGeometry: return "geometry not a Point or MultiPoint"
             case .badRow: return "wrong number of fields"
+            case .badLine: return "not a GeoJSON feature"
             }
         }
     }
@@ -32,8 +35,8 @@ public struct LoadReport: Sendable, Equatable {
     public struct Skips: Sendable, Equatable {
         /// How many rows / features / points were skipped for this reason.
         public var count: Int = 0
-        /// The first few places: physical line numbers (CSV, 1-based, header = line 1) or
-        /// feature indexes (GeoJSON, 0-based), each once.
+        /// The first few places: physical line numbers (CSV, 1-based, header = line 1; and bad
+        /// lines of newline-delimited GeoJSON) or feature indexes (GeoJSON, 0-based), each once.
         public var firstPositions: [Int] = []
         /// Points skipped: more than `count` when a MultiPoint feature had several bad points
         /// (`count` then counts the features, once each).
@@ -85,7 +88,10 @@ public struct LoadReport: Sendable, Equatable {
             guard let s = skips[reason], s.count > 0 else { return nil }
             let noun: String
             let where_: String
-            switch unit {
+            switch reason == .badLine ? .rows : unit {
+            case .rows where reason == .badLine:
+                noun = s.count == 1 ? "line" : "lines"
+                where_ = s.firstPositions.count == 1 ? "line" : "lines"
             case .rows:
                 noun = s.count == 1 ? "row" : "rows"
                 where_ = s.firstPositions.count == 1 ? "line" : "lines"

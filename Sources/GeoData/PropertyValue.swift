@@ -7,6 +7,7 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
     /// A nested JSON array or object, kept as its JSON text.
     case json(String)
 
+
     /// Text for showing to a person (numbers without a trailing ".0" when integral).
     public var description: String {
         switch self {
@@ -35,6 +36,9 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
         default: return nil
         }
     }
+
+    /// A number as text: integral values without ".0".
+    public static func plainText(_ d: Double) -> String { format(d) }
 
     static func format(_ d: Double) -> String {
         if d.isFinite && d == d.rounded() && abs(d) < 1e15 { return String(Int64(d)) }

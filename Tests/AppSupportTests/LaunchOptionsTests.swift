@@ -70,4 +70,15 @@ final class BasemapOptionTests: XCTestCase {
             }
         }
     }
+
+    func testFilesAndDemosOpenFittedTheWorldCitiesOnTheWorld() throws {
+        XCTAssertFalse(try LaunchOptions.parse([]).opensFittedToData)
+        XCTAssertFalse(try LaunchOptions.parse(["--dataset", "world-cities"]).opensFittedToData)
+        for demo in ["madrid", "lisbon", "london", "airports", "earthquakes"] {
+            XCTAssertTrue(try LaunchOptions.parse(["--dataset", demo]).opensFittedToData, demo)
+        }
+        XCTAssertTrue(try LaunchOptions.parse(["places.csv"]).opensFittedToData)
+        XCTAssertFalse(try LaunchOptions.parse(["--dataset", "madrid", "--zoom", "3"]).opensFittedToData)
+        XCTAssertFalse(try LaunchOptions.parse(["places.csv", "--center", "1,2"]).opensFittedToData)
+    }
 }

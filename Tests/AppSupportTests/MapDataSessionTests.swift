@@ -47,7 +47,7 @@ final class MapDataSessionTests: XCTestCase {
         let s = try session(cafes)
         let t = s.calloutText(of: 2)
         XCTAssertEqual(t.title, "C")
-        XCTAssertEqual(t.lines, ["$5", "Cosy", "category: bar", "wifi: true"])
+        XCTAssertEqual(t.lines, ["$5", "bar", "Cosy", "Wifi: true"])
     }
 
     func testLongPropertyListsAreCut() throws {
@@ -57,7 +57,8 @@ final class MapDataSessionTests: XCTestCase {
         """)
         let t = s.calloutText(of: 0)
         XCTAssertEqual(t.lines.count, CalloutText.maxLines)
-        XCTAssertTrue(t.lines.last!.hasPrefix("… "), t.lines.last!)
+        XCTAssertEqual(t.lines.count + t.moreLines.count, 20, "the rest is behind More")
+        XCTAssertEqual(t.moreLines.last, "K19: 19")
     }
 
     func testMarkupIsKeptAsText() throws {
@@ -98,5 +99,13 @@ final class LabelAttributionTests: XCTestCase {
                        "© Natural Earth · GeoNames CC BY 4.0 · USGS")
         XCTAssertEqual(LabelAttribution.line("© Natural Earth · GeoNames CC BY 4.0", labels: [label(.village)]),
                        "© Natural Earth · GeoNames CC BY 4.0")
+    }
+
+    func testDataCreditsOnlyWhileTheDataIsInView() {
+        let base = "© Natural Earth · USGS"
+        XCTAssertEqual(LabelAttribution.line(base, labels: [], showsData: true), base)
+        XCTAssertEqual(LabelAttribution.line(base, labels: [], showsData: false), "© Natural Earth")
+        XCTAssertEqual(LabelAttribution.line("© Natural Earth · GeoNames CC BY 4.0", labels: [label(.village)], showsData: false),
+                       "© Natural Earth · GeoNames CC BY 4.0", "GeoNames stays while its names show")
     }
 }

@@ -67,7 +67,7 @@ final class AccessibilityTests: XCTestCase {
         defer { bus.stop() }
         let h = try AppHarness()
         defer { h.stop() }
-        try h.launch(["--dataset", "madrid"], accessibilityBus: bus)
+        try h.launch(["--dataset", "madrid"] + AppHarness.worldView, accessibilityBus: bus)
         let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
 
         // F9 shows the list; the list event names the rows with their exact counts.

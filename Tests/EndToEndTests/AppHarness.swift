@@ -8,6 +8,9 @@ final class AppHarness {
     struct LaunchError: Error, CustomStringConvertible { let description: String }
 
     let display: String
+    /// Launch arguments for the camera a bundled demo used to open at (the whole world, where the
+    /// nine Madrid places are one bubble): demos now open fitted to their data.
+    static let worldView = ["--center", "20,0", "--zoom", "2.32"]
     private let xvfb: Process
     private var app: Process?
     /// The apps' own session bus (nil where dbus-daemon is missing).

@@ -14,7 +14,7 @@ final class BrokenFileTests: XCTestCase {
         {"type":"Feature","geometry":{"type":"Point","coordinates":[3,
         """.write(toFile: path, atomically: true, encoding: .utf8)
 
-        try h.launch(["--dataset", "madrid"])
+        try h.launch(["--dataset", "madrid"] + AppHarness.worldView)
         let first = try h.waitForEvent("scene", timeout: 30) { e in
             ((e["bubbles"] as? [[String: Any]]) ?? []).contains { $0["count"] as? Int == 9 }
         }

@@ -48,7 +48,7 @@ final class ChromeTests: XCTestCase {
         try ChromeTests.writeRandomPoints(count: 1_000_000, to: path)
         print("wrote 1M-point GeoJSON in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
 
-        try h.launch(["--dataset", "madrid"])
+        try h.launch(["--dataset", "madrid"] + AppHarness.worldView)
         let first = try h.waitForEvent("scene", timeout: 30) { e in
             ((e["bubbles"] as? [[String: Any]]) ?? []).contains { $0["count"] as? Int == 9 }
         }
@@ -105,8 +105,9 @@ final class ChromeTests: XCTestCase {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
-        try h.launch(["--dataset", "madrid", "--reduce-motion"])
-        _ = try h.waitForEvent("load-done")
+        // The world cities open where the person left them (files and the demos open fitted).
+        try h.launch(["--dataset", "world-cities", "--reduce-motion"], timeout: 60)
+        _ = try h.waitForEvent("load-done", timeout: 90)
         try h.key("plus")
         try h.key("plus")
         try h.key("Right")
@@ -118,8 +119,8 @@ final class ChromeTests: XCTestCase {
         let state = try String(contentsOfFile: h.workDir + "/config/clustermap/state", encoding: .utf8)
         XCTAssertTrue(state.contains("width=1280"), state)
 
-        try h.launch(["--dataset", "madrid"])  // a new event log
-        let camera = try h.waitForEvent("camera", timeout: 10)
+        try h.launch(["--dataset", "world-cities"], timeout: 60)  // a new event log
+        let camera = try h.waitForEvent("camera", timeout: 30)
         XCTAssertEqual(camera.event["zoom"] as! Double, zoomed.event["zoom"] as! Double, accuracy: 1e-6)
         XCTAssertEqual(camera.event["lon"] as! Double, zoomed.event["lon"] as! Double, accuracy: 1e-6)
         // The reduced-motion flag was the command line's, not a menu choice: not remembered.

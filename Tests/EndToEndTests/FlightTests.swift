@@ -16,7 +16,7 @@ final class FlightTests: XCTestCase {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
-        try h.launch(["--dataset", "madrid"])
+        try h.launch(["--dataset", "madrid"] + AppHarness.worldView)
         let (bubble, index) = try bubbleScene(h)
         try h.click(at: bubble["x"] as! Double, bubble["y"] as! Double)
         let start = try h.waitForEvent("flight-start", after: index)
@@ -49,7 +49,7 @@ final class FlightTests: XCTestCase {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
-        try h.launch(["--dataset", "madrid", "--reduce-motion"])
+        try h.launch(["--dataset", "madrid", "--reduce-motion"] + AppHarness.worldView)
         let (bubble, index) = try bubbleScene(h)
         try h.click(at: bubble["x"] as! Double, bubble["y"] as! Double)
         let start = try h.waitForEvent("flight-start", after: index)

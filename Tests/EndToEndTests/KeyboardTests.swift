@@ -6,7 +6,7 @@ final class KeyboardTests: XCTestCase {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
-        try h.launch(["--dataset", "madrid"])
+        try h.launch(["--dataset", "madrid"] + AppHarness.worldView)
         let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
         try h.key("Tab")
         let focus = try h.waitForEvent("focus", after: scene.index)

@@ -150,12 +150,29 @@ final class GeoJSONReaderTests: XCTestCase {
         let rs = try load(lines.map { "\u{1E}" + $0 + "\n" }.joined(), name: "places.geojsons")
         XCTAssertEqual(rs.count, 4)
         XCTAssertEqual(try load(lines.map { "\u{1E}" + $0 + "\n" }.joined(), name: "noext").format, .geoJSON)
-        let broken = lines[0] + "\n" + lines[1] + "\n[1]\n"
-        let e = loadError(broken, name: "seq.ndjson")
-        XCTAssertEqual(e?.line, 3)
-        XCTAssertEqual(e?.message, "expected a Feature object '{' (the file is a sequence of GeoJSON features), found '['")
+        // A stray value on line 3 is a bad line: skipped and counted, the rest loads.
+        let stray = try load(lines[0] + "\n" + lines[1] + "\n[1]\n" + lines[2] + "\n", name: "seq.ndjson")
+        XCTAssertEqual(stray.count, 3)
+        XCTAssertEqual(stray.report.messages, ["1 line skipped: not a GeoJSON feature (line 3)"])
         // After a FeatureCollection nothing may follow.
         XCTAssertEqual(loadError(collection() + "\n" + lines[0])?.message, "unexpected '{' after the end of the GeoJSON object")
+    }
+
+    /// Issue 12 item 8: one bad line no longer rejects the file, and its line number is its own
+    /// (a truncated record on line 11 was reported at line 13, where the scanner noticed).
+    func testBadLinesOfNewlineDelimitedGeoJSONAreSkippedWithTheirLineNumbers() throws {
+        var lines = (0..<14).map { pointFeature(String($0), "1", properties: "{\"name\":\"f\($0)\"}") }
+        lines[10] = String(lines[10].dropLast(3))              // line 11: a truncated record
+        lines[12] = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},}"  // line 13: bad JSON
+        let set = try load(lines.joined(separator: "\n") + "\n", name: "live.ndjson")
+        XCTAssertEqual(set.count, 12)
+        XCTAssertEqual(set.name(at: 10), "f11", "the feature after the bad line loads")
+        XCTAssertEqual(set.report.skips[.badLine]?.firstPositions, [11, 13])
+        XCTAssertEqual(set.report.messages, ["2 lines skipped: not a GeoJSON feature (lines 11, 13)"])
+        // A bad last line without a newline at the end.
+        let tail = try load(lines[0] + "\n" + lines[1] + "\n{\"type\":", name: "tail.ndjson")
+        XCTAssertEqual(tail.count, 2)
+        XCTAssertEqual(tail.report.skips[.badLine]?.firstPositions, [3])
     }
 
     func testEmptyCollectionAndWhitespaceAndBOM() throws {

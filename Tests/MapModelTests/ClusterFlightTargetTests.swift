@@ -18,34 +18,38 @@ final class ClusterFlightTargetTests: XCTestCase {
         }
     }
 
-    func testMembersThatFitGoToTheExpansionZoom() throws {
+    func testOneClickGoesToTheDeepestZoomWhereAllMembersFitWithTheMargin() throws {
         let cam = Fixture.camera(lat: 0, lon: 0, zoom: 4)
         let m = members(lat: 40, lon: -3, degrees: 0.5)
         let t = try XCTUnwrap(ClusterFlightTarget(from: cam, expansionZoom: 6, members: m))
-        XCTAssertEqual(t.zoomRule, .expansionZoom)
-        XCTAssertEqual(t.camera.zoom, 6)
+        XCTAssertEqual(t.zoomRule, .fitMembers)
+        XCTAssertGreaterThan(t.camera.zoom, 9.5, "far deeper than the expansion zoom: one click reveals the members")
         let b = try XCTUnwrap(ClusterFlightTarget.bounds(enclosing: m))
         let centre = Camera.center(of: b)
         XCTAssertEqual(t.camera.center.latitude, centre.latitude, accuracy: 1e-9)
         XCTAssertEqual(t.camera.center.longitude, centre.longitude, accuracy: 1e-9)
         assertAllVisible(m, in: t.camera)
+        // The members' span is exactly 1/1.8 of the view on the tighter axis: the deepest such zoom.
+        let sw = t.camera.screenPoint(for: GeoCoordinate(latitude: b.south, longitude: b.west))
+        let ne = t.camera.screenPoint(for: GeoCoordinate(latitude: b.north, longitude: b.east))
+        let fraction = max((ne.x - sw.x) / t.camera.viewportSize.width, (sw.y - ne.y) / t.camera.viewportSize.height)
+        XCTAssertEqual(fraction, 1 / ClusterFlightTarget.spanMargin, accuracy: 1e-6)
     }
 
-    func testWideMembersZoomOutToFitButStayDeeper() throws {
+    func testNeverShallowerThanTheExpansionZoom() throws {
+        // Members too wide to fit at the zoom where the bubble splits: go there anyway.
         let cam = Fixture.camera(lat: 0, lon: 0, zoom: 2)
         let m = members(lat: 45, lon: 10, degrees: 20)
         let t = try XCTUnwrap(ClusterFlightTarget(from: cam, expansionZoom: 6, members: m))
-        XCTAssertEqual(t.zoomRule, .fitMembers)
-        XCTAssertLessThan(t.camera.zoom, 6)
-        XCTAssertGreaterThan(t.camera.zoom, cam.zoom)
-        assertAllVisible(m, in: t.camera)
+        XCTAssertEqual(t.zoomRule, .expansionZoom)
+        XCTAssertEqual(t.camera.zoom, 6)
     }
 
     func testAlwaysDeeperThanNow() throws {
-        // Members far too wide for the current zoom: still zoom in a little.
+        // Members far too wide for the current zoom, splitting at it: still zoom in a little.
         let cam = Fixture.camera(lat: 0, lon: 0, zoom: 5)
         let m = members(lat: 10, lon: 10, degrees: 40)
-        let t = try XCTUnwrap(ClusterFlightTarget(from: cam, expansionZoom: 6, members: m))
+        let t = try XCTUnwrap(ClusterFlightTarget(from: cam, expansionZoom: 5, members: m))
         XCTAssertEqual(t.zoomRule, .minimumGain)
         XCTAssertEqual(t.camera.zoom, 5 + ClusterFlightTarget.minimumZoomGainLevels, accuracy: 1e-12)
     }

@@ -54,4 +54,19 @@ final class FitBoundsTests: XCTestCase {
         XCTAssertEqual(cam.fitting(point, maxZoom: 14).zoom, 14)
         XCTAssertEqual(cam.fitting(point).center.latitude, 41, accuracy: 1e-9)
     }
+
+    func testFittingTheWholeWorldNeverShowsItTwice() {
+        // A global file (points from −180° to 180°, ±80°) used to fit at zoom 1.65 in a wide
+        // window, showing every cluster twice side by side.
+        let wide = Camera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 5,
+                          viewportSize: ScreenSize(width: 1280, height: 740))
+        let world = GeoBounds(west: -180, south: -80, east: 180, north: 80)
+        let fit = wide.fitting(world, paddingPixels: 60, maxZoom: 14)
+        XCTAssertEqual(fit.zoom, log2(1280.0 / 256), accuracy: 1e-9)
+        XCTAssertGreaterThanOrEqual(256 * pow(2, fit.zoom), 1280 - 1e-6, "the world is at least as wide as the view")
+        // A narrow window fits the same box at a shallower zoom; still the world fills the width.
+        let narrow = Camera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 5,
+                            viewportSize: ScreenSize(width: 360, height: 700))
+        XCTAssertEqual(narrow.fitting(world, paddingPixels: 60).zoom, log2(360.0 / 256), accuracy: 1e-9)
+    }
 }

@@ -171,7 +171,7 @@ final class MapLabelPlacementTests: XCTestCase {
         ]
         scene.bubbles = [SceneBubble(id: .cluster(1), center: ScreenPoint(x: 140, y: 125), radius: 18, count: 12, label: "12", step: 0)]
         scene.pins = [ScenePin(id: .point(1), pointIndex: 1, center: ScreenPoint(x: 330, y: 315), name: "p", label: nil, color: 0),
-                      ScenePin(id: .point(2), pointIndex: 2, center: ScreenPoint(x: 400, y: 205), name: "q", label: "$120",
+                      ScenePin(id: .point(2), pointIndex: 2, center: ScreenPoint(x: 400, y: 205), name: "q", label: "Open now",
                                color: 0)]
         scene.dropLabelsUnderMarks()
         XCTAssertEqual(scene.labels.map(\.text), ["Free"])

@@ -45,7 +45,7 @@ final class MotionPolicyTests: XCTestCase {
         let wheel = WheelZoomHandler().scroll(notches: -1, at: ScreenPoint(x: 10, y: 10),
                                               in: controller.interrupt(at: 1))
         XCTAssertNil(controller.apply(wheel, at: 1))
-        XCTAssertEqual(controller.camera.zoom, 5.5, accuracy: 1e-12)
+        XCTAssertEqual(controller.camera.zoom, 6, accuracy: 1e-12)
         XCTAssertEqual(MotionPolicy(commandLineFlag: true).flight(from: a, to: b).isJump, true)
         XCTAssertEqual(MotionPolicy().flight(from: a, to: b).isJump, false)
     }

@@ -76,4 +76,16 @@ final class SceneBuilderTests: XCTestCase {
         XCTAssertEqual(s.fanLegs.count, 3)
         for leg in s.fanLegs { XCTAssertEqual(leg.from, ScreenPoint(x: 400, y: 300)) }
     }
+
+    func testTheHoverHullGoesWithItsBubble() {
+        var state = SceneState()
+        state.hovered = .cluster(99)
+        state.hoverMembers = [GeoCoordinate(latitude: 0, longitude: 0), GeoCoordinate(latitude: 1, longitude: 1),
+                              GeoCoordinate(latitude: -1, longitude: 1)]
+        let bubble = PlacedItem(item: ClusterItem(kind: .cluster(ClusterID(rawValue: 99)), coordinate: GeoCoordinate(latitude: 0, longitude: 0.5), count: 3))
+        XCTAssertFalse(SceneBuilder().build(camera: camera, items: [bubble], places: places, state: state).hull.isEmpty)
+        // After a flight the bubble split: its members are pins now, and no outline stays behind.
+        let split = (0..<3).map { PlacedItem(item: ClusterItem(kind: .point($0), coordinate: places.coords[$0], count: 1)) }
+        XCTAssertTrue(SceneBuilder().build(camera: camera, items: split, places: places, state: state).hull.isEmpty)
+    }
 }

@@ -6,7 +6,8 @@ final class SceneHitTesterTests: XCTestCase {
         var s = Scene()
         s.bubbles = [SceneBubble(id: .cluster(101), center: ScreenPoint(x: 100, y: 100), radius: 20, count: 300, label: "300", step: 1)]
         s.pins = [ScenePin(id: .point(4), pointIndex: 4, center: ScreenPoint(x: 115, y: 100), name: "Prado", label: nil, color: 0xFF0000),
-                  ScenePin(id: .point(7), pointIndex: 7, center: ScreenPoint(x: 300, y: 300), name: "Loft", label: "$120", color: 0x00FF00)]
+                  ScenePin(id: .point(7), pointIndex: 7, center: ScreenPoint(x: 300, y: 300), name: "Loft", label: "Open now", color: 0x00FF00),
+                  ScenePin(id: .point(9), pointIndex: 9, center: ScreenPoint(x: 500, y: 300), name: "Attic", label: "$120", color: 0x00FF00)]
         return s
     }
 
@@ -21,6 +22,8 @@ final class SceneHitTesterTests: XCTestCase {
 
     func testLabelCapsuleSelectsItsPin() {
         XCTAssertEqual(SceneHitTester.hit(scene(), at: ScreenPoint(x: 330, y: 302)), .pin(.point(7), pointIndex: 7))
+        // A price capsule is the marker, centred on its place: its left end hits too.
+        XCTAssertEqual(SceneHitTester.hit(scene(), at: ScreenPoint(x: 481, y: 300)), .pin(.point(9), pointIndex: 9))
     }
 
     func testCalloutIsTopmost() {

@@ -13,17 +13,17 @@ final class ZoomGestureTests: XCTestCase {
         guard case .animate(let a) = change else { return XCTFail("a notch animates") }
         XCTAssertEqual(a.purpose, .zoomStep)
         XCTAssertEqual(a.duration, WheelZoomHandler.zoomAnimationDurationSeconds)
-        XCTAssertEqual(a.target.zoom, 6 + WheelZoomHandler.zoomLevelsPerWheelNotch, accuracy: 1e-12)
+        XCTAssertEqual(a.target.zoom, 7, accuracy: 1e-12, "one notch is one zoom level (SPEC §5.1)")
         // Fixed on every frame, not only at the end.
         for t in [0.0, 0.05, 0.12, 0.25, 1] {
             assertScreen(a.camera(at: 3 + t), shows: under, at: pointer, accuracy: 1e-6)
         }
         let mid = a.camera(at: 3.1).zoom
         XCTAssertGreaterThan(mid, 6)
-        XCTAssertLessThan(mid, 6.5)
+        XCTAssertLessThan(mid, 7)
         // Scrolling down zooms out.
         let out = WheelZoomHandler().scroll(notches: 2, at: pointer, in: Fixture.context(cam))
-        XCTAssertEqual(finalCamera(of: out, from: cam).zoom, 5, accuracy: 1e-12)
+        XCTAssertEqual(finalCamera(of: out, from: cam).zoom, 4, accuracy: 1e-12)
     }
 
     func testQuickNotchesAccumulate() {
@@ -37,11 +37,11 @@ final class ZoomGestureTests: XCTestCase {
         XCTAssertEqual(controller.animation?.target.zoom ?? 0, 6 + 3 * WheelZoomHandler.zoomLevelsPerWheelNotch,
                        accuracy: 1e-12)
         let end = controller.advance(to: 1)
-        XCTAssertEqual(end.camera.zoom, 7.5, accuracy: 1e-12)
+        XCTAssertEqual(end.camera.zoom, 9, accuracy: 1e-12)
         assertScreen(end.camera, shows: under, at: pointer, accuracy: 1e-6)
         // A notch after the step settled starts from the camera, not from an old target.
         controller.apply(wheel.scroll(notches: 1, at: pointer, in: controller.interrupt(at: 2)), at: 2)
-        XCTAssertEqual(controller.animation?.target.zoom ?? 0, 7, accuracy: 1e-12)
+        XCTAssertEqual(controller.animation?.target.zoom ?? 0, 8, accuracy: 1e-12)
     }
 
     func testWheelStopsAtTheZoomLimits() {

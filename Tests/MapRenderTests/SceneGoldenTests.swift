@@ -66,9 +66,12 @@ final class SceneGoldenTests: XCTestCase {
                      "A bright loft under the roof of an 18th-century building, five minutes from the tram 28 stop; "
                         + "breakfast on the terrace <b>not</b> included & quiet at night.",
                      "rooms: 2", "host: Ana & João", "rating: 4.9", "checkin: 15:00", "checkout: 11:00", "wifi: yes"]
-        let size = CalloutMeasurer.size(title: title, lines: lines, maxWidth: 260, maxHeight: 190)
-        let frame = CalloutPlacement.frame(above: selected.center, size: size)
+        // A card (SPEC §7): close button, "Copy coordinates" and "More" along the bottom.
+        let card = CalloutMeasurer.card(title: title, lines: lines, links: [(.copyCoordinates, "Copy coordinates"), (.more, "More")],
+                                        maxWidth: 260, maxHeight: 220)
+        let frame = CalloutPlacement.frame(above: selected.center, size: card.size)
         s.callout = SceneCallout(pointIndex: 1, frame: frame, anchor: selected.center, title: title, lines: lines)
+        s.callout?.buttons = card.buttons
         return s
     }
 

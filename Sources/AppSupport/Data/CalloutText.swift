@@ -1,38 +1,82 @@
 import GeoData
 
-/// The text of a place's callout (SPEC §5.3): its name as the title, then the label, the
-/// description and every other property as "key: value", cut with "…" when there are many.
+/// A place's callout as a card (SPEC §5.3, §7): the name as the title; a line that says where
+/// and what ("Lisbon, Portugal · population 517,802", "Leoti, United States · elevation 3,435 ft");
+/// the label and description; the other properties formatted for people ("Key: value"), no value
+/// twice; internal ids and codes only behind "More".
 public enum CalloutText {
-    /// Properties shown elsewhere (title, pin label) or that are only coordinates or styling.
+    /// Properties shown elsewhere (title, pin label, place line) or that are only coordinates or styling.
     static let hidden: Set<String> = ["name", "title", "label", "description", "marker-color", "marker-symbol",
-                                      "marker-size", "lat", "latitude", "lon", "lng", "long", "longitude", "x", "y"]
+                                      "marker-size", "lat", "latitude", "lon", "lng", "long", "longitude", "x", "y",
+                                      "country", "city", "category"]
     /// At most this many lines after the title.
     public static let maxLines = 9
     /// Values longer than this are cut with "…" (the renderer also wraps).
     public static let maxValueCharacters = 160
 
-    /// Title and lines for the place at `local` in `points`.
-    public static func content(for points: PointSet, at local: Int, fallbackTitle: String) -> (title: String, lines: [String]) {
-        var lines: [String] = []
-        if let l = points.label(at: local), !l.isEmpty { lines.append(l) }
-        if let d = points.description(at: local), !d.isEmpty { lines.append(cut(d)) }
-        var others: [String] = []
-        for (key, value) in points.properties(at: local) where !hidden.contains(key.lowercased()) {
-            if case .null = value { continue }
-            let text = value.description
-            if text.isEmpty { continue }
-            others.append("\(key): \(cut(text))")
-        }
-        let room = maxLines - lines.count
-        if others.count > room {
-            lines += others.prefix(max(0, room - 1))
-            lines.append("… \(others.count - max(0, room - 1)) more")
-        } else {
-            lines += others
+    /// What a card shows: `lines` always, `moreLines` (internal ids and codes) after "More".
+    public struct Card: Sendable, Equatable {
+        public var title: String
+        public var lines: [String]
+        public var moreLines: [String]
+        /// The lines to draw: with the ids when expanded.
+        public func lines(expanded: Bool) -> [String] { expanded ? lines + moreLines : lines }
+    }
+
+    /// The card of the place at `local` in `points`.
+    public static func card(for points: PointSet, at local: Int, fallbackTitle: String) -> Card {
+        let props = points.properties(at: local)
+        func value(_ key: String) -> PropertyValue? {
+            props.first { $0.key.lowercased() == key }?.value
         }
         let title = points.name(at: local).flatMap { $0.isEmpty ? nil : $0 } ?? fallbackTitle
-        return (title, lines)
+        let label = points.label(at: local).flatMap { $0.isEmpty ? nil : $0 }
+        // The place line: where (city or name, country) and what (category, the key facts).
+        var place: [String] = []
+        let country = value("country")?.text.map(PropertyFormat.country)
+        let city = value("city")?.text.flatMap { $0.isEmpty ? nil : $0 }
+        if let country, !country.isEmpty {
+            place.append([city ?? points.name(at: local), country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", "))
+        } else if let city {
+            place.append(city)
+        }
+        var shownKeys = Set<String>()
+        if let c = points.categoryName(at: local), !c.isEmpty { place.append(c) }
+        for (key, v) in props {
+            guard case .number(let d) = v, let fact = PropertyFormat.fact(key: key, value: d) else { continue }
+            shownKeys.insert(key.lowercased())
+            // A price already on the pin's label ("$120") is not said again.
+            if let label, digits(label) == digits(fact) { continue }
+            // Unnamed places take their key fact as the title ("M 5.6"); not twice.
+            if fact == title { continue }
+            place.append(fact)
+        }
+        var lines: [String] = []
+        if let label { lines.append(label) }
+        if !place.isEmpty { lines.append(place.joined(separator: " · ")) }
+        if let d = points.description(at: local), !d.isEmpty { lines.append(cut(d)) }
+        var others: [String] = [], more: [String] = []
+        for (key, v) in props {
+            let k = key.lowercased()
+            guard !hidden.contains(k), !shownKeys.contains(k), !PropertyFormat.isStyle(k) else { continue }
+            if case .null = v { continue }
+            // Ids and codes are written as they are (no thousands separators in 2267057).
+            let text = PropertyFormat.isInternal(k) ? v.description : PropertyFormat.text(v)
+            if text.isEmpty { continue }
+            // No value twice: a property equal to the title or the label is left out.
+            if text == title || text == label { continue }
+            let line = "\(PropertyFormat.words(key)): \(cut(text))"
+            if PropertyFormat.isInternal(k) { more.append(line) } else { others.append(line) }
+        }
+        let room = maxLines - lines.count
+        // What doesn't fit goes behind "More" with the ids.
+        lines += others.prefix(max(0, room))
+        more = Array(others.dropFirst(max(0, room))) + more
+        return Card(title: title, lines: lines, moreLines: more)
     }
+
+    /// The digits of a text ("$120" → "120").
+    static func digits(_ s: String) -> String { String(s.filter { $0.isNumber }) }
 
     static func cut(_ s: String) -> String {
         s.count > maxValueCharacters ? String(s.prefix(maxValueCharacters - 1)) + "…" : s

@@ -17,7 +17,8 @@ public struct InViewRow: Equatable, Sendable {
     /// What the row is called in the event log and by screen readers: "12 places, mostly museum",
     /// "Rooftop Loft, $120".
     public var name: String
-    /// Bubble style step (0…2) for a bubble; the pin colour 0xRRGGBB for a place.
+    /// Bubble style step (0…2) for a bubble; the pin colour 0xRRGGBB for a place, or for a bubble
+    /// its fill when the data colours bubbles (0: the step's colour).
     public var step: Int
     public var color: UInt32
 
@@ -74,8 +75,8 @@ extension MapDataSession {
     /// The list rows for the items of a scene, in the given (reading) order. Bubbles say their
     /// exact count and top category; places their name and label (or category).
     public func inViewRows(order: [SceneItemID], scene: Scene) -> [InViewRow] {
-        var steps: [SceneItemID: (count: Int, step: Int)] = [:]
-        for b in scene.bubbles { steps[b.id] = (b.count, b.step) }
+        var steps: [SceneItemID: (count: Int, step: Int, fill: UInt32?)] = [:]
+        for b in scene.bubbles { steps[b.id] = (b.count, b.step, b.look.fill) }
         return order.compactMap { id in
             switch id {
             case .cluster(let raw):
@@ -83,7 +84,7 @@ extension MapDataSession {
                 let summary = self.summary(of: item)
                 let parts = InViewRow.splitSummary(summary)
                 return InViewRow(id: id, kind: .bubble, count: item.count, title: parts.title, subtitle: parts.subtitle,
-                                 name: summary, step: steps[id]?.step ?? 0)
+                                 name: summary, step: steps[id]?.step ?? 0, color: steps[id]?.fill ?? 0)
             case .point(let i):
                 guard i >= 0 && i < pointCount else { return nil }
                 let name = places.name(of: i)

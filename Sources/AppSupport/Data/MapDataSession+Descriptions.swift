@@ -3,11 +3,16 @@ import MapModel
 
 /// Words for bubbles and places: tooltips, screen-reader names and list rows (SPEC §5.5, §5.7).
 extension MapDataSession {
+    /// What the data's places are called: the dataset's noun ("142 earthquakes"), "places" for files.
+    public func noun(count: Int) -> String {
+        let n = sources.count == 1 ? sources[0].dataset?.noun : nil
+        return count == 1 ? n?.singular ?? "place" : n?.plural ?? "places"
+    }
+
     /// "12 places, mostly museum" — the exact count, and the top category when one dominates.
     public func summary(of item: ClusterItem) -> String {
         let count = item.count
-        let noun = count == 1 ? "place" : "places"
-        var text = "\(MapDataSession.formatted(count)) \(noun)"
+        var text = "\(MapDataSession.formatted(count)) \(noun(count: count))"
         guard item.isCluster else { return text }
         let agg = clusterer.aggregates(of: item)
         if let top = agg.categoryCounts.first, top.category >= 0, let name = categoryName(top.category) {
@@ -17,13 +22,37 @@ extension MapDataSession {
         return text
     }
 
-    /// The summary plus the first few names ("12 places, mostly museum\nPrado, Thyssen, Retiro, …").
+    /// The summary plus the first few names, the most important first when the data ranks its
+    /// places (population, magnitude): "142 earthquakes\nM 8.6, M 7.9, M 7.5, M 7.4, …".
     public func tooltip(of item: ClusterItem, names limit: Int = 4) -> String {
         guard let id = item.clusterID else { return places.name(of: item.pointIndex ?? 0) }
-        let leaves = clusterer.leaves(of: id, limit: limit, offset: 0)
+        let leaves = mostImportantLeaves(of: id, limit: limit)
         var names = leaves.map { places.name(of: $0) }.joined(separator: ", ")
         if item.count > leaves.count { names += ", …" }
         return summary(of: item) + "\n" + names
+    }
+
+    /// Members looked at for the ranking (a hover on a 170k-city bubble stays quick).
+    static let rankedLeavesLimit = 50_000
+
+    /// Up to `limit` members of a cluster: the highest-ranked by the data's numeric property when
+    /// it says importance (population, magnitude, rank), else the first in index order.
+    public func mostImportantLeaves(of id: ClusterID, limit: Int) -> [Int] {
+        guard sources.count == 1, let key = sources[0].points.numericPropertyName,
+              let importance = PropertyFormat.importance(of: key) else {
+            return clusterer.leaves(of: id, limit: limit, offset: 0)
+        }
+        let points = sources[0].points
+        let sign = importance == .largestFirst ? 1.0 : -1.0
+        var best: [(index: Int, score: Double)] = []
+        for leaf in clusterer.leaves(of: id, limit: MapDataSession.rankedLeavesLimit, offset: 0) {
+            let v = points.numericValue(at: leaf).map { $0 * sign } ?? -.infinity
+            guard best.count < limit || v > best[best.count - 1].score else { continue }
+            let at = best.firstIndex { v > $0.score } ?? best.count
+            best.insert((leaf, v), at: at)
+            if best.count > limit { best.removeLast() }
+        }
+        return best.map(\.index)
     }
 
     /// Name of an aggregate category: the file's category names, or the file names when several

@@ -36,7 +36,7 @@ extension MapDataSession {
             if let l = src.points.label(at: local), !l.isEmpty { return l }
             // Unnamed places (earthquakes): their measured value says more than a number.
             if let prop = src.points.numericPropertyName, let v = src.points.numericValue(at: local) {
-                return "\(prop) \(v == v.rounded() ? String(Int(v)) : String(v))"
+                return PropertyFormat.fact(key: prop, value: v) ?? "\(PropertyFormat.words(prop)) \(PropertyFormat.number(v))"
             }
             return "Place \(src.points.sourcePositions[local] + 1)"
         }
@@ -67,5 +67,10 @@ extension MapDataSession {
         }
 
         public func coordinate(of point: Int) -> GeoCoordinate { coordinates[point] }
+
+        /// The range of a numerically coloured source's values (the ramp's ends).
+        public func numericRange(ofSource i: Int) -> ClosedRange<Double>? {
+            i < numericRanges.count ? numericRanges[i] : nil
+        }
     }
 }

@@ -109,9 +109,9 @@ public final class MapDataSession: @unchecked Sendable {
 }
 
 extension MapDataSession {
-    /// The callout title and lines of a place (global index).
-    public func calloutText(of point: Int) -> (title: String, lines: [String]) {
+    /// The callout card of a place (global index).
+    public func calloutText(of point: Int) -> CalloutText.Card {
         let (src, local) = source(of: point)
-        return CalloutText.content(for: src.points, at: local, fallbackTitle: places.name(of: point))
+        return CalloutText.card(for: src.points, at: local, fallbackTitle: places.name(of: point))
     }
 }

@@ -57,8 +57,12 @@ public struct MapPicture: Sendable {
             guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
             return sceneRenderer.labelRenderer.size(of: c.text, kind: c.kind)
         }
+        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { text in
+            sceneRenderer.labelRenderer.size(of: text, kind: .place)
+        }
         scene.dropLabelsUnderMarks()
-        renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels)
+        renderer.attribution = LabelAttribution.line(renderer.attribution, labels: scene.labels,
+                                                       showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
         sceneRenderer.scene = scene
         renderer.overlays = [sceneRenderer]
         if let tiles {

@@ -111,7 +111,7 @@ public struct SavedState: Equatable, Sendable {
             if let width, let height { s.width = width; s.height = height }
             s.maximized = maximized
         }
-        if options.center == nil && options.zoom == nil && options.files.isEmpty, let center, let zoom {
+        if options.center == nil && options.zoom == nil && !options.opensFittedToData, let center, let zoom {
             s.center = center
             s.zoom = zoom
         }

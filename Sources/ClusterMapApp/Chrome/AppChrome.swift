@@ -17,6 +17,7 @@ final class AppChrome: MapChrome {
     let datasetMenu: DatasetMenu
     let search: SearchField
     let mainMenu: MainMenu
+    let legend: LegendView
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
     private var fitThisLoad = false
@@ -31,6 +32,7 @@ final class AppChrome: MapChrome {
         banner = Banner(overlay: overlay, eventLog: controller.eventLog)
         progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog)
         fileOpening = FileOpening(window: window, dropOn: overlay)
+        legend = LegendView(overlay: overlay)
         gtk_widget_add_css_class(overlay, "cm-drop-target")
         let options = controller.options
         datasetMenu = DatasetMenu(window: window, initial: options.files.isEmpty ? (options.dataset ?? DatasetCatalog.defaultDataset.id) : nil)
@@ -80,6 +82,8 @@ final class AppChrome: MapChrome {
     func basemapDidChange(_ source: String?) {
         mainMenu.setBasemap(source)
     }
+
+    func paletteDidChange() { legend.paletteDidChange() }
 
     func setReducedMotion(_ on: Bool) {
         controller.setReducedMotionToggle(on)
@@ -166,6 +170,7 @@ final class AppChrome: MapChrome {
             datasetMenu.setCurrent(nil)
         }
         search.dataDidChange(session)
+        legend.update(session?.legend, eventLog: controller.eventLog)
         if fitThisLoad {
             fitThisLoad = false
             runOnGtkThread { currentChrome?.controller.showAllData(animated: true) }

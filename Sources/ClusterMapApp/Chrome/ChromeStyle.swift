@@ -23,6 +23,43 @@ enum ChromeStyle {
     .cm-progress progressbar > trough { min-width: 260px; }
     .cm-search-results { background: none; }
     .cm-search-results row { border-radius: 6px; }
+    /* The selected row is the accent colour: its two lines in the selected text colour, the
+       second one only a little dimmer (dim-label grey on blue could not be read). */
+    .cm-search-results row:selected { background-color: @theme_selected_bg_color; }
+    .cm-search-results row:selected label { color: @theme_selected_fg_color; }
+    .cm-search-results row:selected label.dim-label { opacity: 0.85; }
+    /* The zoom buttons: one linked group of two 36-px buttons on a card that reads on the light
+       and the dark map alike (the theme's OSD slab vanished on the dark map). */
+    .cm-zoom {
+      border-radius: 10px;
+      box-shadow: 0 1px 4px alpha(black, 0.28), 0 0 0 1px alpha(black, 0.10);
+    }
+    .cm-zoom > button {
+      min-width: 36px;
+      min-height: 36px;
+      padding: 0;
+      background: @theme_base_color;
+      color: @theme_fg_color;
+      border: none;
+      box-shadow: none;
+    }
+    .cm-zoom > button:hover { background: mix(@theme_base_color, @theme_fg_color, 0.08); }
+    .cm-zoom > button:active { background: mix(@theme_base_color, @theme_fg_color, 0.16); }
+    .cm-zoom > button:first-child { border-radius: 10px 10px 0 0; border-bottom: 1px solid alpha(@theme_fg_color, 0.12); }
+    .cm-zoom > button:last-child { border-radius: 0 0 10px 10px; }
+    .cm-legend {
+      background: alpha(@theme_base_color, 0.94);
+      color: @theme_fg_color;
+      border-radius: 10px;
+      padding: 6px 10px 8px 10px;
+      box-shadow: 0 1px 4px alpha(black, 0.28), 0 0 0 1px alpha(black, 0.10);
+    }
+    .cm-legend expander title { font-weight: bold; font-size: 0.9em; }
+    .cm-inview { border-left: 1px solid alpha(@theme_fg_color, 0.15); }
+    .cm-inview.cm-floating {
+      border-left: none;
+      box-shadow: -2px 0 10px alpha(black, 0.28);
+    }
     .cm-drop-target:drop(active) { box-shadow: inset 0 0 0 3px @theme_selected_bg_color; }
     """
 

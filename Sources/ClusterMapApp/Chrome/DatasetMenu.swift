@@ -6,6 +6,7 @@ import GeoData
 /// label names what the map shows.
 final class DatasetMenu {
     let button: UnsafeMutablePointer<GtkWidget>
+    private let title: UnsafeMutablePointer<GtkWidget>
     private let action: OpaquePointer
 
     init(window: UnsafeMutablePointer<GtkWidget>, initial: String?) {
@@ -34,6 +35,14 @@ final class DatasetMenu {
 
         button = gtk_menu_button_new()!
         gtk_menu_button_set_menu_model(opaque(button), menuModel(menu))
+        // The name ellipsizes on narrow windows (a plain menu-button label never shrinks).
+        let content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        title = gtk_label_new(nil)!
+        gtk_label_set_ellipsize(opaque(title), PANGO_ELLIPSIZE_END)
+        gtk_label_set_max_width_chars(opaque(title), 24)
+        gtk_box_append(gcast(content), title)
+        gtk_box_append(gcast(content), gtk_image_new_from_icon_name("pan-down-symbolic"))
+        gtk_menu_button_set_child(opaque(button), content)
         gtk_widget_set_tooltip_text(button, "Bundled datasets")
         unref(bundled); unref(files); unref(menu)
         setTitle(initial.flatMap { DatasetCatalog.dataset(id: $0)?.title } ?? "Data")
@@ -41,7 +50,8 @@ final class DatasetMenu {
 
     /// Names what the map shows.
     func setTitle(_ title: String) {
-        gtk_menu_button_set_label(opaque(button), title)
+        gtk_label_set_text(opaque(self.title), title)
+        AccessibleText.setLabel(of: button, to: "Data: \(title)")
     }
 
     /// Marks a dataset as the one shown ("" when the map shows opened files).

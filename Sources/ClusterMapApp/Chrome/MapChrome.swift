@@ -17,4 +17,6 @@ protocol MapChrome: AnyObject {
     func dataDidChange()
     /// The map in use changed (nil: the built-in map; else a tile file's path or a URL template).
     func basemapDidChange(_ source: String?)
+    /// The map switched between its light and dark palettes.
+    func paletteDidChange()
 }

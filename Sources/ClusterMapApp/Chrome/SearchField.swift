@@ -28,7 +28,9 @@ final class SearchField {
     init() {
         entry = gtk_search_entry_new()!
         setStringProperty(entry, "placeholder-text", "Search places")
-        gtk_widget_set_size_request(entry, 300, -1)
+        // Shrinks with the window (down to a few characters at 360 px), 300 px when there is room.
+        gtk_editable_set_width_chars(opaque(entry), 0)
+        gtk_editable_set_max_width_chars(opaque(entry), 34)
         gtk_widget_set_tooltip_text(entry, "Find a place by name (Ctrl+F)")
         gtk_search_entry_set_search_delay(opaque(entry), 60)
 
@@ -45,7 +47,7 @@ final class SearchField {
         gtk_popover_set_position(gcast(popover), GTK_POS_BOTTOM)
         gtk_widget_add_css_class(popover, "menu")
         gtk_widget_set_parent(popover, entry)
-        gtk_widget_set_size_request(popover, 300, -1)
+        gtk_widget_set_size_request(popover, 280, -1)
         // A widget GTK doesn't know as a child must be unparented by hand before its parent is
         // finalized, or every quit warns "Finalizing GtkSearchEntry … still has children left".
         let unparent: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, popover in
@@ -217,37 +219,9 @@ final class SearchField {
         if let row = gtk_widget_get_parent(box) { gtk_widget_set_focusable(row, 0) }
     }
 
-    /// A second line that tells same-named places apart: country and region when the data has
-    /// them, else the category, else the file.
+    /// A second line that tells same-named places apart ("Portugal · pop. 517,802").
     private func detail(for point: Int) -> String? {
-        guard let session = indexedSession else { return nil }
-        let (src, local) = session.source(of: point)
-        let props = src.points.properties(at: local)
-        func value(_ keys: [String]) -> String? {
-            for k in keys {
-                if let p = props.first(where: { $0.key.lowercased() == k }), let t = p.value.text, !t.isEmpty { return t }
-            }
-            return nil
-        }
-        var parts: [String] = []
-        if let region = value(["admin1", "region", "state"]) , !region.allSatisfy(\.isNumber) { parts.append(region) }
-        if let country = value(["country", "country_code", "iso_country"]) { parts.append(country) }
-        if parts.isEmpty, let c = src.points.categoryName(at: local) { parts.append(c) }
-        if let pop = value(["population"]), let p = Double(pop), p > 0 {
-            parts.append("pop. " + SearchField.grouped(Int(p)))
-        }
-        if parts.isEmpty { parts.append(src.dataset?.title ?? src.points.sourceName) }
-        return parts.joined(separator: " · ")
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let s = String(n)
-        var out = ""
-        for (i, ch) in s.enumerated() {
-            if i > 0 && (s.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return out
+        indexedSession?.searchDetail(of: point)
     }
 
     private func moveSelection(_ step: Int) -> Bool {

@@ -7,6 +7,15 @@ import MapModel
 enum ClickGesture {
     /// Whether the current double-click started on an item (its release then counts as a click).
     nonisolated(unsafe) private static var doubleClickOnItem = false
+    /// When the last double-click started its zoom step (monotonic seconds).
+    nonisolated(unsafe) private static var doubleClickZoomStartedAt = -Double.infinity
+
+    /// Whether the press being handled right now started a double-click zoom. GTK runs this click
+    /// gesture before the drag gesture on the same press, and the drag's begin must not stop the
+    /// zoom it just started (it did: a double-click zoomed by 0.0003 levels instead of one).
+    static func pressStartedZoom(at now: Double) -> Bool {
+        now - doubleClickZoomStartedAt < 0.05
+    }
 
     static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
         let click = gtk_gesture_click_new()!
@@ -21,6 +30,7 @@ enum ClickGesture {
                 return
             }
             c.apply(DoubleClickZoomHandler().doubleClick(at: p, in: c.beginInput()))
+            ClickGesture.doubleClickZoomStartedAt = MapViewController.now()
             c.gestureDidEnd()
         }
         let released: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, _ in

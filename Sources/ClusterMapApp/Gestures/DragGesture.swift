@@ -11,6 +11,13 @@ enum DragGesture {
         let begin: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, _, _, _ in
             guard let c = MapApplication.window?.controller else { return }
             c.isGestureActive = true
+            let now = MapViewController.now()
+            // A press never stops the zoom its own double-click started; moving past the click
+            // slop still does (update interrupts then).
+            if ClickGesture.pressStartedZoom(at: now) {
+                _ = DragGesture.handler.begin(in: GestureContext(camera: c.camera, now: now))
+                return
+            }
             c.apply(DragGesture.handler.begin(in: c.beginInput()))
         }
         let update: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, _ in

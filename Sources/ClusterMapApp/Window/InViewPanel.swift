@@ -15,7 +15,12 @@ final class InViewPanel {
     private let countLabel: UnsafeMutablePointer<GtkWidget>
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
     private let scroller: UnsafeMutablePointer<GtkWidget>
-    private let separator: UnsafeMutablePointer<GtkWidget>
+    /// The bottom of the panel, where the legend shows too (SPEC §7).
+    let legendSlot: UnsafeMutablePointer<GtkWidget>
+    /// The map area the panel sits beside (wide windows) or over (narrow ones).
+    private var map: UnsafeMutablePointer<GtkWidget>?
+    /// Whether the panel floats over the map (the window is too narrow to put it beside).
+    private(set) var isOverlaying = false
     private let strings: OpaquePointer
     private let selection: OpaquePointer
     /// The rows shown, in list order.
@@ -73,9 +78,11 @@ final class InViewPanel {
         gtk_box_append(gcast(root), heading)
         gtk_box_append(gcast(root), scroller)
         gtk_box_append(gcast(root), emptyLabel)
-        separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL)
+        legendSlot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(gcast(root), legendSlot)
+        gtk_widget_add_css_class(root, "cm-inview")
+        gtk_widget_set_halign(root, GTK_ALIGN_END)
         gtk_widget_set_visible(root, 0)
-        gtk_widget_set_visible(separator, 0)
 
         connectSignal(factory, "setup", unsafeBitCast(InViewPanel.setupRow, to: GCallback.self))
         connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self))
@@ -89,14 +96,41 @@ final class InViewPanel {
         connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self))
     }
 
-    /// The map and the panel side by side (the panel on the right, hidden until toggled).
-    func wrap(map: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
-        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+    /// The map with the panel on its right, hidden until toggled. An overlay, so that the one
+    /// panel can sit beside the map on wide windows (the map gives it room) and float over it on
+    /// narrow ones, as the GNOME HIG's adaptive sidebars do.
+    func wrap(map: UnsafeMutablePointer<GtkWidget>, drawingArea: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
+        self.map = map
+        let overlay = gtk_overlay_new()!
         gtk_widget_set_hexpand(map, 1)
-        gtk_box_append(gcast(box), map)
-        gtk_box_append(gcast(box), separator)
-        gtk_box_append(gcast(box), root)
-        return box
+        gtk_overlay_set_child(opaque(overlay), map)
+        gtk_overlay_add_overlay(opaque(overlay), root)
+        // The map's size changes with the window: re-decide beside/over once layout is done.
+        let resized: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, _ in
+            runOnGtkThread { MapApplication.window?.inView?.adaptToWindowWidth() }
+        }
+        connectSignal(drawingArea, "resize", unsafeBitCast(resized, to: GCallback.self))
+        return overlay
+    }
+
+    /// Below this window width the panel floats over the map instead of narrowing it.
+    static let overlayBelowWindowWidth = 720
+
+    /// Puts the panel beside the map (wide) or over it (narrow), sized for the window.
+    func adaptToWindowWidth() {
+        guard let map, let native = gtk_widget_get_native(root) else { return }
+        let windowWidth = Int(gtk_widget_get_width(asWidget(native)))
+        guard windowWidth > 0 else { return }
+        let overlaying = windowWidth < InViewPanel.overlayBelowWindowWidth
+        let width = overlaying ? min(Int(InViewPanel.width), max(200, windowWidth - 48)) : Int(InViewPanel.width)
+        if overlaying != isOverlaying {
+            isOverlaying = overlaying
+            if overlaying { gtk_widget_add_css_class(root, "cm-floating") } else { gtk_widget_remove_css_class(root, "cm-floating") }
+            MapApplication.window?.controller.eventLog.emit("list-panel-layout", [("overlay", .bool(overlaying))])
+        }
+        gtk_widget_set_size_request(root, Int32(width), -1)
+        let margin = Int32(isShown && !overlaying ? width : 0)
+        if gtk_widget_get_margin_end(map) != margin { gtk_widget_set_margin_end(map, margin) }
     }
 
     var isShown: Bool { gtk_widget_get_visible(root) != 0 }
@@ -132,7 +166,7 @@ final class InViewPanel {
     func setShown(_ shown: Bool) {
         guard shown != isShown else { return }
         gtk_widget_set_visible(root, shown ? 1 : 0)
-        gtk_widget_set_visible(separator, shown ? 1 : 0)
+        adaptToWindowWidth()
         guard let c = MapApplication.window?.controller else { return }
         if shown {
             // Where the window's own coordinates (those of the accessibility tree) start in its
@@ -183,7 +217,7 @@ final class InViewPanel {
         syncSelection(with: c)
         isSyncing = false
         let places = rows.reduce(0) { $0 + $1.count }
-        gtk_label_set_text(opaque(countLabel), rows.isEmpty ? "" : "\(MapDataSession.formatted(places)) \(places == 1 ? "place" : "places")")
+        gtk_label_set_text(opaque(countLabel), rows.isEmpty ? "" : "\(MapDataSession.formatted(places)) \(session.noun(count: places))")
         gtk_widget_set_visible(scroller, rows.isEmpty ? 0 : 1)
         gtk_widget_set_visible(emptyLabel, rows.isEmpty ? 1 : 0)
     }
@@ -280,7 +314,10 @@ final class InViewPanel {
         gtk_widget_set_visible(subtitle, row.subtitle.isEmpty ? 0 : 1)
         gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in" : nil)
         // Badge: bubble step or pin colour, packed into the draw function's data pointer.
-        let code = row.kind == .bubble ? (0x1000000 | UInt(min(max(row.step, 0), 2))) : (0x2000000 | UInt(row.color & 0xFFFFFF))
+        // A bubble the data colours (e.g. by its strongest earthquake) shows that colour, as on the map.
+        let code = row.kind == .bubble
+            ? (row.color != 0 ? (0x5000000 | UInt(row.color & 0xFFFFFF)) : (0x1000000 | UInt(min(max(row.step, 0), 2))))
+            : (0x2000000 | UInt(row.color & 0xFFFFFF))
         gtk_drawing_area_set_draw_func(gcast(badge), InViewPanel.drawBadge, UnsafeMutableRawPointer(bitPattern: code), nil)
         gtk_widget_queue_draw(badge)
         // Screen readers: the row (GtkListView's item widget) says the exact count and category.
@@ -297,7 +334,8 @@ final class InViewPanel {
         let code = UInt(bitPattern: data)
         let isBubble = code & 0x1000000 != 0
         let palette = MapApplication.window?.controller.renderer.palette ?? .light
-        let fill: MapColor = isBubble ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
+        let ownFill = code & 0x4000000 != 0
+        let fill: MapColor = isBubble && !ownFill ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
         let radius = isBubble ? 11.0 : 6.0
         cairo_arc(cr, Double(w) / 2, Double(h) / 2, radius, 0, 2 * Double.pi)
         cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)

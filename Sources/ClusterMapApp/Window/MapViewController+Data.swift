@@ -136,8 +136,9 @@ extension MapViewController {
                                     ("ms", .number(ms.rounded()))])
         dataAttribution = session.attribution
         sceneDidChange()
-        // Files open fitted to their data; bundled datasets open on the world, one click from flying in.
-        if options.center == nil && options.zoom == nil && !options.files.isEmpty {
+        // The launch's files and demos open fitted to their data; the default world cities open
+        // on the world. (Later loads from the menu or Open fit through the chrome, animated.)
+        if generation == 1 && options.opensFittedToData {
             showAllData(animated: false)
         }
     }

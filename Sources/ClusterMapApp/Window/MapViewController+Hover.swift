@@ -10,11 +10,30 @@ extension MapViewController {
 
     func pointerMoved(to p: ScreenPoint) {
         pointer = p
+        isPointerInside = true
         guard !isGestureActive else { return }
         updateHover(SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style))
     }
 
-    func pointerLeft() { updateHover(nil) }
+    func pointerLeft() {
+        isPointerInside = false
+        updateHover(nil)
+    }
+
+    /// The camera started flying or moving: nothing is hovered until it rests (then the item
+    /// under the pointer, if any, is hovered again).
+    func clearHoverForMotion() {
+        guard sceneState.hovered != nil else { return }
+        sceneState.hovered = nil
+        sceneState.hoverMembers = []
+        gtk_widget_set_cursor_from_name(drawingArea, nil)
+    }
+
+    /// At rest: hover what is under the pointer now.
+    func refreshHover() {
+        guard isPointerInside, !isGestureActive else { return }
+        updateHover(SceneHitTester.hit(lastScene, at: pointer, style: sceneBuilder.style))
+    }
 
     private func updateHover(_ hit: SceneHitTester.Hit?) {
         let id: SceneItemID?

@@ -14,6 +14,8 @@ extension MapViewController {
             activateBubble(id)
         case .pin(_, let index)?:
             select(point: index)
+        case .calloutButton(let index, let action)?:
+            pressCalloutButton(action, of: index)
         case .callout?:
             break
         case nil:
@@ -51,9 +53,9 @@ extension MapViewController {
     func select(point index: Int) {
         guard let session else { return }
         sceneState.selectedPoint = index
-        let text = session.calloutText(of: index)
-        let size = CalloutMeasurer.size(title: text.title, lines: text.lines)
-        sceneState.callout = SceneState.CalloutContent(pointIndex: index, title: text.title, lines: text.lines, size: size)
+        let content = calloutContent(of: index, expanded: false)
+        let size = content.size
+        sceneState.callout = content
         sceneState.calloutFades = cameraController.motionPolicy.prefersReducedMotion
         calloutOpenedAt = MapViewController.now()
         containerCache = nil
@@ -126,7 +128,7 @@ extension MapViewController {
             let rows = leaves.count <= MapViewController.sortedListLimit
                 ? leaves.map { ($0, session.places.name(of: $0).lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
                 : leaves
-            panel.show(title: "\(MapDataSession.formatted(leaves.count)) places here", points: rows,
+            panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) here", points: rows,
                        name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
                        in: (camera.viewportSize.width, camera.viewportSize.height))
             eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),

@@ -23,6 +23,7 @@ extension MapViewController {
         let palette: MapPalette = dark ? .dark : .light
         if renderer.palette != palette {
             renderer.palette = palette
+            chrome?.paletteDidChange()
             redraw()
         }
         let policy = MotionPolicy(gtkEnableAnimations: DesktopPreferences.enablesAnimations,

@@ -9,6 +9,10 @@ extension MapViewController {
     /// The scene for the current camera and state.
     func buildScene() -> Scene {
         var scene = buildDataScene()
+        session?.decorateBubbles(in: &scene)
+        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { [sceneRenderer] text in
+            sceneRenderer.labelRenderer.size(of: text, kind: .place)
+        }
         scene.labels = baseMapLabels()
         scene.dropLabelsUnderMarks()
         return scene
@@ -67,7 +71,13 @@ extension MapViewController {
         let o = surfaceOffset
         eventLog.emit("callout", [("id", .int(c.pointIndex)), ("x", .number((c.frame.x + o.x).rounded())),
                                   ("y", .number((c.frame.y + o.y).rounded())), ("width", .number(c.frame.width.rounded())),
-                                  ("height", .number(c.frame.height.rounded()))])
+                                  ("height", .number(c.frame.height.rounded())),
+                                  ("title", .string(c.title)), ("lines", .array(c.lines.map { .string($0) })),
+                                  ("buttons", .array(c.buttons.map { b in
+                                      .object([("action", .string(b.action.rawValue)),
+                                               ("x", .number((c.frame.x + b.frame.x + b.frame.width / 2 + o.x).rounded())),
+                                               ("y", .number((c.frame.y + b.frame.y + b.frame.height / 2 + o.y).rounded()))])
+                                  }))])
     }
 
     /// Logs what is on screen (positions in window surface coordinates).
@@ -93,7 +103,12 @@ extension MapViewController {
             .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
                      ("width", r($0.frame.width)), ("height", r($0.frame.height))])
         }
-        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels))])
+        let names: [JSONValue] = lastScene.placeNames.map {
+            .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
+                     ("width", r($0.frame.width)), ("height", r($0.frame.height))])
+        }
+        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels)),
+                                ("names", .array(names))])
         if lastScene.callout?.pointIndex != lastLoggedCallout {
             lastLoggedCallout = lastScene.callout?.pointIndex
             emitCalloutEvent()

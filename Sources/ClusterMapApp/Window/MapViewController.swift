@@ -20,6 +20,8 @@ final class MapViewController {
     var pointer = ScreenPoint(x: 0, y: 0)
     /// True while a drag or pinch is in progress (the camera is not at rest).
     var isGestureActive = false
+    /// Whether the pointer is over the map (hover is refreshed there when the camera rests).
+    var isPointerInside = false
 
     private var hasDrawnFirstFrame = false
     private var lastCameraChange = 0.0
@@ -119,7 +121,8 @@ final class MapViewController {
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
         sceneRenderer.scene = lastScene
-        renderer.attribution = LabelAttribution.line(dataAttribution, labels: lastScene.labels)
+        renderer.attribution = LabelAttribution.line(dataAttribution, labels: lastScene.labels,
+                                                     showsData: !lastScene.bubbles.isEmpty || !lastScene.pins.isEmpty)
             + (tileLayer?.attribution.map { " · " + $0 } ?? "")
         // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
         // the frame at rest is exact.
@@ -166,6 +169,7 @@ final class MapViewController {
         let before = camera
         if let animation = cameraController.apply(change, at: now) {
             if case .flight(let path) = animation.kind { logFlightStart(path) }
+            clearHoverForMotion()
             startTicking()
         }
         if camera != before { cameraDidChange(); redraw() }
@@ -212,6 +216,7 @@ final class MapViewController {
                                      ("zoom", .number(camera.zoom))])
         }
         keepFocusThroughReclustering()
+        if moved { refreshHover() }
         if moved || forceSceneEvent {
             forceSceneEvent = false
             emitTilesEvent()

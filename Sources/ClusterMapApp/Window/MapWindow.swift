@@ -37,12 +37,14 @@ final class MapWindow {
 
         let zoomBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(zoomBox, "linked")
+        gtk_widget_add_css_class(zoomBox, "cm-zoom")
         gtk_widget_set_halign(zoomBox, GTK_ALIGN_END)
         gtk_widget_set_valign(zoomBox, GTK_ALIGN_START)
         gtk_widget_set_margin_top(zoomBox, 12)
         gtk_widget_set_margin_end(zoomBox, 12)
-        let zoomIn = MapWindow.iconButton("zoom-in-symbolic", tooltip: "Zoom in (+)", action: "win.zoom-in")
-        let zoomOut = MapWindow.iconButton("zoom-out-symbolic", tooltip: "Zoom out (−)", action: "win.zoom-out")
+        // Plain + and − (the zoom-in/out icons read as tiny keycaps at this size).
+        let zoomIn = MapWindow.iconButton("list-add-symbolic", tooltip: "Zoom in (+)", action: "win.zoom-in")
+        let zoomOut = MapWindow.iconButton("list-remove-symbolic", tooltip: "Zoom out (−)", action: "win.zoom-out")
         gtk_box_append(gcast(zoomBox), zoomIn)
         gtk_box_append(gcast(zoomBox), zoomOut)
         gtk_overlay_add_overlay(opaque(overlay), zoomBox)
@@ -50,11 +52,12 @@ final class MapWindow {
 
         let inView = InViewPanel()
         self.inView = inView
-        gtk_window_set_child(gcast(window), inView.wrap(map: overlay))
+        gtk_window_set_child(gcast(window), inView.wrap(map: overlay, drawingArea: drawingArea))
         installActions()
         controller.installGestures(window: window)
         chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
         controller.chrome = chrome
+        chrome?.legend.attach(to: inView.legendSlot)
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
         gtk_window_present(gcast(window))
@@ -66,7 +69,6 @@ final class MapWindow {
         gtk_widget_set_tooltip_text(b, tooltip)
         AccessibleText.setLabel(of: b, to: tooltip.components(separatedBy: " (")[0])
         gtk_actionable_set_action_name(opaque(b), action)
-        gtk_widget_add_css_class(b, "osd")
         return b
     }
 

@@ -26,6 +26,14 @@ public struct Dataset: Sendable, Equatable, Identifiable {
     public let loadOptions: LoadOptions
     /// How many points it has (checked by the tests).
     public let expectedCount: Int
+    /// Whether it opens fitted to its data (as files do). Only the default world cities open on
+    /// the whole world, the first impression of a launch without a file.
+    public var opensFitted = true
+    /// What one of its places is called, singular and plural ("earthquake", "earthquakes"), for
+    /// tooltips, the screen reader and the In View list.
+    public var noun = (singular: "place", plural: "places")
+
+    public static func == (a: Dataset, b: Dataset) -> Bool { a.id == b.id }
 
     /// Path of the file inside a data directory (the folder that holds `points/`).
     public func path(in dataDirectory: String) -> String {
@@ -51,17 +59,19 @@ public enum DatasetCatalog {
     public static let all: [Dataset] = [
         Dataset(id: "world-cities", title: "World cities", fileName: "geonames_cities1000.csv",
                 attribution: geoNamesAttribution, license: "CC BY 4.0", coloring: .plain,
-                loadOptions: LoadOptions(numericProperty: "population"), expectedCount: 170_391),
+                loadOptions: LoadOptions(numericProperty: "population"), expectedCount: 170_391,
+                opensFitted: false, noun: ("city", "cities")),
         Dataset(id: "earthquakes", title: "Earthquakes 1965–2016", fileName: "earthquakes_usgs_1965_2016.csv",
                 attribution: "Earthquakes: USGS (U.S. public domain)", license: "Public domain",
                 coloring: .numeric(property: "mag"),
-                loadOptions: LoadOptions(numericProperty: "mag"), expectedCount: 23_412),
+                loadOptions: LoadOptions(numericProperty: "mag"), expectedCount: 23_412,
+                noun: ("earthquake", "earthquakes")),
         Dataset(id: "airports", title: "Airports", fileName: "airports.csv",
                 attribution: "Airports: airportsdata (MIT licence, see data/licenses/airportsdata-MIT-LICENSE.txt)",
                 license: "MIT", coloring: .category,
                 loadOptions: LoadOptions(numericProperty: "elevation_ft", categoryProperty: "has_iata",
                                          categoryLabels: ["1": "With IATA code", "0": "Without IATA code"]),
-                expectedCount: 28_298),
+                expectedCount: 28_298, noun: ("airport", "airports")),
         Dataset(id: "london", title: "London neighbourhoods", fileName: "london_places_8km.csv",
                 attribution: geoNamesAttribution, license: "CC BY 4.0", coloring: .plain,
                 loadOptions: LoadOptions(numericProperty: "population"), expectedCount: 74),
@@ -70,7 +80,7 @@ public enum DatasetCatalog {
                 loadOptions: LoadOptions(), expectedCount: 9),
         Dataset(id: "lisbon", title: "Lisbon stays", fileName: "lisbon.geojson",
                 attribution: "Lisbon demo: ClusterMap", license: "CC0 (ours)", coloring: .plain,
-                loadOptions: LoadOptions(numericProperty: "price_usd"), expectedCount: 6),
+                loadOptions: LoadOptions(numericProperty: "price_usd"), expectedCount: 6, noun: ("stay", "stays")),
     ]
 
     /// The dataset shown when the app starts without a file.

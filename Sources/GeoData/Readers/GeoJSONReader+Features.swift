@@ -34,7 +34,8 @@ extension GeoJSONReader {
         }
         skipSequenceSeparators()
         if pos < end {
-            guard topType == "Feature" && p[pos] == UInt8(ascii: "{") else {
+            // More after one Feature: newline-delimited GeoJSON, whose bad lines are skipped.
+            guard topType == "Feature" else {
                 throw error("unexpected \(describeByte(at: pos)) after the end of the GeoJSON object")
             }
             try parseFeatureSequence()
@@ -62,18 +63,32 @@ extension GeoJSONReader {
     }
 
     /// A GeoJSON text sequence (RFC 8142) or newline-delimited GeoJSON: one Feature after
-    /// another. The first one, already read as the top-level object, is feature 0.
+    /// another. The first one, already read as the top-level object, is feature 0. A line that
+    /// is not a Feature (broken JSON, a stray value) is skipped and counted with its line number,
+    /// like a bad CSV row; the features after it still load.
     mutating func parseFeatureSequence() throws {
         featureIndex = 0
         commit(position: 0)
         featureIndex = nil
         var index = 1
+        var lines = LineCounter()
         while pos < end {
-            guard p[pos] == UInt8(ascii: "{") else {
-                throw expected("a Feature object '{' (the file is a sequence of GeoJSON features)")
+            let start = pos
+            do {
+                guard p[pos] == UInt8(ascii: "{") else {
+                    throw expected("a Feature object '{' (the file is a sequence of GeoJSON features)")
+                }
+                try parseFeature(index: index)
+                index += 1
+            } catch let e as GeoDataError where e.kind == .syntax || e.kind == .notGeoJSON || e.kind == .invalidUTF8 {
+                // Resume at the next line after the one the bad record started on.
+                featureIndex = nil
+                report.skip(.badLine, at: lines.line(of: start, in: p))
+                var next = start
+                while next < end && p[next] != 10 && p[next] != 0x1E { next += 1 }
+                pos = next
+                try ticker.tick(pos)
             }
-            try parseFeature(index: index)
-            index += 1
             skipSequenceSeparators()
         }
         report.itemsRead = index
@@ -144,5 +159,19 @@ extension GeoJSONReader {
             return true
         }
         return false
+    }
+}
+
+/// 1-based line numbers of increasing offsets, counting each byte once.
+struct LineCounter {
+    private var line = 1
+    private var counted = 0
+
+    mutating func line(of offset: Int, in p: UnsafePointer<UInt8>) -> Int {
+        while counted < offset {
+            if p[counted] == 10 { line += 1 }
+            counted += 1
+        }
+        return line
     }
 }

@@ -17,15 +17,22 @@ extension Camera {
     }
 
     /// The camera (same viewport and limits) centred on `bounds` at the zoom that fits it with
-    /// `paddingPixels` around it, no deeper than `maxZoom` (the camera's own limit by default).
-    /// `0`/Home ("show all data") and fitting a cluster's members use this.
+    /// `paddingPixels` around it, no deeper than `maxZoom` (the camera's own limit by default) and
+    /// never so shallow that the world would repeat side by side (`zoomFillingWidth`): a global
+    /// file shows each place once. `0`/Home ("show all data") and opening data use this.
     public func fitting(_ bounds: GeoBounds, paddingPixels: Double = Camera.fitPaddingPixels,
                         maxZoom: Double? = nil) -> Camera {
-        let z = min(zoomToFit(bounds, paddingPixels: paddingPixels), maxZoom ?? self.maxZoom)
+        let z = min(max(zoomToFit(bounds, paddingPixels: paddingPixels), zoomFillingWidth), maxZoom ?? self.maxZoom)
         var c = self
         c.setZoom(z)
         c.setCenter(Camera.center(of: bounds))
         return c
+    }
+
+    /// The zoom at which the world is exactly as wide as the viewport (shallower, it repeats
+    /// side by side).
+    public var zoomFillingWidth: Double {
+        max(0, log2(viewportSize.width / Camera.world0Size))
     }
 
     /// The middle of a box in Web Mercator (so the fitted box is centred on screen), taking

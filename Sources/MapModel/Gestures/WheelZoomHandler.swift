@@ -5,7 +5,7 @@
 /// resolution wheels send fractions of a notch; they zoom by the same fraction.
 public struct WheelZoomHandler: Sendable {
     /// Zoom levels per wheel notch.
-    public static let zoomLevelsPerWheelNotch = 0.5
+    public static let zoomLevelsPerWheelNotch = 1.0
     /// Length of the eased step.
     public static let zoomAnimationDurationSeconds = 0.25
 

@@ -25,7 +25,7 @@ extension Scene {
     /// drawn over a name, nor a name half-hidden under data. Done after placement, so a dropped
     /// label's neighbours keep their places.
     public mutating func dropLabelsUnderMarks(clearance: Double = 2) {
-        guard !labels.isEmpty, !(bubbles.isEmpty && pins.isEmpty) else { return }
+        guard !labels.isEmpty, !(bubbles.isEmpty && pins.isEmpty && placeNames.isEmpty) else { return }
         var marks: [Box] = []
         marks.reserveCapacity(bubbles.count + pins.count)
         for b in bubbles where b.alpha > 0 {
@@ -33,10 +33,12 @@ extension Scene {
             marks.append(Box(minX: b.center.x - r, minY: b.center.y - r, maxX: b.center.x + r, maxY: b.center.y + r))
         }
         for p in pins where p.alpha > 0 {
-            let r = ScenePin.markRadius + clearance
-            // A label capsule sits to the right of the pin: about 7 px per character plus its ends.
-            let capsule = p.label.map { Double($0.count) * 7.5 + 18 } ?? 0
-            marks.append(Box(minX: p.center.x - r, minY: p.center.y - r, maxX: p.center.x + r + capsule, maxY: p.center.y + r))
+            let m = PlaceNamePlacer.markBox(p)
+            marks.append(Box(minX: m.minX - clearance, minY: m.minY - clearance, maxX: m.maxX + clearance, maxY: m.maxY + clearance))
+        }
+        // The data's own names (placed first) win over the base map's.
+        for n in placeNames {
+            marks.append(Box(minX: n.frame.minX, minY: n.frame.minY, maxX: n.frame.maxX, maxY: n.frame.maxY))
         }
         var grid = CollisionGrid(cellSize: 64)
         for m in marks { grid.insert(m) }
@@ -49,6 +51,7 @@ extension Scene {
 }
 
 extension ScenePin {
-    /// Half the size a pin's mark covers on screen (the mark is 16 px, its hit area 24 px).
+    /// Half the size a pin's mark covers on screen (the mark is 16 px plus its outline and
+    /// shadow; its hit area is 24 px).
     public static let markRadius = 10.0
 }

@@ -1,25 +1,30 @@
 import Foundation
 import ClusterCore
 
-/// Where clicking a bubble flies to (SPEC §5.2): the cluster's expansion zoom, centred on its
-/// members; zoomed out to fit them if they would not fit, but always deeper than now.
+/// Where clicking a bubble flies to (SPEC §5.2): one click reveals as much as it can. The target
+/// is centred on the members' bounds at the deepest zoom at which they all fit with a margin (their
+/// span × `spanMargin`, as Leaflet.markercluster and the seeds' apps do), but never shallower than
+/// the cluster's expansion zoom (where it splits) and always deeper than now.
 ///
 /// The one exception is the camera's maximum zoom: a cluster that only splits beyond it (its
 /// members share a spot) gives `zoomRule == .maxZoom`, possibly at the current zoom — that is the
 /// app's cue to fan the members out instead (SPEC §5.4).
 public struct ClusterFlightTarget: Sendable {
-    /// Margin kept around the members, in screen pixels.
+    /// At least this margin is kept around the members, in screen pixels.
     public static let paddingPixels = 48.0
+    /// The view shows at least this multiple of the members' span (the seeds use 1.8).
+    public static let spanMargin = 1.8
     /// The flight always goes at least this much deeper than the current zoom, even when the
     /// members would then not all fit: a click on a bubble must make progress.
     public static let minimumZoomGainLevels = 0.5
 
     /// Which rule decided the target zoom.
     public enum ZoomRule: Sendable, Equatable {
-        /// The cluster's expansion zoom (the members fit there).
-        case expansionZoom
-        /// Shallower than the expansion zoom, so that all members fit.
+        /// The deepest zoom at which all members fit with the margin.
         case fitMembers
+        /// The cluster's expansion zoom: fitting the members would stay shallower than where the
+        /// bubble splits.
+        case expansionZoom
         /// Fitting would not go deep enough: current zoom + `minimumZoomGainLevels`.
         case minimumGain
         /// Clamped to the camera's maximum zoom.
@@ -33,10 +38,11 @@ public struct ClusterFlightTarget: Sendable {
 
     /// The target for a cluster whose members span `membersBounds` (may cross 180°).
     public init(from current: Camera, expansionZoom: Double, membersBounds: GeoBounds) {
-        let fitZoom = current.zoomToFit(membersBounds, paddingPixels: ClusterFlightTarget.paddingPixels)
-        var z = expansionZoom
-        var rule = ZoomRule.expansionZoom
-        if fitZoom < z { z = fitZoom; rule = .fitMembers }
+        let fitZoom = min(current.zoomToFit(membersBounds, paddingPixels: ClusterFlightTarget.paddingPixels),
+                          current.zoomToFit(membersBounds, paddingPixels: 0) - log2(ClusterFlightTarget.spanMargin))
+        var z = fitZoom
+        var rule = ZoomRule.fitMembers
+        if z < expansionZoom { z = expansionZoom; rule = .expansionZoom }
         let floorZoom = current.zoom + ClusterFlightTarget.minimumZoomGainLevels
         if z < floorZoom { z = floorZoom; rule = .minimumGain }
         if z >= current.maxZoom { z = current.maxZoom; rule = .maxZoom }

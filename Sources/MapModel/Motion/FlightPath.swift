@@ -18,7 +18,9 @@ public struct FlightPath: Sendable {
     /// Cross-fade length reported for jumps, so the app can fade the old frame out.
     public static let jumpCrossFadeSeconds = 0.15
     /// Flights up to this many times the cap are sped up to the cap instead of becoming jumps.
-    public static let compressibleFactor = 2.0
+    /// 2.5: one click on a bubble at world view now flies to street level (about ten levels,
+    /// a 4.3-second natural flight), and that must fly, not cut.
+    public static let compressibleFactor = 2.5
 
     /// How the camera gets from start to target.
     public enum Style: Sendable, Equatable {
@@ -98,7 +100,7 @@ public struct FlightPath: Sendable {
             duration = d
             pathLength = s
         } else if d.isFinite && d <= maxDuration * FlightPath.compressibleFactor {
-            // "Long flights capped near 2 s" (SPEC §5.2): a flight up to twice the cap still flies,
+            // "Long flights capped near 2 s" (SPEC §5.2): a flight up to 2.5 times the cap still flies,
             // along the same path, sped up to end at the cap (as clicking a bubble at world view
             // must fly, not cut). Only longer ones become a jump.
             style = .smooth

@@ -4,10 +4,11 @@ public struct BubbleStyle: Sendable, Equatable {
     public var stepThresholds: [Int] = [100, 750]
     /// Radius in logical pixels per step.
     public var radii: [Double] = [15, 20, 26]
-    /// Pin radius in logical pixels.
-    public var pinRadius: Double = 6
-    /// Extra pixels around an item that still count as a hit (fingers and imprecise pointers).
-    public var hitSlop: Double = 3
+    /// Pin radius in logical pixels (a 16-px mark, SPEC §7).
+    public var pinRadius: Double = 8
+    /// Extra pixels around an item that still count as a hit (fingers and imprecise pointers):
+    /// a pin's hit area is 24 px across.
+    public var hitSlop: Double = 4
 
     public init() {}
 

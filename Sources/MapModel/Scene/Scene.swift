@@ -17,6 +17,9 @@ public struct Scene: Sendable, Equatable {
     public var focusRing: SceneFocusRing?
     /// Base-map names (seas, countries, cities), drawn first, under everything else.
     public var labels: [SceneLabel] = []
+    /// The data's place names beside their pins at high zoom (`PlaceNamePlacer`), drawn over
+    /// the base-map names and under the marks.
+    public var placeNames: [SceneLabel] = []
 
     public init() {}
 
@@ -63,6 +66,8 @@ public struct SceneBubble: Sendable, Equatable {
     public var containsSelection = false
     /// The pointer is over this bubble.
     public var isHovered = false
+    /// What its colour says about its members (SPEC §7), when the data carries meaning in colour.
+    public var look = BubbleLook()
 
     public init(id: SceneItemID, center: ScreenPoint, radius: Double, count: Int, label: String, step: Int) {
         self.id = id; self.center = center; self.radius = radius; self.count = count
@@ -101,6 +106,8 @@ public struct SceneCallout: Sendable, Equatable {
     public var title: String
     /// Text lines after the title (label, description, other properties), already cut to fit.
     public var lines: [String]
+    /// The close button and footer links, relative to the frame's top-left corner.
+    public var buttons: [CalloutButton] = []
     /// Appearance progress 0…1 (grows, or fades under reduced motion).
     public var progress: Double = 1
     /// Whether a `progress` below 1 fades the callout in (reduced motion) instead of growing it
@@ -125,4 +132,42 @@ public struct SceneFocusRing: Sendable, Equatable {
     public var center: ScreenPoint
     public var radius: Double
     public init(id: SceneItemID, center: ScreenPoint, radius: Double) { self.id = id; self.center = center; self.radius = radius }
+}
+
+/// A bubble's colour from its members (SPEC §7): a fill on the points' value ramp (e.g. the
+/// strongest earthquake's magnitude), and/or a ring split by category share. The default look is
+/// the fill of the count step and no ring.
+public struct BubbleLook: Sendable, Hashable {
+    /// Fill colour 0xRRGGBB, or nil for the count step's colour.
+    public var fill: UInt32?
+    /// Ring segments around the bubble, clockwise from the top: colour and share in 24ths
+    /// (quantised so a few sprites serve every bubble).
+    public var ring: [RingSegment] = []
+
+    public init(fill: UInt32? = nil, ring: [RingSegment] = []) { self.fill = fill; self.ring = ring }
+
+    /// One category's part of the ring.
+    public struct RingSegment: Sendable, Hashable {
+        public var color: UInt32
+        public var twentyFourths: Int
+        public init(color: UInt32, twentyFourths: Int) { self.color = color; self.twentyFourths = twentyFourths }
+    }
+
+    /// Ring segments for category counts (largest first), quantised to 24ths that add up to 24;
+    /// categories too small for one 24th are folded into the last segment's colour `other`.
+    public static func ring(_ shares: [(color: UInt32, count: Int)], other: UInt32) -> [RingSegment] {
+        let total = shares.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return [] }
+        var out: [RingSegment] = []
+        var used = 0, rest = 0
+        for s in shares {
+            let n = Int((Double(s.count) * 24 / Double(total)).rounded())
+            if n == 0 || out.count == 5 { rest += s.count; continue }
+            out.append(RingSegment(color: s.color, twentyFourths: n))
+            used += n
+        }
+        if rest > 0, used < 24 { out.append(RingSegment(color: other, twentyFourths: 24 - used)); used = 24 }
+        if used != 24, !out.isEmpty { out[0].twentyFourths += 24 - used }
+        return out.filter { $0.twentyFourths > 0 }
+    }
 }

@@ -74,13 +74,17 @@ public struct SceneBuilder: Sendable {
                 let anchor = ScreenPoint(x: s.center.x, y: s.center.y - style.pinRadius)
                 var c = SceneCallout(pointIndex: s.pointIndex, frame: CalloutPlacement.frame(above: s.center, size: content.size),
                                      anchor: anchor, title: content.title, lines: content.lines)
+                c.buttons = content.buttons
                 c.progress = state.calloutProgress
                 c.fades = state.calloutFades
                 scene.callout = c
             }
         }
 
-        if state.hoverMembers.count >= 3, case .cluster? = state.hovered {
+        // Only while the hovered bubble is drawn: after a flight or a zoom it is gone, and so is
+        // its outline (it used to stay on the map after the flight).
+        if state.hoverMembers.count >= 3, case .cluster? = state.hovered,
+           scene.bubbles.contains(where: { $0.id == state.hovered }) {
             scene.hull = ConvexHull.hull(of: state.hoverMembers.map { camera.screenPoint(for: $0) })
         }
         if let f = state.focused {

@@ -3,6 +3,8 @@ public enum SceneHitTester {
     /// What a point hits.
     public enum Hit: Equatable, Sendable {
         case callout(pointIndex: Int)
+        /// A button on the callout card.
+        case calloutButton(pointIndex: Int, CalloutAction)
         case pin(SceneItemID, pointIndex: Int)
         case bubble(SceneItemID)
     }
@@ -10,7 +12,13 @@ public enum SceneHitTester {
     /// The topmost item under `p`: the callout, then pins (last drawn first), then bubbles.
     /// - Complexity: O(n) in the number of drawn items.
     public static func hit(_ scene: Scene, at p: ScreenPoint, style: BubbleStyle = BubbleStyle()) -> Hit? {
-        if let c = scene.callout, c.frame.contains(p) { return .callout(pointIndex: c.pointIndex) }
+        if let c = scene.callout, c.frame.contains(p) {
+            let local = ScreenPoint(x: p.x - c.frame.x, y: p.y - c.frame.y)
+            if let b = c.buttons.first(where: { $0.frame.contains(local) }) {
+                return .calloutButton(pointIndex: c.pointIndex, b.action)
+            }
+            return .callout(pointIndex: c.pointIndex)
+        }
         let pinR = style.pinRadius + style.hitSlop
         for pin in scene.pins.reversed() {
             let dx = p.x - pin.center.x, dy = p.y - pin.center.y
@@ -30,8 +38,14 @@ public enum SceneHitTester {
     /// The capsule of a pin's label: to the right of the pin, vertically centred.
     /// Width is estimated from the character count (7 px per character plus padding) so hit-testing
     /// needs no font; the renderer uses the same rectangle.
+    /// A price-like label (`PinLabel.isMarker`) is the marker itself: its capsule is centred on
+    /// the place, a little taller.
     public static func labelRect(for center: ScreenPoint, text: String, style: BubbleStyle = BubbleStyle()) -> ScreenRect {
         let w = Double(text.count) * 7 + 12
+        if PinLabel.isMarker(text) {
+            let mw = max(w + 4, 2 * (style.pinRadius + style.hitSlop))
+            return ScreenRect(x: center.x - mw / 2, y: center.y - 12, width: mw, height: 24)
+        }
         return ScreenRect(x: center.x + style.pinRadius + 2, y: center.y - 10, width: w, height: 20)
     }
 }

@@ -25,8 +25,10 @@ public struct SceneState: Sendable, Equatable {
         public var title: String
         public var lines: [String]
         public var size: ScreenSize
-        public init(pointIndex: Int, title: String, lines: [String], size: ScreenSize) {
-            self.pointIndex = pointIndex; self.title = title; self.lines = lines; self.size = size
+        /// The close button and the footer links, placed on the card (relative to its corner).
+        public var buttons: [CalloutButton]
+        public init(pointIndex: Int, title: String, lines: [String], size: ScreenSize, buttons: [CalloutButton] = []) {
+            self.pointIndex = pointIndex; self.title = title; self.lines = lines; self.size = size; self.buttons = buttons
         }
     }
 

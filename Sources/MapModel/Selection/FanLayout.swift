@@ -7,15 +7,16 @@ public struct FanLayout: Sendable {
     public var circleLimit = 8
     /// Above this many members a list is shown instead of a fan.
     public var listThreshold = 50
-    /// Arc length between neighbours on the circle, in logical pixels.
-    public var circleSpacing: Double = 28
+    /// Arc length between neighbours on the circle, in logical pixels (more than a pin's 24-px
+    /// hit area, so each fanned pin can be hit on its own).
+    public var circleSpacing: Double = 34
     /// Smallest circle radius.
-    public var minimumCircleRadius: Double = 26
+    public var minimumCircleRadius: Double = 30
     /// Spiral: distance between neighbours along the spiral and growth per turn.
-    public var spiralSpacing: Double = 24
-    public var spiralGrowthPerTurn: Double = 26
+    public var spiralSpacing: Double = 28
+    public var spiralGrowthPerTurn: Double = 30
     /// Starting radius of the spiral.
-    public var spiralStartRadius: Double = 22
+    public var spiralStartRadius: Double = 26
 
     public init() {}
 

@@ -37,6 +37,10 @@ struct MapLabelStyle: Equatable {
         case .town:
             return MapLabelStyle(font: "DejaVu Sans 8.5", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xB5BAC0) : MapColor(hex: 0x50555B), halo: landHalo, haloWidth: 3)
+        case .place:
+            // The data's names: darker and bolder than the base map's, so they read as the data's.
+            return MapLabelStyle(font: "DejaVu Sans Bold 8.5", letterSpacing: 0,
+                                 ink: dark ? MapColor(hex: 0xF1F3F5) : MapColor(hex: 0x1F2328), halo: landHalo, haloWidth: 3)
         case .village:
             return MapLabelStyle(font: "DejaVu Sans 8", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xA6ABB2) : MapColor(hex: 0x5E646A), halo: landHalo, haloWidth: 2.5)

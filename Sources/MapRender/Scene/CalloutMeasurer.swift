@@ -43,9 +43,10 @@ enum CalloutMetrics {
 
     /// The title and body layouts for a box of `width`, the body cut to `bodyMaxHeight` with "…".
     static func layouts(title: String, lines: [String], width: Double, bodyMaxHeight: Double?,
-                        in cr: OpaquePointer) -> (title: OpaquePointer?, body: OpaquePointer?) {
+                        titleInset: Double = 0, in cr: OpaquePointer) -> (title: OpaquePointer?, body: OpaquePointer?) {
         let inner = max(10, width - 2 * paddingX)
-        let t = title.isEmpty ? nil : layout(title, font: titleFont, width: inner, in: cr)
+        // The title leaves room for the close button in the corner.
+        let t = title.isEmpty ? nil : layout(title, font: titleFont, width: max(10, inner - titleInset), in: cr)
         if let t { pango_layout_set_height(t, -titleMaxLines) }
         let bodyText = lines.joined(separator: "\n")
         let b = bodyText.isEmpty ? nil : layout(bodyText, font: bodyFont, width: inner, in: cr)
@@ -110,21 +111,48 @@ public enum CalloutMeasurer {
     /// `size` of `CalloutPlacement.frame(above:size:)`; the renderer fills exactly that frame.
     public static func size(title: String, lines: [String], maxWidth: Double = 280,
                             maxHeight: Double = defaultMaxHeight) -> ScreenSize {
+        size(title: title, lines: lines, maxWidth: maxWidth, maxHeight: maxHeight, titleInset: 0, minInner: 0)
+    }
+
+    /// A card (SPEC §7): the callout with a close button in its corner and a row of links along
+    /// its bottom ("Copy coordinates", "More"); returns its size and the buttons placed on it.
+    public static func card(title: String, lines: [String], links: [(action: CalloutAction, title: String)],
+                            maxWidth: Double = 300, maxHeight: Double = defaultMaxHeight) -> (size: ScreenSize, buttons: [CalloutButton]) {
+        let cr = context()
+        let widths = links.map { link -> Double in
+            guard let l = CalloutMetrics.layout(link.title, font: CalloutMetrics.bodyFont, width: nil, in: cr) else { return 0 }
+            defer { g_object_unref(UnsafeMutableRawPointer(l)) }
+            return CalloutMetrics.size(of: l).width.rounded(.up)
+        }
+        let footerWidth = widths.reduce(0, +) + Double(max(0, widths.count - 1)) * CalloutCardLayout.footerGap
+        let footer = links.isEmpty ? 0 : CalloutCardLayout.footerHeight
+        let inset = CalloutCardLayout.closeSize + CalloutCardLayout.closeInset - CalloutMetrics.paddingX + 4
+        var size = size(title: title, lines: lines, maxWidth: maxWidth, maxHeight: maxHeight - footer,
+                        titleInset: inset, minInner: footerWidth)
+        size.height += footer
+        let items = zip(links, widths).map { (action: $0.0.action, title: $0.0.title, textWidth: $0.1) }
+        return (size, [CalloutCardLayout.closeButton(in: size)]
+                      + CalloutCardLayout.footerButtons(items, in: size, paddingX: CalloutMetrics.paddingX))
+    }
+
+    private static func size(title: String, lines: [String], maxWidth: Double, maxHeight: Double,
+                             titleInset: Double, minInner: Double) -> ScreenSize {
         let cr = context()
         let maxInner = max(10, maxWidth - 2 * CalloutMetrics.paddingX)
         // Natural (unwrapped) width of the widest paragraph, capped at the maximum.
-        var natural = 0.0
-        let texts = [(title, CalloutMetrics.titleFont)] + lines.map { ($0, CalloutMetrics.bodyFont) }
-        for (text, font) in texts where !text.isEmpty {
+        var natural = minInner
+        let texts = [(title, CalloutMetrics.titleFont, titleInset)] + lines.map { ($0, CalloutMetrics.bodyFont, 0.0) }
+        for (text, font, extra) in texts where !text.isEmpty {
             for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 guard let l = CalloutMetrics.layout(String(paragraph), font: font, width: nil, in: cr) else { continue }
-                natural = max(natural, CalloutMetrics.size(of: l).width)
+                natural = max(natural, CalloutMetrics.size(of: l).width + extra)
                 g_object_unref(UnsafeMutableRawPointer(l))
             }
         }
         let inner = min(maxInner, natural.rounded(.up) + 1)
         let width = min(maxWidth, max(CalloutMetrics.minWidth, inner + 2 * CalloutMetrics.paddingX))
-        let (t, b) = CalloutMetrics.layouts(title: title, lines: lines, width: width, bodyMaxHeight: nil, in: cr)
+        let (t, b) = CalloutMetrics.layouts(title: title, lines: lines, width: width, bodyMaxHeight: nil,
+                                            titleInset: titleInset, in: cr)
         defer {
             if let t { g_object_unref(UnsafeMutableRawPointer(t)) }
             if let b { g_object_unref(UnsafeMutableRawPointer(b)) }

@@ -11,6 +11,7 @@ enum CalloutSprite {
         var title: String
         var lines: [String]
         var size: ScreenSize
+        var buttons: [String]
         /// Arrow tip relative to the frame's top-left (quarter pixels), or nil without an arrow.
         var tipX: Int
         var tipY: Int
@@ -64,10 +65,13 @@ enum CalloutSprite {
             cairo_set_line_width(cr, 1)
             cairo_stroke(cr)
 
+            let footer = callout.buttons.contains { $0.action != .close } ? CalloutCardLayout.footerHeight : 0
+            let hasClose = callout.buttons.contains { $0.action == .close }
+            let titleInset = hasClose ? CalloutCardLayout.closeSize + CalloutCardLayout.closeInset - CalloutMetrics.paddingX + 4 : 0
             var y = m + CalloutMetrics.paddingTop
-            let available = f.height - CalloutMetrics.paddingTop - CalloutMetrics.paddingBottom
+            let available = f.height - CalloutMetrics.paddingTop - CalloutMetrics.paddingBottom - footer
             let titleLayout = CalloutMetrics.layouts(title: callout.title, lines: [], width: f.width,
-                                                     bodyMaxHeight: nil, in: cr).title
+                                                     bodyMaxHeight: nil, titleInset: titleInset, in: cr).title
             var titleHeight = 0.0
             if let t = titleLayout {
                 titleHeight = CalloutMetrics.size(of: t).height
@@ -85,6 +89,36 @@ enum CalloutSprite {
                 pango_cairo_show_layout(cr, b)
                 g_object_unref(UnsafeMutableRawPointer(b))
             }
+            drawButtons(callout.buttons, in: cr, origin: ScreenPoint(x: m, y: m), width: f.width,
+                        footerTop: m + f.height - footer, palette: palette)
         }
+    }
+
+    /// The close × and the footer links (accent-coloured text above a hairline).
+    static func drawButtons(_ buttons: [CalloutButton], in cr: OpaquePointer, origin: ScreenPoint, width: Double,
+                            footerTop: Double, palette: MapPalette) {
+        for b in buttons {
+            let r = ScreenRect(x: origin.x + b.frame.x, y: origin.y + b.frame.y, width: b.frame.width, height: b.frame.height)
+            if b.action == .close {
+                let c = ScreenPoint(x: r.x + r.width / 2, y: r.y + r.height / 2), arm = 4.5
+                palette.calloutSecondaryText.setSource(on: cr)
+                cairo_set_line_width(cr, 1.6)
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+                cairo_move_to(cr, c.x - arm, c.y - arm); cairo_line_to(cr, c.x + arm, c.y + arm)
+                cairo_move_to(cr, c.x + arm, c.y - arm); cairo_line_to(cr, c.x - arm, c.y + arm)
+                cairo_stroke(cr)
+                continue
+            }
+            guard let l = CalloutMetrics.layout(b.title, font: CalloutMetrics.bodyFont, width: nil, in: cr) else { continue }
+            let h = CalloutMetrics.size(of: l).height
+            cairo_move_to(cr, r.x + 4, r.y + (r.height - h) / 2)
+            palette.accent.setSource(on: cr)
+            pango_cairo_show_layout(cr, l)
+            g_object_unref(UnsafeMutableRawPointer(l))
+        }
+        guard buttons.contains(where: { $0.action != .close }) else { return }
+        (palette.isDark ? MapColor(hex: 0xFFFFFF, alpha: 0.12) : MapColor(hex: 0x000000, alpha: 0.08)).setSource(on: cr)
+        cairo_rectangle(cr, origin.x + CalloutMetrics.paddingX, footerTop, width - 2 * CalloutMetrics.paddingX, 1)
+        cairo_fill(cr)
     }
 }

@@ -5,11 +5,11 @@ import MapModel
 /// a `SceneRenderer` style generation, also part of the key).
 enum MarkKey: Hashable {
     /// A bubble without its count: shared by every bubble of a step, size and state.
-    case bubble(style: Int, step: Int, radiusQuarterPixels: Int, flags: UInt8)
+    case bubble(style: Int, step: Int, radiusQuarterPixels: Int, flags: UInt8, look: BubbleLook)
     /// A whole bubble with its count (used at scale 1, where the pixels are few and one paint is cheaper).
-    case labelledBubble(style: Int, step: Int, label: String, radiusQuarterPixels: Int, flags: UInt8)
+    case labelledBubble(style: Int, step: Int, label: String, radiusQuarterPixels: Int, flags: UInt8, look: BubbleLook)
     /// A bubble's count text alone (drawn over the bubble), cropped to its ink.
-    case bubbleLabel(style: Int, step: Int, label: String, radiusQuarterPixels: Int)
+    case bubbleLabel(style: Int, step: Int, label: String, radiusQuarterPixels: Int, fill: UInt32?)
     case pin(style: Int, color: UInt32, flags: UInt8)
     case capsule(style: Int, text: String, selected: Bool)
 }
@@ -21,6 +21,33 @@ enum MarkSprites {
 
     /// Logical pixels around a bubble's radius kept in its sprite (shadow, hover halo, selection ring).
     static let bubbleMargin = 7.0
+
+    /// A bubble's fill: its look's (the members' value on the ramp) or its count step's.
+    static func fill(step: Int, look: BubbleLook?, palette: MapPalette) -> MapColor {
+        if let f = look?.fill { return MapColor(hex: f) }
+        return palette.bubbleRamp[min(max(step, 0), palette.bubbleRamp.count - 1)]
+    }
+
+    /// Width of a category ring, drawn just outside the white outline.
+    static let ringWidth = 3.5
+
+    /// The category ring: arcs clockwise from the top, one per segment, with hairline gaps.
+    static func drawRing(_ ring: [BubbleLook.RingSegment], centre c: Double, radius r: Double, in cr: OpaquePointer) {
+        guard !ring.isEmpty else { return }
+        let rr = r + ringWidth / 2
+        var a = -Double.pi / 2
+        cairo_set_line_width(cr, ringWidth)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        for seg in ring {
+            let sweep = 2 * .pi * Double(seg.twentyFourths) / 24
+            let gap = ring.count > 1 ? 0.05 : 0
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, c, c, rr, a + gap / 2, a + sweep - gap / 2)
+            MapColor(hex: seg.color).setSource(on: cr)
+            cairo_stroke(cr)
+            a += sweep
+        }
+    }
 
     /// The bubble font size (points) for a step; the label shrinks further if it doesn't fit.
     static func bubbleFont(step: Int) -> String {
@@ -34,11 +61,11 @@ enum MarkSprites {
     /// pixels composited per frame stay in the CPU caches (one sprite per count label would be tens
     /// of megabytes at scale 2).
     static func bubble(step: Int, radius r: Double, hovered: Bool, selected: Bool, label: String? = nil,
-                       palette: MapPalette, scale: Double) -> Sprite {
+                       look: BubbleLook = BubbleLook(), palette: MapPalette, scale: Double) -> Sprite {
         let m = bubbleMargin
         let size = 2 * (r + m)
         let c = r + m
-        let fill = palette.bubbleRamp[min(max(step, 0), palette.bubbleRamp.count - 1)]
+        let fill = self.fill(step: step, look: look, palette: palette)
         return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
             SoftShadow.paint(in: cr, width: size, height: size, scale: scale, blur: 3, dy: 1,
                              opacity: palette.isDark ? 0.55 : 0.30) { m in
@@ -56,8 +83,9 @@ enum MarkSprites {
             palette.bubbleOutline.setSource(on: cr)
             cairo_set_line_width(cr, outline)
             cairo_stroke(cr)
+            drawRing(look.ring, centre: c, radius: r, in: cr)
             if selected {
-                cairo_arc(cr, c, c, r + 2.6, 0, 2 * .pi)
+                cairo_arc(cr, c, c, r + (look.ring.isEmpty ? 2.6 : 2.6 + ringWidth), 0, 2 * .pi)
                 palette.accent.setSource(on: cr)
                 cairo_set_line_width(cr, 2.6)
                 cairo_stroke(cr)
@@ -73,11 +101,12 @@ enum MarkSprites {
     /// same canvas (and so at the same device-pixel phase) as the bubble body and cropped to its
     /// ink. Its anchor is the bubble's centre, so painted at the same point it lands exactly where
     /// it would have been drawn inside the body.
-    static func bubbleLabel(step: Int, label: String, radius r: Double, palette: MapPalette, scale: Double) -> Sprite {
+    static func bubbleLabel(step: Int, label: String, radius r: Double, fill look: UInt32? = nil,
+                            palette: MapPalette, scale: Double) -> Sprite {
         let m = bubbleMargin
         let size = 2 * (r + m)
         let c = r + m
-        let fill = palette.bubbleRamp[min(max(step, 0), palette.bubbleRamp.count - 1)]
+        let fill = self.fill(step: step, look: BubbleLook(fill: look), palette: palette)
         return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
             drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
                             centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)

@@ -57,6 +57,7 @@ public final class SceneRenderer: MapOverlay {
         cairo_clip_extents(cr, &clip.minX, &clip.minY, &clip.maxX, &clip.maxY)
         cairo_save(cr)
         labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale)
+        labelRenderer.draw(scene.placeNames, in: cr, palette: palette, scale: scale)
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)
         var drawn = 0
@@ -127,25 +128,26 @@ public final class SceneRenderer: MapOverlay {
             let flags = (b.containsSelection ? MarkSprites.selectedFlag : 0) | (b.isHovered ? MarkSprites.hoveredFlag : 0)
             if !splitLabels {
                 let key = MarkKey.labelledBubble(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
-                                                 flags: flags)
+                                                 flags: flags, look: b.look)
                 let sprite = sprites.sprite(for: key) {
                     MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
-                                       selected: b.containsSelection, label: b.label, palette: palette, scale: scale)
+                                       selected: b.containsSelection, label: b.label, look: b.look, palette: palette, scale: scale)
                 }
                 sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
                 if b.center.y - extent >= countAbove { drawn += 1 }
                 continue
             }
-            let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags)
+            let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags, look: b.look)
             let sprite = sprites.sprite(for: key) {
                 MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
-                                   selected: b.containsSelection, palette: palette, scale: scale)
+                                   selected: b.containsSelection, look: b.look, palette: palette, scale: scale)
             }
             sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
             if !b.label.isEmpty {
-                let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq)
+                let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
+                                                   fill: b.look.fill)
                 let text = sprites.sprite(for: labelKey) {
-                    MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4,
+                    MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4, fill: b.look.fill,
                                             palette: palette, scale: scale)
                 }
                 text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
@@ -181,6 +183,7 @@ public final class SceneRenderer: MapOverlay {
         var box = ScreenBox(minX: -extent, minY: -extent, maxX: extent, maxY: extent)
         if let label = p.label, !label.isEmpty {
             let r = SceneHitTester.labelRect(for: .zero, text: label, style: style)
+            box.minX = min(box.minX, r.minX - MarkSprites.capsuleMargin)
             box.maxX = max(box.maxX, r.maxX + MarkSprites.capsuleMargin)
             box.minY = min(box.minY, r.minY - MarkSprites.capsuleMargin)
             box.maxY = max(box.maxY, r.maxY + MarkSprites.capsuleMargin)
@@ -192,6 +195,8 @@ public final class SceneRenderer: MapOverlay {
                 MarkSprites.capsule(text: label, selected: p.isSelected, style: style, palette: palette, scale: scale)
             }
             capsule.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale)
+            // A price capsule is the marker itself: no round pin under it.
+            if PinLabel.isMarker(label) { return p.center.y + box.minY >= countAbove }
         }
         let flags = (p.isSelected ? MarkSprites.selectedFlag : 0) | (p.isHovered ? MarkSprites.hoveredFlag : 0)
         let key = MarkKey.pin(style: styleID, color: p.isSelected ? 0 : p.color, flags: flags)
@@ -265,6 +270,7 @@ public final class SceneRenderer: MapOverlay {
         let tip = CalloutSprite.arrowTip(frame: f, anchor: c.anchor)
         let key = CalloutSprite.Key(style: styleID, title: c.title, lines: c.lines,
                                     size: ScreenSize(width: f.width, height: f.height),
+                                    buttons: c.buttons.map { $0.action.rawValue + $0.title },
                                     tipX: Int(((tip?.x ?? -1) * 4).rounded()), tipY: Int(((tip?.y ?? -1) * 4).rounded()))
         let sprite: Sprite
         if let cached = calloutSprite, cached.key == key {

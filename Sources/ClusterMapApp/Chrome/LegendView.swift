@@ -1,0 +1,92 @@
+import CGtk
+import AppSupport
+import MapModel
+import MapRender
+
+/// The legend in the map's top-left corner (SPEC §7): a small card that says what every colour in
+/// use means, collapsible (an expander, remembered while the app runs), and read by screen
+/// readers (its drawing carries the legend's text as its accessible label).
+final class LegendView {
+    let card: UnsafeMutablePointer<GtkWidget>
+    private let expander: UnsafeMutablePointer<GtkWidget>
+    private let area: UnsafeMutablePointer<GtkWidget>
+    private(set) var legend: MapLegend?
+    /// The same legend at the bottom of the In View panel (nil until attached).
+    private var panelArea: UnsafeMutablePointer<GtkWidget>?
+
+    init(overlay: UnsafeMutablePointer<GtkWidget>) {
+        card = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(card, "cm-legend")
+        gtk_widget_set_halign(card, GTK_ALIGN_START)
+        gtk_widget_set_valign(card, GTK_ALIGN_START)
+        gtk_widget_set_margin_top(card, 12)
+        gtk_widget_set_margin_start(card, 12)
+        expander = gtk_expander_new("Legend")!
+        gtk_expander_set_expanded(opaque(expander), 1)
+        area = gtk_drawing_area_new()!
+        gtk_widget_set_margin_top(area, 6)
+        gtk_drawing_area_set_draw_func(gcast(area), LegendView.draw, nil, nil)
+        gtk_expander_set_child(opaque(expander), area)
+        gtk_box_append(gcast(card), expander)
+        gtk_widget_set_visible(card, 0)
+        gtk_overlay_add_overlay(opaque(overlay), card)
+    }
+
+    /// Draws the legend in either of its places, in the theme's text colour.
+    private static let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, _, _, _ in
+            guard let a, let cr, let view = currentChrome?.legend, let legend = view.legend else { return }
+            var rgba = GdkRGBA()
+            gtk_style_context_get_color(gtk_widget_get_style_context(asWidget(a)), &rgba)
+            let dark = MapApplication.window?.controller.renderer.palette.isDark ?? false
+            LegendPainter.draw(legend, in: cr, textColor: MapColor(red: Double(rgba.red), green: Double(rgba.green),
+                                                                    blue: Double(rgba.blue), alpha: Double(rgba.alpha)),
+                               dark: dark)
+    }
+
+    /// Shows the legend in the In View panel too (under a heading, above nothing else).
+    func attach(to slot: UnsafeMutablePointer<GtkWidget>) {
+        let heading = gtk_label_new("Legend")!
+        gtk_widget_add_css_class(heading, "heading")
+        gtk_label_set_xalign(opaque(heading), 0)
+        gtk_widget_set_margin_start(heading, 16)
+        gtk_widget_set_margin_top(heading, 8)
+        let a = gtk_drawing_area_new()!
+        gtk_widget_set_margin_start(a, 12)
+        gtk_widget_set_margin_top(a, 6)
+        gtk_widget_set_margin_bottom(a, 12)
+        gtk_drawing_area_set_draw_func(gcast(a), LegendView.draw, nil, nil)
+        gtk_box_append(gcast(slot), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        gtk_box_append(gcast(slot), heading)
+        gtk_box_append(gcast(slot), a)
+        panelArea = a
+        if let legend { size(a, for: legend) }
+    }
+
+    private func size(_ a: UnsafeMutablePointer<GtkWidget>, for legend: MapLegend) {
+        let size = LegendPainter.size(of: legend)
+        gtk_drawing_area_set_content_width(gcast(a), Int32(size.width.rounded(.up)))
+        gtk_drawing_area_set_content_height(gcast(a), Int32(size.height.rounded(.up)))
+        AccessibleText.setLabel(of: a, to: legend.accessibleText)
+        gtk_widget_queue_draw(a)
+    }
+
+    /// Shows the legend of the data on the map (hidden when there is none).
+    func update(_ legend: MapLegend?, eventLog: EventLog) {
+        self.legend = legend
+        gtk_widget_set_visible(card, legend == nil ? 0 : 1)
+        if let slot = panelArea.flatMap({ gtk_widget_get_parent($0) }) { gtk_widget_set_visible(slot, legend == nil ? 0 : 1) }
+        guard let legend else { return }
+        gtk_expander_set_label(opaque(expander), legend.title)
+        size(area, for: legend)
+        if let panelArea { size(panelArea, for: legend) }
+        gtk_widget_set_tooltip_text(expander, "What the colours mean")
+        eventLog.emit("legend", [("title", .string(legend.title)),
+                                 ("entries", .array(legend.entries.map { .string($0.text) }))])
+    }
+
+    /// The map's palette changed: redraw the swatches.
+    func paletteDidChange() {
+        gtk_widget_queue_draw(area)
+        if let panelArea { gtk_widget_queue_draw(panelArea) }
+    }
+}
