@@ -6,12 +6,14 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench generate N OUT.geojson [--seed S]
        clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]
        clustermap-bench basemap
+       clustermap-bench update [--points N] [--changes K] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
 """
 switch arguments.first {
 case "index": runIndexBenchmark(Array(arguments.dropFirst()))
 case "generate": runGenerateCommand(Array(arguments.dropFirst()))
 case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
+case "update": runUpdateBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
 case "tiles": runTileBenchmark(Array(arguments.dropFirst()))
 default:

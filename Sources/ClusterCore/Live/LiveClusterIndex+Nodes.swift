@@ -44,9 +44,15 @@ extension LiveClusterIndex {
     /// Calls `body` with every node on level z whose position is inside the box (edges included).
     func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (Ref) -> Void) {
         let index = base.levels[levelIndex(z)].index
-        index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { p in
-            let r = ref(fromBase: index.items[p])
-            if isOnLevel(r, z) && baseHolds(r, z) { body(r) }
+        let visit = { (p: Int) in
+            let r = self.ref(fromBase: index.items[p])
+            if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
+        }
+        // Row starts help small boxes (neighbour searches); a tall box scans its rows anyway.
+        if let rows = baseRows[levelIndex(z)], (maxY - minY) < 64 * index.cell {
+            rows.forEachInRange(index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+        } else {
+            index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
         }
         overlay[levelIndex(z)].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
             guard isOnLevel(r, z) && !baseHolds(r, z) else { return }

@@ -128,35 +128,44 @@ extension LiveClusterIndex {
             let o = repair.old[g] ?? OldState(low: low(g), parent: parent(g))
             if o.low == z && o.parent >= 0 { dissolve(o.parent) } else if o.low < z { goneNext.insert(g) }
         }
-        // Clusters of this zoom with a member next to a fresh item: that item might have joined them.
-        for f in repair.fresh where isOnLevel(f, z + 1) {
+        // Clusters of the deepest zoom with a member next to a new or moved point: that point might
+        // have joined them, and must when it shares a member's spot (same-spot points never split).
+        // Deeper down, same-spot points already travel inside one item; dissolving neighbours there
+        // too would let one change spread over the whole level at low zooms.
+        for f in repair.fresh where z == options.maxZoom && isOnLevel(f, z + 1) {
             forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
                 if n != f && low(n) == z, parent(n) >= 0, !isFree.contains(n) { dissolve(parent(n)) }
             }
         }
         // 2. Free: fresh items, the dissolved clusters' other children, unclustered neighbours.
         for f in repair.fresh where isOnLevel(f, z + 1) { addFree(f) }
+        // Each free item's neighbours on level z+1 (kept for the clustering step: one query each).
+        var lists: [(start: Int, end: Int)] = []
+        var found: [Ref] = []
         var k = 0
         while k < free.count {
             let f = free[k]
             k += 1
+            let start = found.count
             forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
+                guard n != f else { return }
+                found.append(n)
                 if low(n) < z { addFree(n) }  // on level z too: unclustered at this zoom
             }
+            lists.append((start, found.count))
         }
-        // 3. Greedy clustering of the free items.
-        free.sort()
+        // 3. Greedy clustering of the free items, in id order.
+        let order = free.indices.sorted { free[$0] < free[$1] }
         var visited = Set<Ref>()
         var neighbours: [Ref] = []
-        for i in free where !visited.contains(i) {
+        for q in order where !visited.contains(free[q]) {
+            let i = free[q]
             visited.insert(i)
             neighbours.removeAll(keepingCapacity: true)
             var numPoints = weight(i)
-            forEachNode(onLevel: z + 1, within: r, of: x(i), y(i)) { n in
-                if n != i && isFree.contains(n) && !visited.contains(n) {
-                    neighbours.append(n)
-                    numPoints += weight(n)
-                }
+            for n in found[lists[q].start..<lists[q].end] where isFree.contains(n) && !visited.contains(n) {
+                neighbours.append(n)
+                numPoints += weight(n)
             }
             let wasHere = wasOnLevel(i, z, repair) && !repair.fresh.contains(i)
             if !neighbours.isEmpty && numPoints >= options.minPoints {

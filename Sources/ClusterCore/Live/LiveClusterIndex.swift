@@ -78,6 +78,8 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
     var baseClusterCount = 0
     /// Per level (`zoom - minZoom`, `minZoom…maxZoom + 1`): items the base doesn't hold there.
     var overlay: [OverlayGrid] = []
+    /// Per level: row starts of the base's index (nil for very fine grids).
+    var baseRows: [LevelRows?] = []
 
     /// Indexes `points` (ids `0..<points.count`), aggregating an optional category (−1: none)
     /// and numeric value (NaN: none) per point.
@@ -195,6 +197,7 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         cBaseLow = cLow
         madeChildren = [:]
         madeAggregates = [:]
+        baseRows = base.levels.map { LevelRows($0.index) }
         overlay = (options.minZoom...(options.maxZoom + 1)).map { z in
             OverlayGrid(cell: max(radius(atZoom: z - 1), 1.0 / Double(1 << 24)))
         }
