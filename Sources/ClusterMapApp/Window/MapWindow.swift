@@ -57,6 +57,7 @@ final class MapWindow {
         controller.chrome = chrome
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
+        controller.startLiveSource(window: window)
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)
     }
