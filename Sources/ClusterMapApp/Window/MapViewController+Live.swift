@@ -219,6 +219,7 @@ extension MapViewController {
                          isError: false)
         }
         logDataChanged(plan.change, session: updated, skipped: skipped)
+        transitions.dataDidChange()
         sceneDidChange()
     }
 

@@ -56,6 +56,7 @@ extension MapViewController {
             containerCache = nil
             logDataChanged(MapDataSession.Change(added: added), session: replay.session, skipped: 0)
             eventLog.emit("replay", [("date", .string(replay.date)), ("shown", .int(replay.shown))])
+            transitions.dataDidChange()
             sceneDidChange()
         }
         if !replay.isFinished { scheduleReplayStep() }
