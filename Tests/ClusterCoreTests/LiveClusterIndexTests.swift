@@ -74,22 +74,6 @@ final class LiveClusterIndexTests: XCTestCase {
         assertSameSpotTogether(index, coordinates: model, alive: { index.contains($0) }, file: file, line: line)
     }
 
-    /// Every item of two indexes at every zoom: kind, exact coordinate, count, expansion zoom, leaves.
-    func assertSame(_ a: some PointClusterer, _ b: some PointClusterer, file: StaticString = #filePath, line: UInt = #line) {
-        for z in a.minZoom...(a.maxZoom + 1) {
-            let x = a.clusters(in: .world, zoom: Double(z)).sorted { $0.featureID < $1.featureID }
-            let y = b.clusters(in: .world, zoom: Double(z)).sorted { $0.featureID < $1.featureID }
-            XCTAssertEqual(x.map(\.kind), y.map(\.kind), "zoom \(z) items", file: file, line: line)
-            XCTAssertEqual(x.map(\.coordinate), y.map(\.coordinate), "zoom \(z) coordinates", file: file, line: line)
-            XCTAssertEqual(x.map(\.count), y.map(\.count), "zoom \(z) counts", file: file, line: line)
-            for item in x {
-                guard let id = item.clusterID else { continue }
-                XCTAssertEqual(a.expansionZoom(of: id), b.expansionZoom(of: id), file: file, line: line)
-                XCTAssertEqual(a.leaves(of: id), b.leaves(of: id), file: file, line: line)
-            }
-        }
-    }
-
     func testRandomChangeSequencesKeepTheRulesAndCompactEqualsAFreshBuild() {
         for seed: UInt64 in [1, 2, 3, 4] {
             var s = Scenario(seed: seed, initial: 250)
@@ -112,7 +96,7 @@ final class LiveClusterIndexTests: XCTestCase {
             index.compact()
             XCTAssertFalse(index.hasChanges)
             checkRules(index, s.model)
-            assertSame(index, LiveClusterIndex(points: s.model))
+            assertSameItems(index, LiveClusterIndex(points: s.model))
             assertSameAsHierarchical(index, s.model)
         }
     }

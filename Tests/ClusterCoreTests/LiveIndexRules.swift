@@ -86,3 +86,19 @@ func assertSameSpotTogether(_ index: some PointClusterer, coordinates: [GeoCoord
         }
     }
 }
+
+    /// Every item of two indexes at every zoom: kind, exact coordinate, count, expansion zoom, leaves.
+func assertSameItems(_ a: some PointClusterer, _ b: some PointClusterer, file: StaticString = #filePath, line: UInt = #line) {
+    for z in a.minZoom...(a.maxZoom + 1) {
+        let x = a.clusters(in: .world, zoom: Double(z)).sorted { $0.featureID < $1.featureID }
+        let y = b.clusters(in: .world, zoom: Double(z)).sorted { $0.featureID < $1.featureID }
+        XCTAssertEqual(x.map(\.kind), y.map(\.kind), "zoom \(z) items", file: file, line: line)
+        XCTAssertEqual(x.map(\.coordinate), y.map(\.coordinate), "zoom \(z) coordinates", file: file, line: line)
+        XCTAssertEqual(x.map(\.count), y.map(\.count), "zoom \(z) counts", file: file, line: line)
+        for item in x {
+            guard let id = item.clusterID else { continue }
+            XCTAssertEqual(a.expansionZoom(of: id), b.expansionZoom(of: id), file: file, line: line)
+            XCTAssertEqual(a.leaves(of: id), b.leaves(of: id), file: file, line: line)
+        }
+    }
+}
