@@ -11,3 +11,4 @@ mkdir -p "$tmp"
 "$bench" frame
 "$bench" frame --items 60   # few items: the base-map labels are on screen
 "$bench" tiles              # a dense 512-px vector tile decoded and painted; cached tiles on screen
+"$bench" update --runs 3   # 1,000 adds / removes / moves in a 1M-point live index, then a frame query
