@@ -138,6 +138,16 @@ final class LiveClusterIndexTests: XCTestCase {
         XCTAssertEqual(index.clusters(in: .world, zoom: 5).map(\.pointIndex), [3])
     }
 
+    func testAClusterFarFromAChangeKeepsItsId() {
+        let index = LiveClusterIndex(points: Fixtures.denseCity(300, seed: 5))
+        let before = index.clusters(in: .world, zoom: 10).filter(\.isCluster)
+        XCTAssertFalse(before.isEmpty)
+        index.add(GeoCoordinate(latitude: -40, longitude: 170))  // the other side of the world
+        let after = index.clusters(in: .world, zoom: 10).filter(\.isCluster)
+        XCTAssertEqual(Set(after.map(\.featureID)), Set(before.map(\.featureID)))
+        XCTAssertTrue(before.allSatisfy { $0.featureID >= index.inputCount })
+    }
+
     func testSameSpotPointsJoinTheirSpotsCluster() {
         let spot = GeoCoordinate(latitude: 51.5, longitude: -0.12)
         let index = LiveClusterIndex(points: Array(repeating: spot, count: 5) + Fixtures.uniform(50, seed: 9))

@@ -86,13 +86,32 @@ extension LiveClusterIndex {
     }
 
     /// The public id of cluster number c.
+    /// The public id of cluster number c.
     func clusterID(ofCluster c: Int) -> ClusterID {
-        ClusterID(rawValue: Self.idBase + (c << 5) + Int(cTop[c]) + 1)
+        if c < baseClusterCount { return ClusterID(rawValue: base.clusterID(ofCluster: c).rawValue - base.inputCount + Self.idBase) }
+        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cTop[c]) + 1)
+    }
+
+    /// The base build's own id for one of its clusters' public ids, nil for other ids.
+    func baseID(_ id: ClusterID) -> ClusterID? {
+        id.rawValue >= Self.idBase && id.rawValue < Self.madeBase ? ClusterID(rawValue: id.rawValue - Self.idBase + base.inputCount) : nil
+    }
+
+    /// A base item with its public id.
+    func fromBase(_ item: ClusterItem) -> ClusterItem {
+        guard case .cluster(let id) = item.kind else { return item }
+        var out = item
+        out.kind = .cluster(ClusterID(rawValue: id.rawValue - base.inputCount + Self.idBase))
+        return out
     }
 
     /// The live cluster number of an id, or nil.
     func clusterNumber(for id: ClusterID) -> Int? {
-        let v = id.rawValue - Self.idBase
+        if let b = baseID(id) {
+            guard let c = base.clusterNumber(for: b) else { return nil }
+            return !materialized || cAlive[c] ? c : nil
+        }
+        let v = id.rawValue - Self.madeBase
         guard v >= 0 else { return nil }
         let c = v >> 5
         guard c < cCount.count, cAlive[c], Int(cTop[c]) + 1 == v & 31 else { return nil }
@@ -104,7 +123,7 @@ extension LiveClusterIndex {
         if Self.isCluster(r) {
             let c = Self.clusterNumber(r)
             return ClusterItem(kind: .cluster(clusterID(ofCluster: c)), coordinate: WebMercator.unproject(x: cx[c], y: cy[c]),
-                               count: Int(cCount[c]))
+                               count: Int(cCount[c]), aggregateSlot: Int32(truncatingIfNeeded: c))
         }
         return ClusterItem(kind: .point(Int(r)), coordinate: coordinates[Int(r)], count: 1)
     }

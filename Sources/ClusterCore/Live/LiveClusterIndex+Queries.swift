@@ -6,6 +6,11 @@ extension LiveClusterIndex {
     /// a box 360° or wider is the whole world.
     /// - Complexity: O(*r* log *n* + *k*) as the base's query, plus the overlay cells the box touches.
     public func clusters(in bounds: GeoBounds, zoom: Double, into buffer: inout [ClusterItem]) {
+        guard materialized else {
+            base.clusters(in: bounds, zoom: zoom, into: &buffer)
+            for k in buffer.indices where buffer[k].isCluster { buffer[k] = fromBase(buffer[k]) }
+            return
+        }
         buffer.removeAll(keepingCapacity: true)
         guard let z = base.limitZoom(zoom) else { return }
         bounds.forEachQueryBox { w, s, e, n in
@@ -19,6 +24,7 @@ extension LiveClusterIndex {
     /// The items one zoom deeper that make up the cluster: the item it grew from, then the
     /// neighbours it took (empty for an unknown id).
     public func children(of cluster: ClusterID) -> [ClusterItem] {
+        guard materialized else { return baseID(cluster).map { base.children(of: $0).map(fromBase) } ?? [] }
         guard let c = clusterNumber(for: cluster) else { return [] }
         return children(ofCluster: c).map(makeItem)
     }
@@ -26,6 +32,7 @@ extension LiveClusterIndex {
     /// Ids of the cluster's points, depth-first through its children, after skipping `offset`,
     /// at most `limit`.
     public func leaves(of cluster: ClusterID, limit: Int = .max, offset: Int = 0) -> [Int] {
+        guard materialized else { return baseID(cluster).map { base.leaves(of: $0, limit: limit, offset: offset) } ?? [] }
         guard let c = clusterNumber(for: cluster), limit > 0 else { return [] }
         var result: [Int] = []
         var skipped = 0
@@ -50,6 +57,7 @@ extension LiveClusterIndex {
     /// The lowest zoom at which the cluster splits into more than one item (`maxZoom + 1` for
     /// points on one spot); nil for an unknown id.
     public func expansionZoom(of cluster: ClusterID) -> Int? {
+        guard materialized else { return baseID(cluster).flatMap { base.expansionZoom(of: $0) } }
         guard var c = clusterNumber(for: cluster) else { return nil }
         var z = Int(cTop[c])
         while z <= options.maxZoom {
@@ -63,7 +71,8 @@ extension LiveClusterIndex {
 
     /// The item a cluster id stands for, nil for an unknown (or dissolved) id.
     public func item(for cluster: ClusterID) -> ClusterItem? {
-        clusterNumber(for: cluster).map { makeItem(Self.clusterRef($0)) }
+        guard materialized else { return baseID(cluster).flatMap { base.item(for: $0) }.map(fromBase) }
+        return clusterNumber(for: cluster).map { makeItem(Self.clusterRef($0)) }
     }
 
     /// Category counts and numeric summaries of an item's points.
@@ -73,6 +82,10 @@ extension LiveClusterIndex {
             guard contains(i) else { return ClusterAggregates(count: 0) }
             return pointAggregates(i)
         case .cluster(let id):
+            guard materialized else {
+                return baseID(id).map { base.aggregates(of: ClusterItem(kind: .cluster($0), coordinate: item.coordinate, count: item.count)) }
+                    ?? ClusterAggregates(count: 0)
+            }
             guard let c = clusterNumber(for: id) else { return ClusterAggregates(count: 0) }
             return clusterAggregates(c)
         }
@@ -96,6 +109,7 @@ extension LiveClusterIndex {
 
     /// The number of items (points and clusters) at a zoom.
     public func itemCount(atZoom zoom: Int) -> Int {
+        guard materialized else { return base.itemCount(atZoom: zoom) }
         let z = min(max(zoom, options.minZoom), options.maxZoom + 1)
         var n = 0
         forEachNode(onLevel: z, minX: 0, minY: 0, maxX: 1, maxY: 1) { _ in n += 1 }

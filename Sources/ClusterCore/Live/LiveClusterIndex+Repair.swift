@@ -23,6 +23,7 @@ extension LiveClusterIndex {
     public func apply(_ changes: PointChanges, categories addedCategories: [Int32] = [],
                       values addedValues: [Double] = []) -> PointChangeResult {
         var result = PointChangeResult()
+        if !changes.isEmpty { materialize() }
         var repair = Repair()
         let top = options.maxZoom + 1
         for id in changes.removals where contains(id) {

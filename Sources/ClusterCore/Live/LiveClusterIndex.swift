@@ -35,8 +35,11 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
     static let clusterFlag: UInt32 = 1 << 31
     /// `baseLow` of a node the base doesn't hold (at its current position).
     static let notInBase: Int8 = .max
-    /// Cluster ids are `idBase + (cluster number << 5) + zoom + 1`, apart from every point id.
+    /// Cluster ids, apart from every point id: the base build's clusters are `idBase` + their
+    /// supercluster id less the base's input count (`(origin << 5) + zoom + 1`, below 2^37);
+    /// clusters made by changes are `madeBase + (cluster number << 5) + zoom + 1`.
     static let idBase = 1 << 40
+    static let madeBase = 1 << 45
 
     public let options: Options
     public var minZoom: Int { options.minZoom }
@@ -148,6 +151,7 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
     /// Whether the index has changes since its last full build (`compact()` would change it).
     public var hasChanges: Bool { changedSinceBuild }
     var changedSinceBuild = false
+    var materialized = false
 
     /// The coordinate of a point, nil when the id is unknown or the point removed.
     public func coordinate(of id: Int) -> GeoCoordinate? {
@@ -168,7 +172,24 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         base = HierarchicalClusterer(points: input, categories: categories, values: values, options: options)
         count = n - base.skippedCount
         changedSinceBuild = false
+        materialized = false
+        // Until the first change, queries go to the base as they are: the node state below is
+        // only built then (it costs as much again as a small build).
+        px = []; py = []; pLow = []; pParent = []; pBaseLow = []
+        cx = []; cy = []; cCount = []; cTop = []; cLow = []; cParent = []; cAlive = []; cBaseLow = []
+        baseRows = []; overlay = []
+        madeChildren = [:]
+        madeAggregates = [:]
+        baseClusterCount = base.table.x.count
+    }
 
+    /// Builds the node state the repair works on (on the first change after a build).
+    func materialize() {
+        guard !materialized else { return }
+        materialized = true
+        let n = coordinates.count
+        var input = coordinates
+        for i in 0..<n where !pAlive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
         let (projected, _) = HierarchicalClusterer.project(input)
         px = (0..<n).map { Double(projected[2 * $0]) }
         py = (0..<n).map { Double(projected[2 * $0 + 1]) }
@@ -195,8 +216,6 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         }
         pBaseLow = (0..<n).map { pAlive[$0] ? pLow[$0] : Self.notInBase }
         cBaseLow = cLow
-        madeChildren = [:]
-        madeAggregates = [:]
         baseRows = base.levels.map { LevelRows($0.index) }
         overlay = (options.minZoom...(options.maxZoom + 1)).map { z in
             OverlayGrid(cell: max(radius(atZoom: z - 1), 1.0 / Double(1 << 24)))
