@@ -31,6 +31,13 @@ public struct LaunchOptions: Equatable, Sendable {
     public var tileTimeout = 10.0
     /// `--help` / `-h` was given.
     public var wantsHelp = false
+    /// Seconds between refreshes of a GeoJSON URL (`--refresh`; nil: 60 for URLs).
+    public var refreshSeconds: Double?
+    /// The property or CSV column that identifies a place across changes (`--id`; default: the
+    /// GeoJSON `id`, else the position in the file).
+    public var idProperty: String?
+    /// Seconds of 1965–2016 earthquake time replayed per second by `--dataset live-earthquakes`.
+    public var replayDaysPerSecond: Double?
 
     public init() {}
 
@@ -61,6 +68,9 @@ public struct LaunchOptions: Equatable, Sendable {
         ("lat", "COLUMN", "CSV column holding latitude"),
         ("lon", "COLUMN", "CSV column holding longitude"),
         ("basemap", "SOURCE", "builtin (default), osm, an https://…/{z}/{x}/{y}.png URL, or an MBTiles/PMTiles file"),
+        ("refresh", "SECONDS", "Reload a GeoJSON URL every SECONDS (default 60)"),
+        ("id", "PROPERTY", "Property or CSV column that identifies a place while the data changes"),
+        ("replay-speed", "DAYS", "Days of earthquakes per second for --dataset live-earthquakes (default 120)"),
     ]
     /// Flags without a value.
     public static let flagOptions: [(name: String, help: String)] = [
@@ -99,7 +109,7 @@ public struct LaunchOptions: Equatable, Sendable {
             switch name {
             case "dataset":
                 let v = try take()
-                guard DatasetCatalog.dataset(id: v) != nil else {
+                guard DatasetCatalog.dataset(id: v) != nil || v == LaunchOptions.liveEarthquakes else {
                     throw ParseError(message: "unknown dataset '\(v)' (bundled: \(DatasetCatalog.all.map(\.id).joined(separator: ", ")))")
                 }
                 o.dataset = v
@@ -118,6 +128,19 @@ public struct LaunchOptions: Equatable, Sendable {
                 o.width = w; o.height = h; o.sizeWasGiven = true
             case "event-log": o.eventLogPath = try take()
             case "basemap": o.basemap = try parseBasemap(try take())
+            case "refresh":
+                let v = try take()
+                guard let sec = Double(v), sec.isFinite, sec >= 1 else {
+                    throw ParseError(message: "invalid --refresh '\(v)': expected a number of seconds, at least 1")
+                }
+                o.refreshSeconds = sec
+            case "id": o.idProperty = try take()
+            case "replay-speed":
+                let v = try take()
+                guard let d = Double(v), d.isFinite, d > 0 else {
+                    throw ParseError(message: "invalid --replay-speed '\(v)': expected a positive number of days per second")
+                }
+                o.replayDaysPerSecond = d
             case "lat": o.latColumn = try take()
             case "lon": o.lonColumn = try take()
             case "reduce-motion" where inlineValue == nil: o.reduceMotion = true
@@ -141,6 +164,15 @@ public struct LaunchOptions: Equatable, Sendable {
             throw ParseError(message: "give either files or --dataset, not both")
         }
         return o
+    }
+
+    /// The replayed earthquakes (`--dataset live-earthquakes`): the bundled ones, added in time order.
+    public static let liveEarthquakes = "live-earthquakes"
+
+    /// Whether a file argument is a URL to fetch (http or https).
+    public static func isURL(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     /// OpenStreetMap's standard tiles (`--basemap osm`).

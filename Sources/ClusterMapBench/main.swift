@@ -8,6 +8,7 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench points FILE.geojson OUT.f64
        clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]
        clustermap-bench basemap
+       clustermap-bench update [--points N] [--changes K] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
 """
 switch arguments.first {
@@ -16,6 +17,7 @@ case "open": runOpenBenchmark(Array(arguments.dropFirst()))
 case "points": runPointsCommand(Array(arguments.dropFirst()))
 case "generate": runGenerateCommand(Array(arguments.dropFirst()))
 case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
+case "update": runUpdateBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
 case "tiles": runTileBenchmark(Array(arguments.dropFirst()))
 default:

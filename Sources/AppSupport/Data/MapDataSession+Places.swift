@@ -10,10 +10,13 @@ extension MapDataSession {
         public let coordinates: [GeoCoordinate]
         private let firstIndices: [Int]
         private let numericRanges: [ClosedRange<Double>?]
+        /// After live updates (one source): each point id's index in the source, −1 when removed.
+        let localIndex: [Int32]?
 
-        init(sources: [Source], coordinates: [GeoCoordinate]) {
+        init(sources: [Source], coordinates: [GeoCoordinate], localIndex: [Int32]? = nil) {
             self.sources = sources
             self.coordinates = coordinates
+            self.localIndex = localIndex
             firstIndices = sources.map(\.firstIndex)
             numericRanges = sources.map { src in
                 guard case .numeric? = src.dataset?.coloring else { return nil }
@@ -24,6 +27,7 @@ extension MapDataSession {
         }
 
         func source(of point: Int) -> (source: Source, local: Int) {
+            if let localIndex { return (sources[0], max(0, Int(localIndex[point]))) }
             // Few sources: a linear scan from the end is fastest.
             var i = firstIndices.count - 1
             while i > 0 && firstIndices[i] > point { i -= 1 }

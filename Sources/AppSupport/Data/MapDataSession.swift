@@ -10,8 +10,9 @@ import MapModel
 public final class MapDataSession: @unchecked Sendable {
     /// The loaded files (or bundled dataset), in order.
     public let sources: [Source]
-    /// The clustering index over all points.
-    public let clusterer: HierarchicalClusterer
+    /// The clustering index over all points (changed in place by live updates, on the GTK
+    /// thread: `MapDataSession+Live.swift`).
+    public let clusterer: LiveClusterIndex
     /// Names, labels, colours and coordinates by global point index.
     public let places: Places
     /// The smallest box holding every point (nil when there are none).
@@ -54,11 +55,19 @@ public final class MapDataSession: @unchecked Sendable {
         }
         self.sources = sources
         let values = pointSets.count == 1 ? pointSets[0].numericValues : []
-        clusterer = HierarchicalClusterer(points: coordinates, categories: categories.count == coordinates.count ? categories : [],
+        clusterer = LiveClusterIndex(points: coordinates, categories: categories.count == coordinates.count ? categories : [],
                                           values: values.count == coordinates.count ? values : [],
                                           options: MapDataSession.clusterOptions)
         places = Places(sources: sources, coordinates: coordinates)
         bounds = MapDataSession.bounds(of: coordinates)
+    }
+
+    /// A session over an index that already holds the points (a live update's result).
+    init(sources: [Source], clusterer: LiveClusterIndex, places: Places) {
+        self.sources = sources
+        self.clusterer = clusterer
+        self.places = places
+        bounds = MapDataSession.bounds(of: places.coordinates)
     }
 
     /// The items to draw for a camera: everything in the visible area plus a margin so bubbles at

@@ -6,14 +6,17 @@ import MapModel
 /// reduced motion they fade instead (SPEC §5.6). Time is an input.
 public struct ClusterTransitions: Sendable {
     /// Items drawn in the last frame (targets of the running transition, if any).
-    private var lastItems: [PlacedItem] = []
-    private var lastIndexZoom: Int?
-    private var transition: TransitionModel<SceneItemID>?
-    private var itemsByID: [SceneItemID: ClusterItem] = [:]
+    var lastItems: [PlacedItem] = []
+    var lastIndexZoom: Int?
+    var transition: TransitionModel<SceneItemID>?
+    var itemsByID: [SceneItemID: ClusterItem] = [:]
     /// Transitions are skipped above this many items on either side (the pairing is quadratic).
     public static let maxItems = 2_000
     /// How far (screen pixels at the coarser zoom) a child may be from its parent to be linked.
     public static let linkDistancePixels = 120.0
+
+    /// The data changed (live update): the next frame animates from what was drawn.
+    var pendingDataChange = false
 
     public init() {}
 
@@ -27,6 +30,13 @@ public struct ClusterTransitions: Sendable {
     public mutating func items(for current: [PlacedItem], indexZoom: Int, now: Double,
                                reducedMotion: Bool) -> [PlacedItem] {
         defer { lastIndexZoom = indexZoom }
+        if pendingDataChange {
+            pendingDataChange = false
+            if lastIndexZoom == indexZoom, !lastItems.isEmpty,
+               lastItems.count <= Self.maxItems, current.count <= Self.maxItems {
+                startDataChange(from: lastItems, to: current, indexZoom: indexZoom, now: now, reducedMotion: reducedMotion)
+            }
+        }
         if let previousZoom = lastIndexZoom, previousZoom != indexZoom,
            !lastItems.isEmpty, !current.isEmpty,
            lastItems.count <= Self.maxItems, current.count <= Self.maxItems {

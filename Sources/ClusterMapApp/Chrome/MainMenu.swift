@@ -62,6 +62,10 @@ final class MainMenu {
         g_menu_append(map, "Custom Tile _URL…", "win.custom-tile-url")
         g_menu_append(map, "Open _Tile File…", "win.open-tile-file")
         g_menu_append_section(menu, "Map", menuModel(map))
+        let data = g_menu_new()!
+        g_menu_append(data, "Refresh _Now", "win.refresh-now")
+        g_menu_append_section(menu, nil, menuModel(data))
+        unref(data)
         let view = g_menu_new()!
         g_menu_append(view, "_Reduce Motion", "win.reduce-motion")
         g_menu_append(view, "_Dark Style", "win.dark-style")

@@ -19,7 +19,7 @@ enum MapApplication {
         self.options = options
         eventLog = EventLog(path: options.eventLogPath)
         let initial = MapViewController.initialSources(options, dataDirectory: DataDirectory.locate())
-        if !initial.files.isEmpty {
+        if !initial.files.isEmpty && !MapViewController.launchIsLive(options) {
             initialLoad = MapViewController.startLoad(files: initial.files, datasets: initial.datasets,
                                                       generation: 1, log: eventLog)
         }

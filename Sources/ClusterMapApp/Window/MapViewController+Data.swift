@@ -21,6 +21,8 @@ extension MapViewController {
     func load(files: [String], datasets: [Dataset?]) {
         loadGeneration += 1
         currentLoadCancel?.cancel()
+        live.stop()
+        live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
         chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
@@ -116,7 +118,7 @@ extension MapViewController {
         eventLog.emit("load-cancelled")
     }
 
-    private func loadDidFinish(_ generation: Int, session: MapDataSession?, failures: [String], ms: Double) {
+    func loadDidFinish(_ generation: Int, session: MapDataSession?, failures: [String], ms: Double) {
         guard generation == loadGeneration else { return }
         currentLoadCancel = nil
         chrome?.loadDidEnd()
@@ -136,6 +138,7 @@ extension MapViewController {
                                     ("ms", .number(ms.rounded()))])
         dataAttribution = session.attribution
         sceneDidChange()
+        liveDataDidLoad()
         // The launch's files and demos open fitted to their data; the default world cities open
         // on the world. (Later loads from the menu or Open fit through the chrome, animated.)
         if generation == 1 && options.opensFittedToData {

@@ -142,6 +142,11 @@ extension MapViewController {
 
     /// A key press on the window; returns whether it was handled.
     func handleKey(_ keyval: UInt32) -> Bool {
+        // Replay speed (--dataset live-earthquakes): ] faster, [ slower.
+        if live.replay != nil, keyval == UInt32(GDK_KEY_bracketright) || keyval == UInt32(GDK_KEY_bracketleft) {
+            changeReplaySpeed(by: keyval == UInt32(GDK_KEY_bracketright) ? 2 : 0.5)
+            return true
+        }
         if Int32(keyval) == GDK_KEY_Escape {
             let listShown = MapApplication.window?.placeList.isShown ?? false
             guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else {

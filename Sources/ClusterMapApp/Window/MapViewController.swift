@@ -66,6 +66,8 @@ final class MapViewController {
     /// Log the scene at the next rest even if the camera did not move.
     var forceSceneEvent = false
     var currentLoadCancel: CancelFlag?
+    /// The live source of the shown data (watched file, feed, replay).
+    let live = LiveData()
     let dataDirectory = DataDirectory.locate()
     /// Main-menu overrides (nil until the person uses them).
     var userReducedMotion: Bool?
@@ -105,7 +107,7 @@ final class MapViewController {
         // The launch data is already loading (started before GTK); it arrives as generation 1.
         loadGeneration = 1
         currentLoadCancel = MapApplication.initialLoad
-        if MapApplication.initialLoad == nil { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
+        if MapApplication.initialLoad == nil && !MapViewController.launchIsLive(options) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

@@ -60,6 +60,7 @@ final class MapWindow {
         chrome?.legend.attach(to: inView.legendSlot)
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
+        controller.startLiveSource(window: window)
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)
     }

@@ -1,0 +1,103 @@
+import ClusterCore
+import GeoData
+
+/// The offline demo of the live path (`--dataset live-earthquakes`): the bundled earthquakes
+/// added to a live index in time order (1965 → 2016) at a steady rate, through the same change
+/// API as files and feeds. Time is an input: `advance(seconds:)` is given the elapsed time.
+public final class EarthquakeReplay {
+    /// The earthquakes (all of them; the session shows those replayed so far).
+    public let set: PointSet
+    public let dataset: Dataset?
+    /// Replay speed: days of earthquake time per second.
+    public var daysPerSecond: Double
+    /// The session showing what has been replayed.
+    public private(set) var session: MapDataSession
+    /// How many earthquakes are shown.
+    public private(set) var shown = 0
+    /// The replay's clock, in days since the first earthquake's day.
+    public private(set) var day = 0.0
+
+    /// Local indices in time order, and each one's day number.
+    let order: [Int]
+    let days: [Double]
+
+    /// Replays `set`, whose `dateColumn` holds `YYYY-MM-DD` dates (rows without one go last).
+    public init(set: PointSet, dataset: Dataset?, dateColumn: String = "date", daysPerSecond: Double) {
+        self.set = set
+        self.dataset = dataset
+        self.daysPerSecond = daysPerSecond
+        var dated: [(day: Double, index: Int)] = []
+        for i in 0..<set.count where set.coordinates[i].isValid {
+            let text = set.properties(at: i).first { $0.key == dateColumn }?.value.text ?? ""
+            dated.append((EarthquakeReplay.dayNumber(text) ?? .infinity, i))
+        }
+        dated.sort { $0.day != $1.day ? $0.day < $1.day : $0.index < $1.index }
+        let first = dated.first?.day ?? 0
+        order = dated.map(\.index)
+        days = dated.map { $0.day.isFinite ? $0.day - first : .infinity }
+        let source = MapDataSession.Source(points: set, dataset: dataset, firstIndex: 0)
+        let index = LiveClusterIndex(points: [], categories: [], values: [], options: MapDataSession.clusterOptions)
+        session = MapDataSession(sources: [source], clusterer: index,
+                                 places: MapDataSession.Places(sources: [source], coordinates: [], localIndex: []))
+    }
+
+    /// Whether every earthquake is shown.
+    public var isFinished: Bool { shown == order.count }
+
+    /// The replay clock as a date (`YYYY-MM-DD`).
+    public var date: String {
+        guard let first = order.first, let firstDay = EarthquakeReplay.dayNumber(
+            set.properties(at: first).first { $0.key == "date" }?.value.text ?? "") else { return "" }
+        return EarthquakeReplay.dateText(firstDay + day.rounded(.down))
+    }
+
+    /// Moves the clock on by `seconds` of wall time and adds the earthquakes now due, in one
+    /// batch. Returns how many were added (the new `session` shows them).
+    @discardableResult
+    public func advance(seconds: Double) -> Int {
+        day += max(0, seconds) * daysPerSecond
+        var end = shown
+        while end < order.count && days[end] <= day { end += 1 }
+        guard end > shown else { return 0 }
+        let due = order[shown..<end]
+        let values = set.numericValues.isEmpty ? [] : due.map { set.numericValues[$0] }
+        let index = session.clusterer
+        index.apply(PointChanges(additions: due.map { set.coordinates[$0] }), values: values)
+        shown = end
+        let source = session.sources[0]
+        let local = order[0..<end].map { Int32($0) }
+        session = MapDataSession(sources: [source], clusterer: index,
+                                 places: MapDataSession.Places(sources: [source], coordinates: order[0..<end].map { set.coordinates[$0] },
+                                                               localIndex: local))
+        return due.count
+    }
+
+    /// Days since 1970-01-01 of a `YYYY-MM-DD` date, nil when it isn't one.
+    static func dayNumber(_ text: String) -> Double? {
+        let parts = text.prefix(10).split(separator: "-")
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return Double(era * 146_097 + doe - 719_468)
+    }
+
+    /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
+    static func dateText(_ day: Double) -> String {
+        let z = Int(day) + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+}

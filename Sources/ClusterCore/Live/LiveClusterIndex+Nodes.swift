@@ -1,0 +1,130 @@
+/// Node state of a `LiveClusterIndex`: points and clusters behind one reference type, and which
+/// levels each is on. A node is on levels `low + 1 … top` (a point's top is `maxZoom + 1`; a
+/// cluster's is the zoom it was made at): it is carried down unchanged until it joins a cluster
+/// at zoom `low`.
+extension LiveClusterIndex {
+    @inline(__always) static func isCluster(_ r: Ref) -> Bool { r & clusterFlag != 0 }
+    @inline(__always) static func clusterNumber(_ r: Ref) -> Int { Int(r & ~clusterFlag) }
+    @inline(__always) static func clusterRef(_ c: Int) -> Ref { UInt32(c) | clusterFlag }
+
+    @inline(__always) func x(_ r: Ref) -> Double { Self.isCluster(r) ? cx[Self.clusterNumber(r)] : px[Int(r)] }
+    @inline(__always) func y(_ r: Ref) -> Double { Self.isCluster(r) ? cy[Self.clusterNumber(r)] : py[Int(r)] }
+    @inline(__always) func weight(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cCount[Self.clusterNumber(r)]) : 1 }
+    @inline(__always) func alive(_ r: Ref) -> Bool { Self.isCluster(r) ? cAlive[Self.clusterNumber(r)] : pAlive[Int(r)] }
+    @inline(__always) func low(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cLow[Self.clusterNumber(r)] : pLow[Int(r)]) }
+    @inline(__always) func parent(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cParent[Self.clusterNumber(r)] : pParent[Int(r)]) }
+    @inline(__always) func top(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cTop[Self.clusterNumber(r)]) : options.maxZoom + 1 }
+    @inline(__always) func baseLow(_ r: Ref) -> Int {
+        Int(Self.isCluster(r) ? cBaseLow[Self.clusterNumber(r)] : pBaseLow[Int(r)])
+    }
+
+    @inline(__always) func setLow(_ r: Ref, _ z: Int, parent: Int) {
+        if Self.isCluster(r) {
+            cLow[Self.clusterNumber(r)] = Int8(z); cParent[Self.clusterNumber(r)] = Int32(parent)
+        } else {
+            pLow[Int(r)] = Int8(z); pParent[Int(r)] = Int32(parent)
+        }
+    }
+
+    /// Whether the node is on level z now.
+    @inline(__always) func isOnLevel(_ r: Ref, _ z: Int) -> Bool { alive(r) && low(r) < z && z <= top(r) }
+
+    /// Whether the base's index of level z holds the node at its current position.
+    @inline(__always) func baseHolds(_ r: Ref, _ z: Int) -> Bool { baseLow(r) < z && z <= top(r) }
+
+    /// A base item reference as a node reference.
+    @inline(__always) func ref(fromBase b: UInt32) -> Ref {
+        let n = base.inputCount
+        return Int(b) < n ? b : Self.clusterRef(Int(b) - n)
+    }
+
+    /// The level array index of zoom z.
+    @inline(__always) func levelIndex(_ z: Int) -> Int { z - options.minZoom }
+
+    /// Calls `body` with every node on level z whose position is inside the box (edges included).
+    func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (Ref) -> Void) {
+        let index = base.levels[levelIndex(z)].index
+        let visit = { (p: Int) in
+            let r = self.ref(fromBase: index.items[p])
+            if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
+        }
+        // Row starts help small boxes (neighbour searches); a tall box scans its rows anyway.
+        if let rows = baseRows[levelIndex(z)], (maxY - minY) < 64 * index.cell {
+            rows.forEachInRange(index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+        } else {
+            index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+        }
+        overlay[levelIndex(z)].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
+            guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
+            let rx = x(r), ry = y(r)
+            if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
+        }
+    }
+
+    /// Calls `body` with every node on level z within distance `r` of (qx, qy).
+    func forEachNode(onLevel z: Int, within r: Double, of qx: Double, _ qy: Double, _ body: (Ref) -> Void) {
+        let r2 = r * r
+        // The base tests Float positions against the box: widen it by more than a Float ulp.
+        let m = r + 1e-6
+        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { n in
+            let dx = x(n) - qx, dy = y(n) - qy
+            if dx * dx + dy * dy <= r2 { body(n) }
+        }
+    }
+
+    /// Makes sure level z can find node `r` (when the base doesn't hold it there).
+    func register(_ r: Ref, onLevel z: Int) {
+        guard !baseHolds(r, z) else { return }
+        overlay[levelIndex(z)].insert(r, x: x(r), y: y(r))
+    }
+
+    /// The children of cluster number c, as node references.
+    func children(ofCluster c: Int) -> [Ref] {
+        if c >= baseClusterCount { return madeChildren[c] ?? [] }
+        let t = base.table
+        return (Int(t.childStart[c])..<Int(t.childStart[c + 1])).map { ref(fromBase: t.childItems[$0]) }
+    }
+
+    /// The public id of cluster number c.
+    /// The public id of cluster number c.
+    func clusterID(ofCluster c: Int) -> ClusterID {
+        if c < baseClusterCount { return ClusterID(rawValue: base.clusterID(ofCluster: c).rawValue - base.inputCount + Self.idBase) }
+        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cTop[c]) + 1)
+    }
+
+    /// The base build's own id for one of its clusters' public ids, nil for other ids.
+    func baseID(_ id: ClusterID) -> ClusterID? {
+        id.rawValue >= Self.idBase && id.rawValue < Self.madeBase ? ClusterID(rawValue: id.rawValue - Self.idBase + base.inputCount) : nil
+    }
+
+    /// A base item with its public id.
+    func fromBase(_ item: ClusterItem) -> ClusterItem {
+        guard case .cluster(let id) = item.kind else { return item }
+        var out = item
+        out.kind = .cluster(ClusterID(rawValue: id.rawValue - base.inputCount + Self.idBase))
+        return out
+    }
+
+    /// The live cluster number of an id, or nil.
+    func clusterNumber(for id: ClusterID) -> Int? {
+        if let b = baseID(id) {
+            guard let c = base.clusterNumber(for: b) else { return nil }
+            return !materialized || cAlive[c] ? c : nil
+        }
+        let v = id.rawValue - Self.madeBase
+        guard v >= 0 else { return nil }
+        let c = v >> 5
+        guard c < cCount.count, cAlive[c], Int(cTop[c]) + 1 == v & 31 else { return nil }
+        return c
+    }
+
+    /// The public item for a node.
+    func makeItem(_ r: Ref) -> ClusterItem {
+        if Self.isCluster(r) {
+            let c = Self.clusterNumber(r)
+            return ClusterItem(kind: .cluster(clusterID(ofCluster: c)), coordinate: WebMercator.unproject(x: cx[c], y: cy[c]),
+                               count: Int(cCount[c]), aggregateSlot: Int32(truncatingIfNeeded: c))
+        }
+        return ClusterItem(kind: .point(Int(r)), coordinate: coordinates[Int(r)], count: 1)
+    }
+}

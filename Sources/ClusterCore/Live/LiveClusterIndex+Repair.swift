@@ -1,0 +1,221 @@
+/// Applying changes to a `LiveClusterIndex`: the points change on the deepest level, then each
+/// zoom from `maxZoom` down repairs what the level above changed.
+///
+/// At zoom z, with the items of level z+1 that changed (`gone`: left the level or moved;
+/// `fresh`: arrived or moved):
+/// 1. Clusters of zoom z that held a gone item, or hold an item within the radius of a fresh
+///    one, are dissolved; their other children are *free*.
+/// 2. Free also: fresh items, and unclustered items within the radius of any free item.
+/// 3. The free items are clustered greedily among themselves, in id order (clusters after
+///    points), with the algorithm's own rule: an item takes every free neighbour within the
+///    radius when together they hold at least `minPoints` points.
+/// What changed on level z (dissolved and new clusters, items that now join or no longer join
+/// a cluster) is what zoom z−1 repairs. Everything else keeps its clusters, so the work follows
+/// the changes, not the size of the index.
+extension LiveClusterIndex {
+    /// The state a node had before this batch (recorded the first time the batch changes it).
+    struct OldState { var low: Int; var parent: Int }
+
+    /// Applies a batch of changes: removals, then moves, then additions (optionally with a
+    /// category and value each, one per addition, or none).
+    /// - Complexity: proportional to the items near the changes at every zoom.
+    @discardableResult
+    public func apply(_ changes: PointChanges, categories addedCategories: [Int32] = [],
+                      values addedValues: [Double] = []) -> PointChangeResult {
+        var result = PointChangeResult()
+        if !changes.isEmpty { materialize() }
+        var repair = Repair()
+        let top = options.maxZoom + 1
+        for id in changes.removals where contains(id) {
+            repair.record(Ref(id), low: low(Ref(id)), parent: parent(Ref(id)))
+            pAlive[id] = false
+            count -= 1
+            repair.gone.insert(Ref(id))
+            result.removed += 1
+        }
+        for (id, to) in changes.moves where contains(id) && to.isValid {
+            let r = Ref(id)
+            repair.record(r, low: low(r), parent: parent(r))
+            for z in options.minZoom...top { overlay[levelIndex(z)].remove(r, x: px[id], y: py[id]) }
+            setPosition(id, to)
+            pBaseLow[id] = Self.notInBase
+            register(r, onLevel: top)
+            repair.gone.insert(r)
+            repair.fresh.insert(r)
+            result.moved += 1
+        }
+        for (k, c) in changes.additions.enumerated() {
+            let id = coordinates.count
+            coordinates.append(c)
+            px.append(0); py.append(0)
+            pAlive.append(c.isValid)
+            pLow.append(Int8(options.minZoom - 1))
+            pParent.append(-1)
+            pBaseLow.append(Self.notInBase)
+            if !categories.isEmpty || !addedCategories.isEmpty {
+                if categories.isEmpty { categories = [Int32](repeating: -1, count: id) }
+                categories.append(k < addedCategories.count ? addedCategories[k] : -1)
+            }
+            if !values.isEmpty || !addedValues.isEmpty {
+                if values.isEmpty { values = [Double](repeating: .nan, count: id) }
+                values.append(k < addedValues.count ? addedValues[k] : .nan)
+            }
+            result.addedIDs.append(id)
+            guard c.isValid else { continue }
+            setPosition(id, c)
+            count += 1
+            register(Ref(id), onLevel: top)
+            repair.created.insert(Ref(id))
+            repair.fresh.insert(Ref(id))
+        }
+        if !repair.gone.isEmpty || !repair.fresh.isEmpty {
+            changedSinceBuild = true
+            for z in stride(from: options.maxZoom, through: options.minZoom, by: -1) { repairLevel(z, &repair) }
+        }
+        return result
+    }
+
+    /// Sets a point's coordinate and its projection (Float-rounded, as the base's).
+    private func setPosition(_ id: Int, _ c: GeoCoordinate) {
+        coordinates[id] = c
+        px[id] = Double(Float(WebMercator.x(longitude: c.longitude)))
+        py[id] = Double(Float(WebMercator.y(latitude: c.latitude)))
+    }
+
+    /// The bookkeeping of one batch.
+    struct Repair {
+        var old: [Ref: OldState] = [:]
+        /// Nodes made by this batch (they were on no level before).
+        var created: Set<Ref> = []
+        /// Items of the level above that left it (or moved) / arrived (or moved).
+        var gone: Set<Ref> = []
+        var fresh: Set<Ref> = []
+
+        mutating func record(_ r: Ref, low: Int, parent: Int) {
+            if old[r] == nil { old[r] = OldState(low: low, parent: parent) }
+        }
+    }
+
+    /// Whether node r was on level z before this batch.
+    private func wasOnLevel(_ r: Ref, _ z: Int, _ repair: Repair) -> Bool {
+        if repair.created.contains(r) { return false }
+        let l = repair.old[r]?.low ?? low(r)
+        return l < z && z <= top(r)
+    }
+
+    private func repairLevel(_ z: Int, _ repair: inout Repair) {
+        let r = radius(atZoom: z)
+        var goneNext = Set<Ref>(), freshNext = Set<Ref>()
+        var free: [Ref] = [], isFree = Set<Ref>()
+
+        func addFree(_ n: Ref) {
+            guard isFree.insert(n).inserted else { return }
+            repair.record(n, low: low(n), parent: parent(n))
+            free.append(n)
+        }
+        func dissolve(_ c: Int) {
+            guard cAlive[c] else { return }
+            let ref = Self.clusterRef(c)
+            repair.record(ref, low: low(ref), parent: parent(ref))
+            cAlive[c] = false
+            if wasOnLevel(ref, z, repair) { goneNext.insert(ref) }
+            for child in children(ofCluster: c) where isOnLevel(child, z + 1) && !repair.gone.contains(child) {
+                addFree(child)
+            }
+        }
+
+        // 1. Gone items: dissolve the cluster they were in at this zoom, or carry the news down.
+        for g in repair.gone {
+            let o = repair.old[g] ?? OldState(low: low(g), parent: parent(g))
+            if o.low == z && o.parent >= 0 { dissolve(o.parent) } else if o.low < z { goneNext.insert(g) }
+        }
+        // Clusters of the deepest zoom with a member next to a new or moved point: that point might
+        // have joined them, and must when it shares a member's spot (same-spot points never split).
+        // Deeper down, same-spot points already travel inside one item; dissolving neighbours there
+        // too would let one change spread over the whole level at low zooms.
+        for f in repair.fresh where z == options.maxZoom && isOnLevel(f, z + 1) {
+            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
+                if n != f && low(n) == z, parent(n) >= 0, !isFree.contains(n) { dissolve(parent(n)) }
+            }
+        }
+        // 2. Free: fresh items, the dissolved clusters' other children, unclustered neighbours.
+        for f in repair.fresh where isOnLevel(f, z + 1) { addFree(f) }
+        // Each free item's neighbours on level z+1 (kept for the clustering step: one query each).
+        var lists: [(start: Int, end: Int)] = []
+        var found: [Ref] = []
+        var k = 0
+        while k < free.count {
+            let f = free[k]
+            k += 1
+            let start = found.count
+            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
+                guard n != f else { return }
+                found.append(n)
+                if low(n) < z { addFree(n) }  // on level z too: unclustered at this zoom
+            }
+            lists.append((start, found.count))
+        }
+        // 3. Greedy clustering of the free items, in id order.
+        let order = free.indices.sorted { free[$0] < free[$1] }
+        var visited = Set<Ref>()
+        var neighbours: [Ref] = []
+        for q in order where !visited.contains(free[q]) {
+            let i = free[q]
+            visited.insert(i)
+            neighbours.removeAll(keepingCapacity: true)
+            var numPoints = weight(i)
+            for n in found[lists[q].start..<lists[q].end] where isFree.contains(n) && !visited.contains(n) {
+                neighbours.append(n)
+                numPoints += weight(n)
+            }
+            let wasHere = wasOnLevel(i, z, repair) && !repair.fresh.contains(i)
+            if !neighbours.isEmpty && numPoints >= options.minPoints {
+                neighbours.sort()
+                let c = makeCluster(origin: i, neighbours: neighbours, numPoints: numPoints, zoom: z)
+                for m in [i] + neighbours {
+                    visited.insert(m)
+                    if wasOnLevel(m, z, repair) { goneNext.insert(m) }
+                }
+                repair.created.insert(Self.clusterRef(c))
+                freshNext.insert(Self.clusterRef(c))
+            } else {
+                // Carried to this zoom unchanged; where it goes below is decided there if it is new here.
+                if !wasHere {
+                    setLow(i, options.minZoom - 1, parent: -1)
+                    freshNext.insert(i)
+                }
+                register(i, onLevel: z)
+            }
+        }
+        repair.gone = goneNext
+        repair.fresh = freshNext
+    }
+
+    /// Makes a cluster at zoom z from an origin and the neighbours it takes; returns its number.
+    private func makeCluster(origin i: Ref, neighbours: [Ref], numPoints: Int, zoom z: Int) -> Int {
+        let c = cCount.count
+        var wx = x(i) * Double(weight(i)), wy = y(i) * Double(weight(i))
+        for n in neighbours {
+            wx += x(n) * Double(weight(n))
+            wy += y(n) * Double(weight(n))
+        }
+        cx.append(wx / Double(numPoints))
+        cy.append(wy / Double(numPoints))
+        cCount.append(UInt32(numPoints))
+        cTop.append(Int8(z))
+        cLow.append(Int8(options.minZoom - 1))
+        cParent.append(-1)
+        cAlive.append(true)
+        cBaseLow.append(Self.notInBase)
+        let kids = [i] + neighbours
+        madeChildren[c] = kids
+        if hasAttributes {
+            var agg = nodeAggregates(i)
+            for n in neighbours { agg = agg.merged(with: nodeAggregates(n)) }
+            madeAggregates[c] = agg
+        }
+        for m in kids { setLow(m, z, parent: c) }
+        register(Self.clusterRef(c), onLevel: z)
+        return c
+    }
+}

@@ -1,0 +1,229 @@
+/// A hierarchical (supercluster-style) index whose points can be added, removed and moved after
+/// it is built, without a rebuild: only the clusters a change touches are redone.
+///
+/// ```swift
+/// let index = LiveClusterIndex(points: cities)          // ids 0..<cities.count
+/// let id = index.add(GeoCoordinate(latitude: 38.71, longitude: -9.14))
+/// index.move(id, to: GeoCoordinate(latitude: 38.72, longitude: -9.13))
+/// index.remove(3)
+/// let items = index.clusters(in: .world, zoom: 4)       // reflects the changes at once
+/// index.compact()                                       // now identical to a fresh build
+/// ```
+///
+/// Every point has a stable id: its position in the initial points, then the next free number
+/// for each addition. Ids are never reused, so a selection can follow its place through changes.
+///
+/// After changes every rule of the hierarchical algorithm still holds at every zoom: each point
+/// is in exactly one item, counts add up, a cluster sits at the count-weighted mean of its
+/// children, every child lies within the zoom's radius of the item the cluster grew from, no two
+/// unclustered items lie within the radius of each other (with `minPoints` 2), and points on one
+/// spot stay together. Because the algorithm is greedy in input order, a repaired region can
+/// group points differently than a fresh build would; `compact()` rebuilds and then equals a
+/// fresh build of the current points exactly.
+///
+/// How: the index keeps the last full build (a `HierarchicalClusterer`) as a base, and a small
+/// overlay per zoom for what changed. A change dissolves, level by level from the deepest zoom,
+/// the clusters holding a changed item or an item next to it, and re-clusters the freed items
+/// greedily among themselves (`LiveClusterIndex+Repair.swift`).
+///
+/// Not thread-safe: change and query it from one thread at a time (or hand it over).
+public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
+    public typealias Options = HierarchicalClusterer.Options
+
+    /// Internal item reference: a point id, or `clusterFlag | cluster number`.
+    typealias Ref = UInt32
+    static let clusterFlag: UInt32 = 1 << 31
+    /// `baseLow` of a node the base doesn't hold (at its current position).
+    static let notInBase: Int8 = .max
+    /// Cluster ids, apart from every point id: the base build's clusters are `idBase` + their
+    /// supercluster id less the base's input count (`(origin << 5) + zoom + 1`, below 2^37);
+    /// clusters made by changes are `madeBase + (cluster number << 5) + zoom + 1`.
+    static let idBase = 1 << 40
+    static let madeBase = 1 << 45
+
+    public let options: Options
+    public var minZoom: Int { options.minZoom }
+    public var maxZoom: Int { options.maxZoom }
+    /// How many ids have been given out (removed ones included): point ids are `0..<inputCount`.
+    public var inputCount: Int { coordinates.count }
+    /// How many ids hold no point: given with a missing, NaN or out-of-range coordinate, or removed.
+    public var skippedCount: Int { coordinates.count - count }
+    /// How many points the index holds now.
+    public internal(set) var count = 0
+
+    // Points, by id.
+    var coordinates: [GeoCoordinate] = []
+    var px: [Double] = []
+    var py: [Double] = []
+    var pAlive: [Bool] = []
+    /// The zoom at which the point joins a cluster (`minZoom - 1`: never).
+    var pLow: [Int8] = []
+    var pParent: [Int32] = []
+    /// The base holds the point at levels `pBaseLow + 1 … maxZoom + 1` (`notInBase`: nowhere).
+    var pBaseLow: [Int8] = []
+    var categories: [Int32] = []
+    var values: [Double] = []
+
+    // Clusters, by number (the base's first, then those made by changes).
+    var cx: [Double] = []
+    var cy: [Double] = []
+    var cCount: [UInt32] = []
+    var cTop: [Int8] = []
+    var cLow: [Int8] = []
+    var cParent: [Int32] = []
+    var cAlive: [Bool] = []
+    var cBaseLow: [Int8] = []
+    /// Children (as refs) of clusters made by changes; the base's come from its table.
+    var madeChildren: [Int: [Ref]] = [:]
+    var madeAggregates: [Int: ClusterAggregates] = [:]
+
+    var base: HierarchicalClusterer
+    var baseClusterCount = 0
+    /// Per level (`zoom - minZoom`, `minZoom…maxZoom + 1`): items the base doesn't hold there.
+    var overlay: [OverlayGrid] = []
+    /// Per level: row starts of the base's index (nil for very fine grids).
+    var baseRows: [LevelRows?] = []
+
+    /// Indexes `points` (ids `0..<points.count`), aggregating an optional category (−1: none)
+    /// and numeric value (NaN: none) per point.
+    /// - Complexity: a full `HierarchicalClusterer` build, plus O(*n*).
+    public init(points: [GeoCoordinate], categories: [Int32] = [], values: [Double] = [],
+                options: Options = Options()) {
+        precondition(categories.isEmpty || categories.count == points.count, "one category per point (or none)")
+        precondition(values.isEmpty || values.count == points.count, "one value per point (or none)")
+        base = HierarchicalClusterer(points: [], options: options)
+        self.options = base.options
+        coordinates = points
+        self.categories = categories
+        self.values = values
+        rebuild()
+    }
+
+    /// Whether points carry aggregate inputs.
+    var hasAttributes: Bool { !categories.isEmpty || !values.isEmpty }
+
+    // MARK: - Changes
+
+    /// Adds a point and returns its id (an invalid coordinate gets an id but is skipped).
+    /// - Complexity: proportional to the clusters near it, at every zoom.
+    @discardableResult
+    public func add(_ coordinate: GeoCoordinate, category: Int32 = -1, value: Double = .nan) -> Int {
+        apply(PointChanges(additions: [coordinate]), categories: [category], values: [value]).addedIDs[0]
+    }
+
+    /// Adds points; returns their ids in order.
+    @discardableResult
+    public func add(contentsOf points: [GeoCoordinate]) -> [Int] {
+        apply(PointChanges(additions: points)).addedIDs
+    }
+
+    /// Removes a point; returns whether it was there.
+    @discardableResult
+    public func remove(_ id: Int) -> Bool { apply(PointChanges(removals: [id])).removed == 1 }
+
+    /// Removes points; returns how many were there.
+    @discardableResult
+    public func remove(contentsOf ids: [Int]) -> Int { apply(PointChanges(removals: ids)).removed }
+
+    /// Moves a point; returns whether it was there (and the coordinate valid).
+    @discardableResult
+    public func move(_ id: Int, to coordinate: GeoCoordinate) -> Bool {
+        apply(PointChanges(moves: [(id, coordinate)])).moved == 1
+    }
+
+    /// Moves points; returns how many moved.
+    @discardableResult
+    public func move(contentsOf moves: [(id: Int, to: GeoCoordinate)]) -> Int { apply(PointChanges(moves: moves)).moved }
+
+    /// Removes every point. Ids stay used: the next addition gets a new one.
+    public func removeAll() {
+        for i in pAlive.indices { pAlive[i] = false }
+        count = 0
+        rebuild()
+    }
+
+    /// Rebuilds from the current points: afterwards the index equals a fresh build of them
+    /// exactly (same items, members, centres, expansion zooms and cluster ids as a new
+    /// `LiveClusterIndex` given the same points under the same ids).
+    /// - Complexity: a full build.
+    public func compact() { rebuild() }
+
+    /// Whether the index has changes since its last full build (`compact()` would change it).
+    public var hasChanges: Bool { changedSinceBuild }
+    var changedSinceBuild = false
+    var materialized = false
+
+    /// The coordinate of a point, nil when the id is unknown or the point removed.
+    public func coordinate(of id: Int) -> GeoCoordinate? {
+        id >= 0 && id < coordinates.count && pAlive[id] ? coordinates[id] : nil
+    }
+
+    /// Whether the index holds a point with this id.
+    public func contains(_ id: Int) -> Bool { id >= 0 && id < coordinates.count && pAlive[id] }
+
+    // MARK: - Build
+
+    /// Builds the base from the current points (removed ids are holes) and resets the overlay.
+    func rebuild() {
+        let n = coordinates.count
+        var input = coordinates
+        if pAlive.count != n { pAlive = coordinates.map(\.isValid) }
+        for i in 0..<n where !pAlive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
+        base = HierarchicalClusterer(points: input, categories: categories, values: values, options: options)
+        count = n - base.skippedCount
+        changedSinceBuild = false
+        materialized = false
+        // Until the first change, queries go to the base as they are: the node state below is
+        // only built then (it costs as much again as a small build).
+        px = []; py = []; pLow = []; pParent = []; pBaseLow = []
+        cx = []; cy = []; cCount = []; cTop = []; cLow = []; cParent = []; cAlive = []; cBaseLow = []
+        baseRows = []; overlay = []
+        madeChildren = [:]
+        madeAggregates = [:]
+        baseClusterCount = base.table.x.count
+    }
+
+    /// Builds the node state the repair works on (on the first change after a build).
+    func materialize() {
+        guard !materialized else { return }
+        materialized = true
+        let n = coordinates.count
+        var input = coordinates
+        for i in 0..<n where !pAlive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
+        let (projected, _) = HierarchicalClusterer.project(input)
+        px = (0..<n).map { Double(projected[2 * $0]) }
+        py = (0..<n).map { Double(projected[2 * $0 + 1]) }
+        let none = Int8(options.minZoom - 1)
+        pLow = [Int8](repeating: none, count: n)
+        pParent = [Int32](repeating: -1, count: n)
+
+        let t = base.table
+        let m = t.x.count
+        baseClusterCount = m
+        cx = t.x
+        cy = t.y
+        cCount = t.count
+        cTop = t.zoom.map { Int8($0) }
+        cLow = [Int8](repeating: none, count: m)
+        cParent = [Int32](repeating: -1, count: m)
+        cAlive = [Bool](repeating: true, count: m)
+        for c in 0..<m {
+            let z = cTop[c]
+            for k in Int(t.childStart[c])..<Int(t.childStart[c + 1]) {
+                let r = Int(t.childItems[k])
+                if r < n { pLow[r] = z; pParent[r] = Int32(c) } else { cLow[r - n] = z; cParent[r - n] = Int32(c) }
+            }
+        }
+        pBaseLow = (0..<n).map { pAlive[$0] ? pLow[$0] : Self.notInBase }
+        cBaseLow = cLow
+        baseRows = base.levels.map { LevelRows($0.index) }
+        overlay = (options.minZoom...(options.maxZoom + 1)).map { z in
+            OverlayGrid(cell: max(radius(atZoom: z - 1), 1.0 / Double(1 << 24)))
+        }
+    }
+
+    /// The clustering radius at zoom z, in unit coordinates.
+    func radius(atZoom z: Int) -> Double {
+        options.radius / (options.extent * Double(1 << min(max(z, 0), 40)))
+    }
+}

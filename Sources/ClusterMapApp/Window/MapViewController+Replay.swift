@@ -1,0 +1,72 @@
+import CGtk
+import Foundation
+import AppSupport
+import GeoData
+
+/// `--dataset live-earthquakes`: the bundled earthquakes replayed in time order through the live
+/// index, a batch every quarter second, so the live path can be seen with no network.
+extension MapViewController {
+    /// Seconds between replay steps.
+    static let replayStepSeconds = 0.25
+
+    func startReplay() {
+        live.stop()
+        live.source = .replay
+        guard let dir = dataDirectory, let ds = DatasetCatalog.dataset(id: "earthquakes") else {
+            showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).")
+            return
+        }
+        let speed = options.replayDaysPerSecond ?? 120
+        let generation = live.generation
+        let started = ProcessClock.now()
+        chrome?.loadDidStart(name: "Earthquakes, replayed")
+        Thread.detachNewThread {
+            let result = Result { () throws -> EarthquakeReplay in
+                let set = try PointSetLoader.load(path: ds.path(in: dir), options: ds.loadOptions)
+                return EarthquakeReplay(set: set, dataset: ds, daysPerSecond: speed)
+            }
+            runOnGtkThread {
+                guard let c = MapApplication.window?.controller, generation == c.live.generation else { return }
+                switch result {
+                case .success(let replay):
+                    c.live.replay = replay
+                    c.loadGeneration += 1
+                    c.loadDidFinish(c.loadGeneration, session: replay.session, failures: [], ms: (ProcessClock.now() - started) * 1000)
+                    c.scheduleReplayStep()
+                case .failure(let error):
+                    c.chrome?.loadDidEnd()
+                    c.showError("\(error)")
+                }
+            }
+        }
+    }
+
+    private func scheduleReplayStep() {
+        live.replayTimer = runAfter(MapViewController.replayStepSeconds) { [weak self] in
+            self?.live.replayTimer = 0
+            self?.replayStep()
+        }
+    }
+
+    private func replayStep() {
+        guard case .replay = live.source, let replay = live.replay else { return }
+        let added = replay.advance(seconds: MapViewController.replayStepSeconds)
+        if added > 0 {
+            session = replay.session
+            containerCache = nil
+            logDataChanged(MapDataSession.Change(added: added), session: replay.session, skipped: 0)
+            eventLog.emit("replay", [("date", .string(replay.date)), ("shown", .int(replay.shown))])
+            transitions.dataDidChange()
+            sceneDidChange()
+        }
+        if !replay.isFinished { scheduleReplayStep() }
+    }
+
+    /// Replay speed control: multiplies the days replayed per second (keys `]` and `[`).
+    func changeReplaySpeed(by factor: Double) {
+        guard let replay = live.replay else { return }
+        replay.daysPerSecond = min(3650, max(1, replay.daysPerSecond * factor))
+        chrome?.show(message: "Replay: \(Int(replay.daysPerSecond.rounded())) days per second", isError: false)
+        eventLog.emit("replay-speed", [("days_per_second", .number(replay.daysPerSecond))])
+    }
+}
