@@ -43,7 +43,7 @@ final class PathStroker {
         var xs: [Double] = [], ys: [Double] = []
         func flushLine(closed: Bool) {
             if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
-            Self.addLine(xs, ys, halfWidth: halfWidth, closed: closed, raster)
+            raster.addPolyline(xs, ys, halfWidth: halfWidth, closed: closed)
             xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
         }
         let data = path.pointee.data!
@@ -131,41 +131,5 @@ final class PathStroker {
         let ox = x0.rounded(), oy = y0.rounded()
         guard abs(ox - x0) < 1e-6, abs(oy - y0) < 1e-6, abs(ox) < 1e7, abs(oy) < 1e7 else { return nil }
         return Mapping(originX: Int(ox), originY: Int(oy), scale: sx)
-    }
-
-    /// One polyline (device pixels, relative to the rasteriser) as quads, with square ends for
-    /// thin lines and octagons at turning vertices for wide ones.
-    private static func addLine(_ xs: [Double], _ ys: [Double], halfWidth h: Double, closed: Bool, _ raster: CoverageRasterizer) {
-        guard xs.count >= 2 else { return }
-        let roundJoins = h >= 1
-        for i in 1..<xs.count {
-            let ax = xs[i - 1], ay = ys[i - 1], bx = xs[i], by = ys[i]
-            let len = hypot(bx - ax, by - ay)
-            guard len > 0 else { continue }
-            let ux = (bx - ax) / len, uy = (by - ay) / len
-            let nx = -uy * h, ny = ux * h
-            let ext = roundJoins ? 0 : h
-            let sx = ax - ux * ext, sy = ay - uy * ext, ex = bx + ux * ext, ey = by + uy * ext
-            raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
-        }
-        guard roundJoins else { return }
-        let n = xs.count
-        for i in 0..<n {
-            let isEnd = !closed && (i == 0 || i == n - 1)
-            if !isEnd {
-                let p = i == 0 ? n - 2 : i - 1, q = i == n - 1 ? 1 : i + 1
-                guard p >= 0, q < n else { continue }
-                let ax = xs[i] - xs[p], ay = ys[i] - ys[p], bx = xs[q] - xs[i], by = ys[q] - ys[i]
-                let la = hypot(ax, ay), lb = hypot(bx, by)
-                guard la > 0, lb > 0 else { continue }
-                let sinTurn = abs(ax * by - ay * bx) / (la * lb)
-                let cosTurn = (ax * bx + ay * by) / (la * lb)
-                if cosTurn > 0 && h * sinTurn < 0.3 { continue }
-            }
-            let k = h * 1.02, c = k * 0.9238795, s = k * 0.3826834
-            let cx = xs[i], cy = ys[i]
-            raster.addRing([cx + c, cx + s, cx - s, cx - c, cx - c, cx - s, cx + s, cx + c],
-                           [cy + s, cy + c, cy + c, cy + s, cy - s, cy - c, cy - c, cy - s])
-        }
     }
 }

@@ -118,22 +118,12 @@ final class LiveDataTests: XCTestCase {
 
     /// The scripted feed (Support/feed_server.py).
     final class FeedServer {
-        let process = Process()
-        let port: Int
+        private let server: LoopbackServer
+        var port: Int { server.port }
         init(folder: String) throws {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/feed_server.py").path
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, folder]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            var line = Data()
-            while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line.append(byte)
-            }
-            guard let p = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
-            port = p
+            server = try LoopbackServer(script: script, arguments: [folder])
         }
-        func stop() { process.terminate(); process.waitUntilExit() }
+        func stop() { server.stop() }
     }
 }

@@ -7,31 +7,21 @@ import XCTest
 final class OnlineTileTests: XCTestCase {
     /// The loopback server (Tests/TilesTests/Support/tile_server.py) and its statistics file.
     final class TileServer {
-        let process = Process()
+        private let server: LoopbackServer
         let statsPath: String
-        let port: Int
+        var port: Int { server.port }
         init(folder: String) throws {
             statsPath = folder + "/server-stats.json"
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("TilesTests/Support/tile_server.py").path
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, statsPath]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            var line = Data()
-            while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line.append(byte)
-            }
-            guard let p = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
-            port = p
+            server = try LoopbackServer(script: script, arguments: [statsPath])
         }
         func stats() -> [String: Any] {
             guard let data = FileManager.default.contents(atPath: statsPath),
                   let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
             return json
         }
-        func stop() { process.terminate(); process.waitUntilExit() }
+        func stop() { server.stop() }
     }
 
     /// The window's environment: a private HTTP cache folder in the test's work folder.

@@ -176,49 +176,18 @@ public struct VectorTilePainter: Sendable {
         }
     }
 
-    /// Strokes lines as one quad per segment. Thin lines get square ends half a width long, which
-    /// closes the gaps at bends; wider ones get an octagon at every vertex (a round join or cap).
+    /// Strokes a feature's lines (`CoverageRasterizer.addPolyline`: a quad per segment, square ends
+    /// or round joins), or their dashes.
     private func addStroke(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
                            dashes: [Double], _ raster: CoverageRasterizer) {
         if dashes.count >= 2, dashes.allSatisfy({ $0 > 0 }) {
             addDashed(f, m, halfWidth: h, closed: closed, dashes: dashes, raster)
             return
         }
-        let roundJoins = h >= 1
         for part in 0..<f.parts.count {
             var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
             if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
-            guard xs.count >= 2 else { continue }
-            for i in 1..<xs.count {
-                let ax = xs[i - 1], ay = ys[i - 1], bx = xs[i], by = ys[i]
-                let len = hypot(bx - ax, by - ay)
-                guard len > 0 else { continue }
-                let ux = (bx - ax) / len, uy = (by - ay) / len
-                let nx = -uy * h, ny = ux * h
-                let ext = roundJoins ? 0 : h
-                let sx = ax - ux * ext, sy = ay - uy * ext, ex = bx + ux * ext, ey = by + uy * ext
-                raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
-            }
-            if roundJoins {
-                // Round caps at the ends, and round joins only where the line turns enough for the
-                // gap on the outside of the bend to show (more than ~0.3 px): most vertices of a
-                // street are gentle bends, and an octagon each would triple the edges.
-                let n = xs.count
-                for i in 0..<n {
-                    let isEnd = !closed && (i == 0 || i == n - 1)
-                    if !isEnd {
-                        let p = i == 0 ? n - 2 : i - 1, q = i == n - 1 ? 1 : i + 1
-                        guard p >= 0, q < n else { continue }
-                        let ax = xs[i] - xs[p], ay = ys[i] - ys[p], bx = xs[q] - xs[i], by = ys[q] - ys[i]
-                        let la = hypot(ax, ay), lb = hypot(bx, by)
-                        guard la > 0, lb > 0 else { continue }
-                        let sinTurn = abs(ax * by - ay * bx) / (la * lb)
-                        let cosTurn = (ax * bx + ay * by) / (la * lb)
-                        if cosTurn > 0 && h * sinTurn < 0.3 { continue }
-                    }
-                    addOctagon(xs[i], ys[i], h, raster)
-                }
-            }
+            raster.addPolyline(xs, ys, halfWidth: h, closed: closed)
         }
     }
 
@@ -253,15 +222,6 @@ public struct VectorTilePainter: Sendable {
                 }
             }
         }
-    }
-
-    private func addOctagon(_ cx: Double, _ cy: Double, _ r: Double, _ raster: CoverageRasterizer) {
-        // A regular octagon whose area matches the circle's closely enough at these sizes.
-        let k = r * 1.02
-        let c = k * 0.9238795, s = k * 0.3826834
-        let xs = [cx + c, cx + s, cx - s, cx - c, cx - c, cx - s, cx + s, cx + c]
-        let ys = [cy + s, cy + c, cy + c, cy + s, cy - s, cy - c, cy - c, cy - s]
-        raster.addRing(xs, ys)
     }
 
     private func setColor(_ c: StyleColor, _ cr: OpaquePointer) {
