@@ -56,7 +56,7 @@ struct BaseMapPainter {
             cairo_fill(cr)
         }
         cairo_new_path(cr)
-        let stroker = PathStroker()
+        let stroker = PathStroker.forCurrentThread
         if appendPath(of: map.lakes, margin: 2, into: cr) {
             palette.lakeFill.setSource(on: cr)
             cairo_fill_preserve(cr)

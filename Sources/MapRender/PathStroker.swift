@@ -12,7 +12,38 @@ import Foundation
 /// quad per segment with an octagon at the vertices where they turn, one union of coverage (no
 /// darker overlaps) composited once per stroke.
 final class PathStroker {
-    private var raster: CoverageRasterizer?
+    /// Rasterisers by device size (a few: tiles and the window), kept between paints: clearing
+    /// megabytes of cells for every paint cost more than a whole base-map tile at high zoom.
+    private var rasters: [Int: CoverageRasterizer] = [:]
+    private var hairlineRasters: [Int: HairlineRasterizer] = [:]
+
+    /// The stroker of the calling thread (rasterisers are not thread-safe; tiles are painted on
+    /// several threads).
+    static var forCurrentThread: PathStroker {
+        let key = "clustermap.PathStroker"
+        if let s = Thread.current.threadDictionary[key] as? PathStroker { return s }
+        let s = PathStroker()
+        Thread.current.threadDictionary[key] = s
+        return s
+    }
+
+    private static func sizeKey(_ w: Int, _ h: Int) -> Int { w << 32 | h }
+
+    private func raster(_ w: Int, _ h: Int) -> CoverageRasterizer {
+        if let r = rasters[Self.sizeKey(w, h)] { return r }
+        if rasters.count >= 4 { rasters.removeAll() }
+        let r = CoverageRasterizer(width: w, height: h)
+        rasters[Self.sizeKey(w, h)] = r
+        return r
+    }
+
+    private func hairlines(_ w: Int, _ h: Int) -> HairlineRasterizer {
+        if let r = hairlineRasters[Self.sizeKey(w, h)] { return r }
+        if hairlineRasters.count >= 4 { hairlineRasters.removeAll() }
+        let r = HairlineRasterizer(width: w, height: h)
+        hairlineRasters[Self.sizeKey(w, h)] = r
+        return r
+    }
 
     /// Device pixel of user (0, 0) (whole pixels), and device pixels per user unit, when the fast
     /// path applies.
@@ -34,8 +65,7 @@ final class PathStroker {
             strokeHairlines(cr, m, w, h, color: color, deviceWidth: deviceWidth)
             return
         }
-        if raster?.width != w || raster?.height != h { raster = CoverageRasterizer(width: w, height: h) }
-        let raster = raster!
+        let raster = raster(w, h)
         let halfWidth = deviceWidth / 2
         guard let path = cairo_copy_path(cr) else { cairo_new_path(cr); return }
         defer { cairo_path_destroy(path) }
@@ -74,12 +104,10 @@ final class PathStroker {
 
     /// Lines up to this many device pixels wide are drawn as hairlines.
     static let hairlineLimit = 3.0
-    private var hairlines: HairlineRasterizer?
 
     /// The path's segments as hairlines (closed subpaths closed), composited once.
     private func strokeHairlines(_ cr: OpaquePointer, _ m: Mapping, _ w: Int, _ h: Int, color: MapColor, deviceWidth: Double) {
-        if hairlines?.width != w || hairlines?.height != h { hairlines = HairlineRasterizer(width: w, height: h) }
-        let lines = hairlines!
+        let lines = hairlines(w, h)
         guard let path = cairo_copy_path(cr) else { cairo_new_path(cr); return }
         defer { cairo_path_destroy(path) }
         cairo_new_path(cr)
