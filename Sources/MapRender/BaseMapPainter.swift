@@ -51,25 +51,32 @@ struct BaseMapPainter {
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
 
         cairo_new_path(cr)
-        if appendPath(of: map.land, margin: 1, into: cr) {
+        var fill = CairoPathSink(cr: cr)
+        if appendPath(of: map.land, margin: 1, features: nil, into: &fill) {
             palette.land.setSource(on: cr)
             cairo_fill(cr)
         }
         cairo_new_path(cr)
+        // Lines go straight from the culled vertices to the stroker's rasterisers.
         let stroker = PathStroker.forCurrentThread
-        if appendPath(of: map.lakes, margin: 2, into: cr) {
+        let lines = stroker.linePath
+        lines.removeAll()
+        var lakeSink = TeePathSink(first: fill, second: lines)
+        if appendPath(of: map.lakes, margin: 2, features: nil, into: &lakeSink) {
             palette.lakeFill.setSource(on: cr)
-            cairo_fill_preserve(cr)
-            stroker.stroke(cr, width: width, height: height, color: palette.lakeOutline, lineWidth: palette.lakeOutlineWidth)
+            cairo_fill(cr)
+            stroker.stroke(lines, in: cr, width: width, height: height, color: palette.lakeOutline,
+                           lineWidth: palette.lakeOutlineWidth)
         }
+        cairo_new_path(cr)
         paintRivers(map.rivers, palette: palette, stroker: stroker, into: cr)
-        cairo_new_path(cr)
-        if appendPath(of: map.borders, margin: 2, into: cr) {
-            stroker.stroke(cr, width: width, height: height, color: palette.border, lineWidth: palette.borderWidth)
-        }
-        cairo_new_path(cr)
-        if appendPath(of: map.coastlines, margin: 2, into: cr) {
-            stroker.stroke(cr, width: width, height: height, color: palette.coastline, lineWidth: palette.coastlineWidth)
+        for (layer, color, lineWidth) in [(map.borders, palette.border, palette.borderWidth),
+                                          (map.coastlines, palette.coastline, palette.coastlineWidth)] {
+            lines.removeAll()
+            var sink = lines
+            if appendPath(of: layer, margin: 2, features: nil, into: &sink) {
+                stroker.stroke(lines, in: cr, width: width, height: height, color: color, lineWidth: lineWidth)
+            }
         }
         cairo_restore(cr)
     }
@@ -92,21 +99,25 @@ struct BaseMapPainter {
             groups[widthStep * 8 + alphaStep, default: []].append(f)
         }
         let colour = palette.river
+        let lines = stroker.linePath
         for key in groups.keys.sorted() {
-            cairo_new_path(cr)
-            guard appendPath(of: rivers, margin: 3, features: groups[key]!, into: cr) else { continue }
-            stroker.stroke(cr, width: width, height: height, color: colour.withAlpha(colour.alpha * Double(key % 8) / 4),
-                           lineWidth: Double(key / 8) / 4)
+            lines.removeAll()
+            var sink = lines
+            guard appendPath(of: rivers, margin: 3, features: groups[key]!, into: &sink) else { continue }
+            stroker.stroke(lines, in: cr, width: width, height: height,
+                           color: colour.withAlpha(colour.alpha * Double(key % 8) / 4), lineWidth: Double(key / 8) / 4)
         }
     }
 
     /// Appends the visible part of a layer to the current path; returns whether anything was added.
     func appendPath(of layer: BaseMapLayer, margin: Double, into cr: OpaquePointer) -> Bool {
-        appendPath(of: layer, margin: margin, features: nil, into: cr)
+        var sink = CairoPathSink(cr: cr)
+        return appendPath(of: layer, margin: margin, features: nil, into: &sink)
     }
 
-    /// Appends the visible part of some features of a layer (all when `features` is nil).
-    func appendPath(of layer: BaseMapLayer, margin: Double, features: [Int]?, into cr: OpaquePointer) -> Bool {
+    /// Appends the visible part of some features of a layer (all when `features` is nil) to `sink`.
+    func appendPath<Sink: MapPathSink>(of layer: BaseMapLayer, margin: Double, features: [Int]?,
+                                       into sink: inout Sink) -> Bool {
         let minX = -margin, minY = -margin, maxX = width + margin, maxY = height + margin
         let devicePixel = 1 / deviceScale
         let tolerance = 0.45 * devicePixel
@@ -137,7 +148,7 @@ struct BaseMapPainter {
                             let chunks = layer.ringChunkStarts.isEmpty ? nil
                                 : (Int(layer.ringChunkStarts[r]), view)
                             if appendRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
-                                          minX, minY, maxX, maxY, chunks: chunks, layer: layer, cr) {
+                                          minX, minY, maxX, maxY, chunks: chunks, layer: layer, &sink) {
                                 added = true
                             }
                         }
@@ -158,12 +169,12 @@ struct BaseMapPainter {
     }
 
     // swiftlint:disable:next function_parameter_count
-    private func appendRing(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
+    private func appendRing<Sink: MapPathSink>(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
                             _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
                             _ tolerance: Double, _ seamNudge: Double,
                             _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
                             chunks: (first: Int, view: UnitRect)?, layer: BaseMapLayer,
-                            _ cr: OpaquePointer) -> Bool {
+                            _ sink: inout Sink) -> Bool {
         guard end - start >= 2 else { return false }
         // A long ring whose chunk boxes mostly miss the window: each missing chunk stands in for
         // its first and last vertex only. Exact: the chunk lies wholly beyond one edge of the
@@ -171,20 +182,20 @@ struct BaseMapPainter {
         if let chunks, end - start > 2 * BaseMapLayer.chunkLength {
             return appendChunkedRing(xy, start, end, offsetX, offsetY, isPolygon, tolerance, seamNudge,
                                      minX, minY, maxX, maxY, firstChunk: chunks.first, view: chunks.view,
-                                     bounds: layer.chunkBounds, cr)
+                                     bounds: layer.chunkBounds, &sink)
         }
         return appendVertices(xy, nil, start, end - start, offsetX, offsetY, isPolygon, tolerance, seamNudge,
-                              minX, minY, maxX, maxY, cr)
+                              minX, minY, maxX, maxY, &sink)
     }
 
     /// Appends a run of vertices (`indices[i]`, or `start + i` when `indices` is nil) as one ring.
     // swiftlint:disable:next function_parameter_count
     @inline(__always)
-    private func appendVertices(_ xy: UnsafeBufferPointer<Double>, _ indices: UnsafeBufferPointer<Int32>?,
+    private func appendVertices<Sink: MapPathSink>(_ xy: UnsafeBufferPointer<Double>, _ indices: UnsafeBufferPointer<Int32>?,
                                 _ start: Int, _ count: Int, _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
                                 _ tolerance: Double, _ seamNudge: Double,
                                 _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
-                                _ cr: OpaquePointer) -> Bool {
+                                _ sink: inout Sink) -> Bool {
         guard count >= 2 else { return false }
         let ws = worldSize
         @inline(__always) func point(_ i: Int) -> (Double, Double) {
@@ -208,8 +219,9 @@ struct BaseMapPainter {
         }
         if allOutside != 0 { return false }
 
-        cairo_move_to(cr, lastX, lastY)
-        for v in 1..<count {            let (x, y) = point(v)
+        sink.move(toX: lastX, y: lastY)
+        for v in 1..<count {
+            let (x, y) = point(v)
             let c = outcode(x, y, minX, minY, maxX, maxY)
             if c != 0 && (runCode & c) != 0 {
                 // Still on the same outer side as the last emitted vertex: defer.
@@ -219,7 +231,7 @@ struct BaseMapPainter {
                 continue
             }
             if hasPending {
-                cairo_line_to(cr, pendingX, pendingY)
+                sink.line(toX: pendingX, y: pendingY)
                 lastX = pendingX; lastY = pendingY
                 hasPending = false
             }
@@ -227,24 +239,24 @@ struct BaseMapPainter {
                 skippedX = x; skippedY = y; hasSkipped = true
                 continue
             }
-            cairo_line_to(cr, x, y)
+            sink.line(toX: x, y: y)
             lastX = x; lastY = y
             runCode = c
             hasSkipped = false
         }
-        if hasPending { cairo_line_to(cr, pendingX, pendingY) }
-        if hasSkipped && !isPolygon { cairo_line_to(cr, skippedX, skippedY) }
-        if isPolygon { cairo_close_path(cr) }
+        if hasPending { sink.line(toX: pendingX, y: pendingY) }
+        if hasSkipped && !isPolygon { sink.line(toX: skippedX, y: skippedY) }
+        if isPolygon { sink.closePath() }
         return true
     }
 
     /// `appendRing` for a long ring, visiting only the chunks that touch the window.
     // swiftlint:disable:next function_parameter_count
-    private func appendChunkedRing(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
+    private func appendChunkedRing<Sink: MapPathSink>(_ xy: UnsafeBufferPointer<Double>, _ start: Int, _ end: Int,
                                    _ offsetX: Double, _ offsetY: Double, _ isPolygon: Bool,
                                    _ tolerance: Double, _ seamNudge: Double,
                                    _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
-                                   firstChunk: Int, view: UnitRect, bounds: [UnitRect], _ cr: OpaquePointer) -> Bool {
+                                   firstChunk: Int, view: UnitRect, bounds: [UnitRect], _ sink: inout Sink) -> Bool {
         // The vertices to visit: whole chunks that touch the window, the ends of those that don't.
         var picked: [Int32] = []
         picked.reserveCapacity(256)
@@ -268,7 +280,7 @@ struct BaseMapPainter {
         guard anyInside || isPolygon else { return false }
         return picked.withUnsafeBufferPointer { idx in
             appendVertices(xy, idx, 0, idx.count, offsetX, offsetY, isPolygon, tolerance, seamNudge,
-                           minX, minY, maxX, maxY, cr)
+                           minX, minY, maxX, maxY, &sink)
         }
     }
 }

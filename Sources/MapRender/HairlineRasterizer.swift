@@ -13,12 +13,10 @@ final class HairlineRasterizer {
     let width: Int
     let height: Int
     private let cells: UnsafeMutablePointer<Float>
-    private let rowMin: UnsafeMutablePointer<Int32>
-    private let rowMax: UnsafeMutablePointer<Int32>
-    /// Per row, a flag per 32-pixel block that holds coverage: compositing visits only those (a
-    /// coastline crosses most rows, but touches few pixels of each).
-    private let touched: UnsafeMutablePointer<Bool>
-    private let blocksPerRow: Int
+    /// Per row, a bit per 32-pixel block that holds coverage (in 64-bit words): compositing visits
+    /// only those (a coastline crosses most rows, but touches few pixels of each).
+    private let touched: UnsafeMutablePointer<UInt64>
+    private let wordsPerRow: Int
     private var dirtyTop = Int.max
     private var dirtyBottom = -1
 
@@ -27,31 +25,21 @@ final class HairlineRasterizer {
         self.height = max(1, height)
         cells = .allocate(capacity: self.width * self.height)
         cells.initialize(repeating: 0, count: self.width * self.height)
-        rowMin = .allocate(capacity: self.height)
-        rowMin.initialize(repeating: Int32.max, count: self.height)
-        rowMax = .allocate(capacity: self.height)
-        rowMax.initialize(repeating: -1, count: self.height)
-        blocksPerRow = (self.width >> 5) + 1
-        touched = .allocate(capacity: blocksPerRow * self.height)
-        touched.initialize(repeating: false, count: blocksPerRow * self.height)
+        wordsPerRow = ((self.width + 31) / 32 + 63) / 64
+        touched = .allocate(capacity: wordsPerRow * self.height)
+        touched.initialize(repeating: 0, count: wordsPerRow * self.height)
     }
 
     deinit {
         cells.deallocate()
-        rowMin.deallocate()
-        rowMax.deallocate()
         touched.deallocate()
     }
 
+    /// Adds coverage at a pixel known to lie inside the raster.
     @inline(__always)
     private func deposit(_ x: Int, _ y: Int, _ c: Float) {
-        guard x >= 0, y >= 0, x < width, y < height, c > 0 else { return }
-        cells[y * width + x] += c
-        touched[y * blocksPerRow + (x >> 5)] = true
-        if Int32(x) < rowMin[y] { rowMin[y] = Int32(x) }
-        if Int32(x) > rowMax[y] { rowMax[y] = Int32(x) }
-        if y < dirtyTop { dirtyTop = y }
-        if y > dirtyBottom { dirtyBottom = y }
+        cells[y &* width &+ x] += c
+        touched[y &* wordsPerRow &+ (x >> 11)] |= 1 << UInt64((x >> 5) & 63)
     }
 
     /// Adds a segment of `lineWidth` device pixels (pixel `i` spans i…i+1).
@@ -62,28 +50,49 @@ final class HairlineRasterizer {
     func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
         let dx = x1 - x0, dy = y1 - y0
-        let length = (dx * dx + dy * dy).squareRoot()
-        guard length > 0 else { return }
+        let adx = abs(dx), ady = abs(dy)
+        guard adx > 0 || ady > 0 else { return }
         // Skip what lies wholly outside (with the line's width to spare).
         let pad = lineWidth + 2
         if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad { return }
-        let xMajor = abs(dx) >= abs(dy)
+        let xMajor = adx >= ady
         let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
+        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
         let slope = xMajor ? dy / dx : dx / dy
-        let span = lineWidth * length / (xMajor ? abs(dx) : abs(dy))
-        let limit = xMajor ? width : height
-        // Steps whose centre lies in [a0, a1): half-open, so joined segments meet once.
-        let first = max(-1, Int((a0 - 0.5).rounded(.up)))
-        let last = min(limit, Int((a1 - 0.5).rounded(.up)) - 1)
+        let span = lineWidth * (major * major + minor * minor).squareRoot() / major
+        let limit = xMajor ? width : height, across = xMajor ? height : width
+        // Steps whose centre lies in [a0, a1): half-open, so joined segments meet once; only
+        // steps inside the raster.
+        let first = max(0, Int((a0 - 0.5).rounded(.up)))
+        let last = min(limit - 1, Int((a1 - 0.5).rounded(.up)) - 1)
         guard first <= last else { return }
+        // The minor-axis cells the steps can reach, to mark the dirty rows once per segment.
+        let bStart = b0 + (Double(first) + 0.5 - a0) * slope, bEnd = b0 + (Double(last) + 0.5 - a0) * slope
+        let reachLo = max(0, Int((min(bStart, bEnd) - span / 2).rounded(.down)))
+        let reachHi = min(across - 1, Int((max(bStart, bEnd) + span / 2).rounded(.down)))
+        guard reachLo <= reachHi else { return }
+        if xMajor {
+            dirtyTop = min(dirtyTop, reachLo)
+            dirtyBottom = max(dirtyBottom, reachHi)
+        } else {
+            dirtyTop = min(dirtyTop, first)
+            dirtyBottom = max(dirtyBottom, last)
+        }
+        let half = span / 2
+        var centre = bStart
         for a in first...last {
-            let centre = b0 + (Double(a) + 0.5 - a0) * slope
-            let lo = centre - span / 2, hi = centre + span / 2
-            var cell = Int(lo.rounded(.down))
-            let lastCell = Int(hi.rounded(.down))
+            let lo = centre - half, hi = centre + half
+            centre += slope
+            // Cells floor(lo)…floor(hi), clipped to the raster; `+ 4` keeps the truncation a floor
+            // for the small negative values a clipped edge can hold.
+            var cell = Int(lo + 4) - 4
+            let lastCell = min(across - 1, Int(hi + 4) - 4)
+            if cell < 0 { cell = 0 }
             while cell <= lastCell {
                 let cover = Float(min(hi, Double(cell + 1)) - max(lo, Double(cell)))
-                if xMajor { deposit(a, cell, cover) } else { deposit(cell, a, cover) }
+                if cover > 0 {
+                    if xMajor { deposit(a, cell, cover) } else { deposit(cell, a, cover) }
+                }
                 cell += 1
             }
         }
@@ -103,25 +112,28 @@ final class HairlineRasterizer {
         let srcRB = UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sb + 0.5))
         let srcAG = UInt32(min(255, 255 * ca + 0.5)) << 16 | UInt32(min(255, sg + 0.5))
         for row in dirtyTop...dirtyBottom {
-            let lo = Int(rowMin[row]), hi = Int(rowMax[row])
-            guard lo <= hi else { continue }
             let sy = row + originY
             let line = cells + row * width
             let visible = sy >= 0 && sy < sh
             let px = pixels + (visible ? sy : 0) * stride
-            let blocks = touched + row * blocksPerRow
-            for b in (lo >> 5)...(hi >> 5) where blocks[b] {
-                blocks[b] = false
-                for x in max(lo, b << 5)...min(hi, (b << 5) + 31) {
-                    let c = min(1, line[x])
-                    line[x] = 0
-                    let sx = x + originX
-                    guard visible, c >= 1.0 / 512, sx >= 0, sx < sw else { continue }
-                    px[sx] = CoverageRasterizer.blend(px[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+            let words = touched + row * wordsPerRow
+            for w in 0..<wordsPerRow {
+                var bits = words[w]
+                guard bits != 0 else { continue }
+                words[w] = 0
+                while bits != 0 {
+                    let b = w << 6 | bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    for x in (b << 5)..<min(width, (b << 5) + 32) {
+                        let c = min(1, line[x])
+                        guard c > 0 else { continue }
+                        line[x] = 0
+                        let sx = x + originX
+                        guard visible, c >= 1.0 / 512, sx >= 0, sx < sw else { continue }
+                        px[sx] = CoverageRasterizer.blend(px[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                    }
                 }
             }
-            rowMin[row] = Int32.max
-            rowMax[row] = -1
         }
         dirtyTop = Int.max
         dirtyBottom = -1

@@ -49,10 +49,17 @@ final class PathStroker {
     /// path applies.
     private struct Mapping { var originX: Int, originY: Int, scale: Double }
 
-    /// Strokes and clears the current path of `cr` (user-space `width` × `height` area from the
-    /// origin is what may be painted), in `color` with `lineWidth` user units.
-    func stroke(_ cr: OpaquePointer, width: Double, height: Double, color: MapColor, lineWidth: Double) {
+    /// The path the base-map painter collects lines into (reused between strokes).
+    let linePath = MapLinePath()
+
+    /// Strokes `path` (user space; the `width` × `height` area from the origin is what may be
+    /// painted) into `cr` in `color`, `lineWidth` user units wide.
+    func stroke(_ path: MapLinePath, in cr: OpaquePointer, width: Double, height: Double, color: MapColor,
+                lineWidth: Double) {
+        guard !path.isEmpty else { return }
         guard let m = Self.mapping(cr) else {
+            cairo_new_path(cr)
+            path.appendTo(cr)
             color.setSource(on: cr)
             cairo_set_line_width(cr, lineWidth)
             cairo_stroke(cr)
@@ -61,81 +68,66 @@ final class PathStroker {
         // The painted area only: what lies outside it is clipped, as cairo's clip would.
         let w = Int((width * m.scale).rounded(.up)), h = Int((height * m.scale).rounded(.up))
         let deviceWidth = max(0.25, lineWidth * m.scale)
+        let xy = path.coordinates, s = m.scale
         if deviceWidth <= PathStroker.hairlineLimit {
-            strokeHairlines(cr, m, w, h, color: color, deviceWidth: deviceWidth)
+            let lines = hairlines(w, h)
+            for k in 0..<path.polylineCount {
+                let r = path.vertices(ofPolyline: k)
+                guard r.count >= 2 else { continue }
+                var lastX = xy[2 * r.lowerBound] * s, lastY = xy[2 * r.lowerBound + 1] * s
+                let startX = lastX, startY = lastY
+                for v in (r.lowerBound + 1)..<r.upperBound {
+                    let x = xy[2 * v] * s, y = xy[2 * v + 1] * s
+                    lines.addSegment(lastX, lastY, x, y, lineWidth: deviceWidth)
+                    (lastX, lastY) = (x, y)
+                }
+                if path.isClosed[k] { lines.addSegment(lastX, lastY, startX, startY, lineWidth: deviceWidth) }
+            }
+            lines.composite(into: cairo_get_target(cr), originX: m.originX, originY: m.originY, color: color)
             return
         }
         let raster = raster(w, h)
-        let halfWidth = deviceWidth / 2
-        guard let path = cairo_copy_path(cr) else { cairo_new_path(cr); return }
-        defer { cairo_path_destroy(path) }
-        cairo_new_path(cr)
         var xs: [Double] = [], ys: [Double] = []
-        func flushLine(closed: Bool) {
-            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
-            raster.addPolyline(xs, ys, halfWidth: halfWidth, closed: closed)
-            xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
-        }
-        let data = path.pointee.data!
-        var i = 0
-        let count = Int(path.pointee.num_data)
-        while i < count {
-            let header = data[i].header
-            let points = Int(header.length)
-            switch header.type {
-            case CAIRO_PATH_MOVE_TO:
-                flushLine(closed: false)
-                let p = data[i + 1].point
-                xs.append(p.x * m.scale); ys.append(p.y * m.scale)
-            case CAIRO_PATH_LINE_TO:
-                let p = data[i + 1].point
-                xs.append(p.x * m.scale); ys.append(p.y * m.scale)
-            case CAIRO_PATH_CLOSE_PATH:
-                flushLine(closed: true)
-            default:
-                break  // curves never occur in map paths
+        for k in 0..<path.polylineCount {
+            let r = path.vertices(ofPolyline: k)
+            xs.removeAll(keepingCapacity: true)
+            ys.removeAll(keepingCapacity: true)
+            for v in r {
+                xs.append(xy[2 * v] * s)
+                ys.append(xy[2 * v + 1] * s)
             }
-            i += points
+            let closed = path.isClosed[k]
+            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
+            raster.addPolyline(xs, ys, halfWidth: deviceWidth / 2, closed: closed)
         }
-        flushLine(closed: false)
         raster.compositeOffset(into: cairo_get_target(cr), originX: m.originX, originY: m.originY,
                                red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
     }
 
+    /// Strokes and clears the current path of `cr` (lines only: map paths have no curves).
+    func stroke(_ cr: OpaquePointer, width: Double, height: Double, color: MapColor, lineWidth: Double) {
+        let path = MapLinePath()
+        if let copy = cairo_copy_path(cr) {
+            let data = copy.pointee.data!, count = Int(copy.pointee.num_data)
+            var i = 0
+            while i < count {
+                let header = data[i].header
+                switch header.type {
+                case CAIRO_PATH_MOVE_TO: path.move(toX: data[i + 1].point.x, y: data[i + 1].point.y)
+                case CAIRO_PATH_LINE_TO: path.line(toX: data[i + 1].point.x, y: data[i + 1].point.y)
+                case CAIRO_PATH_CLOSE_PATH: path.closePath()
+                default: break
+                }
+                i += Int(header.length)
+            }
+            cairo_path_destroy(copy)
+        }
+        cairo_new_path(cr)
+        stroke(path, in: cr, width: width, height: height, color: color, lineWidth: lineWidth)
+    }
+
     /// Lines up to this many device pixels wide are drawn as hairlines.
     static let hairlineLimit = 3.0
-
-    /// The path's segments as hairlines (closed subpaths closed), composited once.
-    private func strokeHairlines(_ cr: OpaquePointer, _ m: Mapping, _ w: Int, _ h: Int, color: MapColor, deviceWidth: Double) {
-        let lines = hairlines(w, h)
-        guard let path = cairo_copy_path(cr) else { cairo_new_path(cr); return }
-        defer { cairo_path_destroy(path) }
-        cairo_new_path(cr)
-        let data = path.pointee.data!, count = Int(path.pointee.num_data)
-        var i = 0
-        var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
-        while i < count {
-            let header = data[i].header
-            switch header.type {
-            case CAIRO_PATH_MOVE_TO:
-                let p = data[i + 1].point
-                (startX, startY) = (p.x * m.scale, p.y * m.scale)
-                (lastX, lastY) = (startX, startY)
-            case CAIRO_PATH_LINE_TO:
-                let p = data[i + 1].point
-                let x = p.x * m.scale, y = p.y * m.scale
-                lines.addSegment(lastX, lastY, x, y, lineWidth: deviceWidth)
-                (lastX, lastY) = (x, y)
-            case CAIRO_PATH_CLOSE_PATH:
-                lines.addSegment(lastX, lastY, startX, startY, lineWidth: deviceWidth)
-                (lastX, lastY) = (startX, startY)
-            default:
-                break
-            }
-            i += Int(header.length)
-        }
-        lines.composite(into: cairo_get_target(cr), originX: m.originX, originY: m.originY, color: color)
-    }
 
     /// The transform from user space to device pixels, when it is a uniform scale plus a whole-
     /// pixel offset into an image surface (device = user · scale + origin).
