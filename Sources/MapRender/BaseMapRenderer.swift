@@ -179,9 +179,47 @@ public final class BaseMapRenderer {
     private var restZoom: Double?
 
     private func paintDirectly(_ map: BaseMap, view: TileView, in cr: OpaquePointer) {
+        if paintWorldStrip(map, view: view, in: cr) { return }
         let painter = BaseMapPainter(originX: view.left, originY: view.top, width: view.width, height: view.height,
                                      worldSize: view.worldSize, deviceScale: view.scale)
         painter.paint(map, palette: palette.pastScale(zoom: view.zoom), into: cr)
+    }
+
+    /// One world copy painted for the low zooms where the view shows the world more than once.
+    private var worldStrip: ImageSurface?
+
+    /// When the world is narrower than the view (zoom 1–2 on a desktop window), paints one copy of
+    /// it and repeats the pixels: painting each copy would cost that many times the work. Only at
+    /// zooms where the world is a whole number of device pixels wide, so copies meet exactly.
+    private func paintWorldStrip(_ map: BaseMap, view: TileView, in cr: OpaquePointer) -> Bool {
+        let ws = view.worldSize, scale = view.scale
+        guard ws < view.width, ws == ws.rounded(), (ws * scale).rounded() == ws * scale else { return false }
+        let stripWidth = Int(ws), stripHeight = Int(view.height.rounded(.up))
+        let (ox, oy) = view.snappedOrigin
+        let strip: ImageSurface
+        if let old = worldStrip, old.scale == scale, old.pixelWidth == Int((ws * scale).rounded()),
+           old.pixelHeight == Int((Double(stripHeight) * scale).rounded()) {
+            strip = old
+        } else {
+            strip = ImageSurface(width: stripWidth, height: stripHeight, scale: scale, opaque: true)
+            worldStrip = strip
+        }
+        let palette = self.palette.pastScale(zoom: view.zoom)
+        strip.withContext { scr in
+            let painter = BaseMapPainter(originX: 0, originY: -oy, width: ws, height: Double(stripHeight),
+                                         worldSize: ws, deviceScale: scale)
+            painter.paint(map, palette: palette, into: scr)
+        }
+        var k = Int(((0 - ox) / ws).rounded(.down))
+        while Double(k) * ws + ox < view.width {
+            let x = Double(k) * ws + ox
+            cairo_set_source_surface(cr, strip.surface, x, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+            cairo_rectangle(cr, x, 0, ws, min(view.height, Double(stripHeight)))
+            cairo_fill(cr)
+            k += 1
+        }
+        return true
     }
 
     private func renderTile(_ key: BaseMapTileCache.Key, view: TileView) -> ImageSurface? {

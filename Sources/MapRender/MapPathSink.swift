@@ -39,11 +39,11 @@ struct TeePathSink<First: MapPathSink, Second: MapPathSink>: MapPathSink {
 /// `PathStroker.linePath`).
 final class MapLinePath: MapPathSink {
     /// Vertices, x and y interleaved.
-    private(set) var coordinates: [Double] = []
+    @exclusivity(unchecked) private(set) var coordinates: [Double] = []
     /// Index (in vertices) where each polyline starts.
-    private(set) var polylineStarts: [Int] = []
+    @exclusivity(unchecked) private(set) var polylineStarts: [Int] = []
     /// Whether each polyline closes back to its first vertex.
-    private(set) var isClosed: [Bool] = []
+    @exclusivity(unchecked) private(set) var isClosed: [Bool] = []
 
     /// Number of polylines.
     var polylineCount: Int { isClosed.count }

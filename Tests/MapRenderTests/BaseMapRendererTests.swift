@@ -22,6 +22,27 @@ final class BaseMapRendererTests: XCTestCase {
         XCTAssertLessThan(diff.differingFraction, 0.001, "max delta \(diff.maxChannelDelta)")
     }
 
+    /// Where the view shows the world more than once (zoom 1 at 1280 px), the first frame paints one
+    /// copy and repeats it: it must match painting every copy (viewport corner on a whole pixel), at
+    /// scale 1 and 2, and leave no seam between copies.
+    func testWorldRepeatedFromOneCopyMatchesEveryCopyPainted() {
+        let wide = ScreenSize(width: 1280, height: 600)
+        for scale in [1.0, 2.0] {
+            let cam = Camera(center: GeoCoordinate(latitude: 10, longitude: 0), zoom: 1, viewportSize: wide)
+            let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+            let strip = ImageSurface(width: 1280, height: 600, scale: scale)
+            strip.withContext { renderer.draw(in: $0, camera: cam) }
+            XCTAssertEqual(renderer.cache.renderedTileCount, 0, "a direct first frame")
+            let c = cam.centerWorldPixel
+            let painter = BaseMapPainter(originX: c.x - 640, originY: c.y - 300, width: 1280, height: 600,
+                                         worldSize: cam.worldSize, deviceScale: scale)
+            let everyCopy = ImageSurface(width: 1280, height: 600, scale: scale)
+            everyCopy.withContext { painter.paint(TestMaps.coarse, palette: .light, into: $0) }
+            let diff = PixelDiff.compare(strip, everyCopy, channelTolerance: 8)
+            XCTAssertLessThan(diff.differingFraction, 0.001, "scale \(scale): max delta \(diff.maxChannelDelta)")
+        }
+    }
+
     /// Panning at one zoom renders only the tiles that scroll into view.
     func testPanningReusesTiles() {
         var cam = Camera(center: GeoCoordinate(latitude: 45, longitude: 5), zoom: 5, viewportSize: size)
