@@ -135,7 +135,10 @@ public final class BaseMapRenderer {
             paintDirectly(map, view: view, in: cr)
             return
         }
-        cache.beginFrame(BaseMapTileCache.Generation(deviceScale: scale, palette: palette, dataVersion: dataVersion))
+        let generation = BaseMapTileCache.Generation(deviceScale: scale, palette: palette, dataVersion: dataVersion)
+        cache.beginFrame(generation)
+        collectBackgroundTiles(generation)
+        defer { requestBackgroundTiles(generation) }
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, w, h)
         cairo_clip(cr)
@@ -147,6 +150,14 @@ public final class BaseMapRenderer {
         hasPendingTiles = false
         if isAnimating {
             drawAnimated(view, in: cr)
+        } else if tileWorker != nil && !allTilesCached(zoom: camera.zoom, view: view) {
+            // Missing tiles render in the background: scaled neighbours stand in where cached,
+            // otherwise one direct paint (the next frames come as the tiles arrive).
+            if !drawProgressively(view, in: cr) {
+                cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+                paintDirectly(map, view: view, in: cr)
+                wantTiles(zoom: camera.zoom, view: view)
+            }
         } else if progressiveAtRest && missingTileCount(zoom: camera.zoom, view: view) > tilesPerProgressiveFrame
                     && drawProgressively(view, in: cr) {
             // Drawn from scaled neighbours with a few exact tiles; the caller draws again until
@@ -163,6 +174,12 @@ public final class BaseMapRenderer {
         }
         cairo_restore(cr)
     }
+
+    /// Renders missing tiles on a background thread (the window sets one; nil renders them in the
+    /// frame, as headless renders must). Its `onTileReady` should ask for a redraw.
+    public var tileWorker: BaseMapTileWorker?
+    /// Tiles this frame lacks, for the worker.
+    var wantedTiles: [BaseMapTileCache.Key] = []
 
     /// Tiles rendered per frame while animating, beyond those that nothing cached can stand in for.
     public var tilesPerAnimationFrame = 4
@@ -235,7 +252,7 @@ public final class BaseMapRenderer {
         }
     }
 
-    private func key(zoom: Double, i: Int, j: Int, view: TileView) -> BaseMapTileCache.Key {
+    func key(zoom: Double, i: Int, j: Int, view: TileView) -> BaseMapTileCache.Key {
         let level = baseMap(forZoom: zoom)?.level ?? .coarse
         return BaseMapTileCache.Key(zoom: zoom, level: level, i: view.wrappedColumn(i, zoom: zoom), j: j)
     }
@@ -248,7 +265,7 @@ public final class BaseMapRenderer {
         return n
     }
 
-    private func allTilesCached(zoom: Double, view: TileView) -> Bool {
+    func allTilesCached(zoom: Double, view: TileView) -> Bool {
         let r = view.tileRange(zoom: zoom, snapped: true)
         guard r.jMin <= r.jMax else { return true }
         for j in r.jMin...r.jMax { for i in r.iMin...r.iMax where !cache.contains(key(zoom: zoom, i: i, j: j, view: view)) {
@@ -290,11 +307,12 @@ public final class BaseMapRenderer {
                 missing.append((i, j, fallback))
             }
         }
-        var budget = tilesPerProgressiveFrame
+        var budget = tileWorker == nil ? tilesPerProgressiveFrame : 0
         for j in r.jMin...r.jMax {
             for i in r.iMin...r.iMax {
                 let k = key(zoom: level, i: i, j: j, view: view)
                 var image = cache.cachedTile(k)
+                if image == nil { want(k) }
                 if image == nil && budget > 0 {
                     budget -= 1
                     image = renderTile(k, view: view)
@@ -306,7 +324,7 @@ public final class BaseMapRenderer {
                 }
             }
         }
-        hasPendingTiles = missing.count > tilesPerProgressiveFrame
+        hasPendingTiles = tileWorker == nil && missing.count > tilesPerProgressiveFrame
         return true
     }
 
@@ -354,9 +372,14 @@ public final class BaseMapRenderer {
             // less than rendering every tile; start filling the level for the next frames.
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
             paintDirectly(map, view: view, in: cr)
-            for m in missing.prefix(budget) { _ = renderTile(key(zoom: level, i: m.i, j: m.j, view: view), view: view) }
+            for m in missing {
+                let k = key(zoom: level, i: m.i, j: m.j, view: view)
+                if tileWorker != nil { want(k) } else if budget > 0 { budget -= 1; _ = renderTile(k, view: view) }
+            }
             return
         }
+        // With a background worker, only tiles nothing can stand in for are rendered here.
+        if tileWorker != nil { budget = 0 }
         // Tiles nothing can stand in for first, then as many others as the budget allows.
         for m in missing.sorted(by: { ($0.fallback == nil ? 0 : 1) < ($1.fallback == nil ? 0 : 1) }) {
             if m.fallback == nil || budget > 0 {
@@ -365,6 +388,7 @@ public final class BaseMapRenderer {
                     paintScaled(image, zoom: level, i: m.i, j: m.j, view: view, in: cr)
                 }
             } else if let zs = m.fallback {
+                want(key(zoom: level, i: m.i, j: m.j, view: view))
                 paintFallback(forTile: m.i, m.j, level: level, from: zs, view: view, in: cr)
             }
         }

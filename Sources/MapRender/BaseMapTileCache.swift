@@ -82,6 +82,13 @@ final class BaseMapTileCache {
         return image
     }
 
+    /// Adds a tile rendered elsewhere (see `BaseMapTileWorker`).
+    func insert(_ key: Key, image: ImageSurface) {
+        tiles[key] = Tile(image: image, lastUsed: clock)
+        renderedTileCount += 1
+        evictIfNeeded(scale: generation?.deviceScale ?? 1)
+    }
+
     private func evictIfNeeded(scale: Double) {
         let side = Int((tileSize * scale).rounded())
         let maxTiles = max(64, byteLimit / max(1, side * side * 4))

@@ -149,4 +149,48 @@ final class BaseMapRendererTests: XCTestCase {
         let diff = PixelDiff.compare(image, reference, channelTolerance: 8)
         XCTAssertEqual(diff.differingPixels, 0)
     }
+
+    /// With a background worker (the window), frames of a zoom animation and of a new zoom at rest
+    /// render no tile themselves where a cached neighbour can stand in; the worker's tiles arrive,
+    /// and the frame at rest ends exact, with the same pixels as tiles rendered in the frame.
+    func testBackgroundTilesKeepFramesToBlitsAndEndExact() {
+        var cam = Camera(center: GeoCoordinate(latitude: 45, longitude: 5), zoom: 4, viewportSize: size)
+        let renderer = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        renderer.progressiveAtRest = true
+        let worker = BaseMapTileWorker()
+        renderer.tileWorker = worker
+        let image = ImageSurface(width: 640, height: 400)
+        func settle() {
+            let deadline = Date().addingTimeInterval(20)
+            while worker.isBusy && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        image.withContext { cr in
+            renderer.draw(in: cr, camera: cam)  // direct first frame; the view's tiles go to the worker
+            settle()
+            renderer.draw(in: cr, camera: cam)
+            XCTAssertTrue(renderer.lastFrameWasExact, "the worker's tiles make the next frame exact")
+            XCTAssertGreaterThan(worker.renderedCount, 0)
+            // Zoom in by 0.4: level 4's tiles stand in, scaled; level 4 is the nearest level.
+            let inFrame = renderer.cache.renderedTileCount - worker.renderedCount
+            for z in stride(from: 4.1, through: 4.4, by: 0.1) {
+                cam.setZoom(z)
+                renderer.draw(in: cr, camera: cam, isAnimating: true)
+            }
+            // At rest at 4.4: level 4 stands in while 4.4's tiles render in the background.
+            renderer.draw(in: cr, camera: cam)
+            XCTAssertFalse(renderer.lastFrameWasExact)
+            XCTAssertFalse(renderer.hasPendingTiles, "the worker, not the caller, brings the rest")
+            XCTAssertEqual(renderer.cache.renderedTileCount - worker.renderedCount, inFrame,
+                           "no tile rendered inside a frame where a neighbour could stand in")
+            settle()
+            renderer.draw(in: cr, camera: cam)
+            XCTAssertTrue(renderer.lastFrameWasExact)
+        }
+        let reference = ImageSurface(width: 640, height: 400)
+        let plain = BaseMapRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed)
+        reference.withContext { plain.draw(in: $0, camera: cam); plain.draw(in: $0, camera: cam) }
+        XCTAssertTrue(plain.lastFrameWasExact)
+        XCTAssertEqual(PixelDiff.compare(image, reference, channelTolerance: 8).differingPixels, 0)
+        worker.stop()
+    }
 }

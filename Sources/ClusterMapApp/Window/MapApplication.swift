@@ -61,6 +61,7 @@ enum MapApplication {
         isClosed = true
         initialLoad?.cancel()
         window?.controller.stopLoadingForClose()
+        window?.controller.renderer.baseMap.tileWorker?.stop()
         window = nil
     }
 

@@ -95,6 +95,10 @@ final class MapViewController {
         }
         renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
         renderer.baseMap.progressiveAtRest = true
+        // Base-map tiles render off the GTK thread; each one finished asks for a frame.
+        let tileWorker = BaseMapTileWorker()
+        tileWorker.onTileReady = { runOnGtkThread { MapApplication.window?.controller.redraw() } }
+        renderer.baseMap.tileWorker = tileWorker
 
         let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, _ in
             MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))
