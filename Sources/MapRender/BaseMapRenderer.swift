@@ -89,6 +89,13 @@ public final class BaseMapRenderer {
         return band
     }
 
+    /// The level of the map drawn at a zoom (as `baseMap(forZoom:)`, without copying the map).
+    func level(forZoom zoom: Double) -> BaseMap.Level {
+        if zoom >= fineMinZoom, fineMap != nil { return .fine }
+        if zoom >= detailedMinZoom, detailedMap != nil { return .detailed }
+        return coarseMap != nil ? .coarse : (detailedMap != nil ? .detailed : .coarse)
+    }
+
     /// Device pixels per logical unit of a context (surface device scale × current matrix scale).
     public static func deviceScale(of cr: OpaquePointer) -> Double {
         var sx = 1.0, sy = 1.0
@@ -253,7 +260,7 @@ public final class BaseMapRenderer {
     }
 
     func key(zoom: Double, i: Int, j: Int, view: TileView) -> BaseMapTileCache.Key {
-        let level = baseMap(forZoom: zoom)?.level ?? .coarse
+        let level = level(forZoom: zoom)
         return BaseMapTileCache.Key(zoom: zoom, level: level, i: view.wrappedColumn(i, zoom: zoom), j: j)
     }
 
@@ -401,7 +408,9 @@ public final class BaseMapRenderer {
         // A fractional zoom at rest: the integer levels a zoom animation just drew come first.
         if level != level.rounded() { candidates = [level.rounded(), level.rounded(.down), level.rounded(.up)] + candidates }
         if let rest = restZoom, rest != level, abs(rest - level) < 2.5 { candidates.append(rest) }
-        candidates.append(level - 2)
+        // Farther levels last: very soft, but better than an empty tile for the frame or two
+        // until the exact one comes.
+        candidates += [level - 2, level - 3, level - 4]
         for zs in candidates where zs >= 0 {
             let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
             guard s.jMin <= s.jMax, s.iMin <= s.iMax, (s.iMax - s.iMin + 1) * (s.jMax - s.jMin + 1) <= 9 else { continue }

@@ -36,8 +36,10 @@ final class BaseMapTileCache {
     private(set) var generation: Generation?
     private var tiles: [Key: Tile] = [:]
     private var clock = 0
-    /// Tiles rendered since creation (for tests and benchmarks).
+    /// Tiles rendered in frames since creation (for tests and benchmarks).
     private(set) var renderedTileCount = 0
+    /// Tiles rendered elsewhere and added (for tests).
+    private(set) var insertedTileCount = 0
 
     init(tileSize: Double = 256, byteLimit: Int = 64 << 20) {
         self.tileSize = tileSize
@@ -85,7 +87,7 @@ final class BaseMapTileCache {
     /// Adds a tile rendered elsewhere (see `BaseMapTileWorker`).
     func insert(_ key: Key, image: ImageSurface) {
         tiles[key] = Tile(image: image, lastUsed: clock)
-        renderedTileCount += 1
+        insertedTileCount += 1
         evictIfNeeded(scale: generation?.deviceScale ?? 1)
     }
 
