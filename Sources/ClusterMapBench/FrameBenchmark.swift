@@ -225,7 +225,7 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
     return s
 }
 
-/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]`: whole frames —
+/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b]`: whole frames —
 /// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
 /// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
 /// out again, drawn with `isAnimating: true` as the app does). `zoom_at_rest` draws the same
@@ -234,6 +234,9 @@ func runFrameBenchmark(_ args: [String]) {
     let options = BenchOptions(args)
     var items = 1500
     if let i = args.firstIndex(of: "--items"), i + 1 < args.count, let v = Int(args[i + 1]) { items = max(0, v) }
+    // `--modes zoom_animation,panning`: only these (e.g. to profile one).
+    var onlyModes: Set<String> = []
+    if let i = args.firstIndex(of: "--modes"), i + 1 < args.count { onlyModes = Set(args[i + 1].split(separator: ",").map(String.init)) }
     guard let (coarse, detailed, fine) = loadMaps(report: false) else { return }
     let labels = loadLabels()
     let size = ScreenSize(width: options.width, height: options.height)
@@ -293,7 +296,7 @@ func runFrameBenchmark(_ args: [String]) {
         }
         runs.append(("zoom_animation", zooming))
         runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
-        for (mode, list) in runs {
+        for (mode, list) in runs where onlyModes.isEmpty || onlyModes.contains(mode) {
             let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
             renderer.baseMap.progressiveAtRest = true  // as the window draws
             // As the window: missing tiles render on a background thread between frames, which
@@ -317,12 +320,13 @@ func runFrameBenchmark(_ args: [String]) {
             overlay.scene = labelled(scene, start)
             // Warm-up frame at rest (the window was showing the map before the interaction).
             image.withContext { renderer.draw(in: $0, camera: start) ; renderer.draw(in: $0, camera: start) }
-            var times: [Double] = [], cpu: [Double] = []
+            var times: [Double] = [], cpu: [Double] = [], labelCPU: [Double] = []
             var drawnItems = 0
             image.withContext { cr in
                 for f in list {
                     let c0 = threadCPUMs(), t0 = nowMs()
                     overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
+                    labelCPU.append(threadCPUMs() - c0)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)
                     cpu.append(threadCPUMs() - c0)
@@ -337,7 +341,10 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#
                 + #""first_ms":\#(fmt(times.first ?? .nan)),"cpu_median_ms":\#(fmt(percentile(cpu, 0.5))),"#
                 + #""cpu_p95_ms":\#(fmt(percentile(cpu, 0.95))),"sprites":\#(overlay.cachedSpriteCount),"#
-                + #""labels":\#(overlay.scene.labels.count),"background_tiles":\#(worker.renderedCount)}"#)
+                + #""labels":\#(overlay.scene.labels.count),"background_tiles":\#(worker.renderedCount),"#
+                + #""in_frame_tiles":\#(renderer.baseMap.inFrameTileCount),"direct_paints":\#(renderer.baseMap.directPaintCount),"#
+                + #""labels_cpu_median_ms":\#(fmt(percentile(labelCPU, 0.5))),"#
+                + #""labels_cpu_p95_ms":\#(fmt(percentile(labelCPU, 0.95)))}"#)
             fflush(nil)
             if let dir = options.pngDirectory {
                 try? image.writePNG(to: dir.appendingPathComponent("frame-\(mode)-\(name).png"))

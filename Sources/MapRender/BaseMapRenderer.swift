@@ -202,7 +202,13 @@ public final class BaseMapRenderer {
     /// The zoom of the last frame drawn from tiles at rest (a fallback source while animating).
     private var restZoom: Double?
 
+    /// Direct paints so far (each costs a viewport of map; for tests and benchmarks).
+    public private(set) var directPaintCount = 0
+    /// Tiles rendered inside frames so far (not by the background worker).
+    public var inFrameTileCount: Int { cache.renderedTileCount }
+
     private func paintDirectly(_ map: BaseMap, view: TileView, in cr: OpaquePointer) {
+        directPaintCount += 1
         if paintWorldStrip(map, view: view, in: cr) { return }
         let painter = BaseMapPainter(originX: view.left, originY: view.top, width: view.width, height: view.height,
                                      worldSize: view.worldSize, deviceScale: view.scale)
