@@ -88,8 +88,9 @@ public final class BaseMapTileWorker: @unchecked Sendable {
     }
 
     private func run() {
-        // A little below the drawing thread (on Linux `who = 0` is the calling thread).
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+        // Well below the drawing thread and the GL renderer: on a busy machine the frames come
+        // first and the scaled stand-ins stay a little longer (on Linux `who = 0` is this thread).
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 12)
         while true {
             condition.lock()
             while queue.isEmpty && !stopped { condition.wait() }

@@ -25,7 +25,9 @@ final class FlightTests: XCTestCase {
         XCTAssertNil(end.event["interrupted"], "nothing should interrupt the flight")
         let events = h.events()
         let frames = events[start.index..<end.index].filter { $0["event"] as? String == "frame" }
-        XCTAssertGreaterThan(frames.count, 5, "a flight draws frames on the way")
+        // A jump draws one or two frames; a flight several. (Not "more than 5": with software GL
+        // on a saturated 2-core machine a 2-s flight was seen to get only 4–5 frames.)
+        XCTAssertGreaterThanOrEqual(frames.count, 3, "a flight draws frames on the way")
         let from = (start.event["from"] as! [String: Any])["zoom"] as! Double
         let to = (start.event["to"] as! [String: Any])["zoom"] as! Double
         XCTAssertGreaterThan(to, from + 3)
