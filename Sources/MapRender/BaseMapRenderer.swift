@@ -372,7 +372,7 @@ public final class BaseMapRenderer {
                 if let image = cache.cachedTile(k) {
                     paintScaled(image, zoom: level, i: i, j: j, view: view, in: cr)
                 } else {
-                    let fallback = fallbackZoom(forTile: i, j, level: level, view: view)
+                    let fallback = fallbackZoom(forTile: i, j, level: level, view: view, allowingFar: true)
                     if fallback == nil { uncovered += 1 }
                     missing.append((i, j, fallback))
                 }
@@ -409,14 +409,15 @@ public final class BaseMapRenderer {
 
     /// A cached zoom whose tiles fully cover tile (i, j) of `level`: the levels next to it, then
     /// the zoom the map rested at.
-    private func fallbackZoom(forTile i: Int, _ j: Int, level: Double, view: TileView) -> Double? {
+    private func fallbackZoom(forTile i: Int, _ j: Int, level: Double, view: TileView, allowingFar: Bool = false) -> Double? {
         var candidates = [level - 1, level + 1]
         // A fractional zoom at rest: the integer levels a zoom animation just drew come first.
         if level != level.rounded() { candidates = [level.rounded(), level.rounded(.down), level.rounded(.up)] + candidates }
         if let rest = restZoom, rest != level, abs(rest - level) < 2.5 { candidates.append(rest) }
-        // Farther levels last: very soft, but better than an empty tile for the frame or two
-        // until the exact one comes.
-        candidates += [level - 2, level - 3, level - 4]
+        // Farther levels last, and only in motion: very soft, but better than an empty tile for the
+        // frame or two until the exact one comes. At rest they would show as blocks for longer
+        // than one direct paint takes.
+        candidates += allowingFar ? [level - 2, level - 3, level - 4] : [level - 2]
         for zs in candidates where zs >= 0 {
             let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
             guard s.jMin <= s.jMax, s.iMin <= s.iMax, (s.iMax - s.iMin + 1) * (s.jMax - s.jMin + 1) <= 9 else { continue }
