@@ -23,9 +23,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product clustermap
 
-# A long seeded fuzz run of the GeoJSON, NDJSON and CSV readers (the test suite runs a short one).
+# A long seeded fuzz run of the GeoJSON, NDJSON and CSV readers and of the tile readers (MVT,
+# PMTiles and its directories); the test suite runs a short one.
 fuzz:
 	GEODATA_FUZZ_ITERATIONS=$${GEODATA_FUZZ_ITERATIONS:-200000} $(SWIFT) test --filter GeoDataTests.FuzzTests
+	TILES_FUZZ_ITERATIONS=$${TILES_FUZZ_ITERATIONS:-100000} $(SWIFT) test --filter TilesTests.TileFuzzTests
 
 bench: setup
 	$(SWIFT) build -c release --product clustermap-bench
