@@ -17,7 +17,7 @@ func runOpenBenchmark(_ args: [String]) {
     let files = args.filter { !$0.hasPrefix("--") }
     guard !files.isEmpty else { benchFail("usage: clustermap-bench open FILE…") }
     // As the window's loader thread: lowered priority, progress throttled to ~30 updates a second.
-    LoaderPriority.lowerCurrentThread()
+    if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
     let throttle = ProgressThrottle()
     let start = monotonicSeconds(), cpuStart = processCPUSeconds()
     let updates = UpdateCounter()

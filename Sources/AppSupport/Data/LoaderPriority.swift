@@ -2,13 +2,30 @@
 import Glibc
 #endif
 
-/// The loader's threads make way for the GTK thread (issue 14): on two cores a load that runs at
-/// the same priority as the window starves it (and the software GL threads that draw its frames),
-/// and the map stops following the pointer for seconds.
+/// The loader's threads make way for the GTK thread during a big load (issue 14): on two cores a
+/// load that runs at the same priority as the window starves it (and the software GL threads
+/// that draw its frames), and the map stops following the pointer for seconds.
+///
+/// Only big loads are lowered: a small one is over before anyone pans, and at launch nothing
+/// else wants the CPU but the window being built — while on a machine busy with other work a
+/// lowered thread would wait behind all of it.
 public enum LoaderPriority {
-    /// The nice value loader threads run at: the GTK thread (nice 0) gets about nine tenths of a
-    /// contended core, and an idle machine still gives the loader everything.
-    public static let niceness: Int32 = 10
+    /// The nice value loader threads of a big load run at: a contended core goes about three
+    /// quarters to the GTK thread (nice 0); an idle machine still gives the loader everything.
+    public static let niceness: Int32 = 5
+
+    /// Files from this size on make a load big (the size from which they are also mapped).
+    public static let bigLoadBytes = 16 << 20
+
+    /// Whether loading `paths` is a big load (regular files adding up to `bigLoadBytes`).
+    public static func isBig(_ paths: [String]) -> Bool {
+        var total = 0
+        for path in paths {
+            var st = stat()
+            if stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG { total += Int(st.st_size) }
+        }
+        return total >= bigLoadBytes
+    }
 
     /// Lowers the calling thread's priority; threads it starts afterwards inherit it (Linux
     /// keeps a nice value per thread).

@@ -38,8 +38,8 @@ extension MapViewController {
         // Progress at most ~30 times a second: each update is a wake-up of the GTK thread.
         let throttle = ProgressThrottle()
         Thread.detachNewThread {
-            // The map stays responsive while the loader (and the threads it starts) work.
-            LoaderPriority.lowerCurrentThread()
+            // The map stays responsive while a big load's threads work.
+            if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
             var sets: [PointSet] = []
             var failures: [String] = []
             for (i, path) in files.enumerated() {
