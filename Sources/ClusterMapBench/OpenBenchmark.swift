@@ -15,7 +15,7 @@ import MapModel
 /// Loads FILEs as the window does and prints one JSON line.
 func runOpenBenchmark(_ args: [String]) {
     let files = args.filter { !$0.hasPrefix("--") }
-    guard !files.isEmpty else { benchFail("usage: clustermap-bench open FILE…") }
+    guard !files.isEmpty else { benchFail("usage: clustermap-bench open FILE… [--load-only]") }
     // As the window's loader thread: lowered priority, progress throttled to ~30 updates a second.
     if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
     let throttle = ProgressThrottle()
@@ -37,6 +37,14 @@ func runOpenBenchmark(_ args: [String]) {
         }
     }
     let loadedAt = monotonicSeconds(), loadCPU = processCPUSeconds() - cpuStart
+    if args.contains("--load-only") {
+        // The reader alone (profiling the parse): no index, no frame.
+        let n = sets.reduce(0) { $0 + $1.count }
+        print("{\"bench\":\"load\",\"points\":\(n),\"load_ms\":\(fixed((loadedAt - start) * 1000)),"
+            + "\"load_cpu_ms\":\(fixed(loadCPU * 1000)),\"parse_gb_per_cpu_s\":\(fixed(Double(bytes) / 1e9 / max(loadCPU, 1e-9), digits: 2)),"
+            + "\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}")
+        return
+    }
     let session = MapDataSession(pointSets: sets, datasets: [])
     let indexedAt = monotonicSeconds()
     var camera = Camera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 2,

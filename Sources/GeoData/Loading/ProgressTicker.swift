@@ -99,6 +99,6 @@ struct ProgressTicker {
     }
 
     /// How much scanned file is let resident before it is given back, and how far behind.
-    static let releaseBytes = 16 << 20
+    static let releaseBytes = 4 << 20
     static let releaseMargin = 1 << 20
 }
