@@ -98,6 +98,14 @@ struct ProgressTicker {
         }
     }
 
+    /// Moves on to `position` without reporting: the bytes before it were reported (and their
+    /// pages given back) by another reader (a chunk of a parallel scan).
+    mutating func skip(to position: Int) {
+        reported = max(reported, position)
+        released = max(released, position)
+        while next <= position { next += step }
+    }
+
     /// How much scanned file is let resident before it is given back, and how far behind.
     static let releaseBytes = 4 << 20
     static let releaseMargin = 1 << 20

@@ -15,7 +15,7 @@ extension GeoJSONReader {
                 index += chunk.count
                 pos = chunk.end
                 if chunk.closed { break }
-                try ticker.tick(pos)
+                ticker.skip(to: pos)
             } else {
                 // A cut that was not a feature boundary (or a chunk dropped after a failure that
                 // this turns out to precede): read on from here to the next chunk's start.
