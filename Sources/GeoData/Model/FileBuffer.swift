@@ -11,6 +11,9 @@ import Darwin
 ///   pages come from the page cache as the scanner reaches them, and `release(upTo:)` gives them
 ///   back behind the scanner, so a 1 GB file costs little resident memory. The bytes stay
 ///   reachable for decoding properties later (`isUnchanged` says whether that is still safe).
+///   A file truncated by another program *while it is being scanned* is still a bus error: that
+///   window lasts as long as the scan (seconds for a gigabyte); files below
+///   `InputReader.mapThreshold` (live-data files, typically) are copied and never exposed.
 /// - **malloc'ed** (streams, bytes in memory): a stream of unknown length grows in place
 ///   (`realloc`) while it is read.
 final class FileBuffer: @unchecked Sendable {
