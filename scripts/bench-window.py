@@ -8,6 +8,8 @@ progress updates, and the app's peak RSS (VmHWM).
 
 usage: bench-window.py FILE [--binary PATH] [--timeout SECONDS] [--pause SECONDS]
 
+FILE `cities` launches without a file: the bundled world cities (launch to first clustered frame).
+
 --pause is the rest between two drags (default 0.5 s; 0 drags without a break).
 """
 import json
@@ -52,7 +54,8 @@ def main():
                XDG_CONFIG_HOME=work + "/config", XDG_CACHE_HOME=work + "/cache", XDG_DATA_HOME=work + "/data")
     log_path = work + "/events.jsonl"
     start = time.monotonic()
-    app = subprocess.Popen([binary, path, "--size", "1280x800", "--event-log", log_path], env=env,
+    files = [] if path == "cities" else [path]
+    app = subprocess.Popen([binary] + files + ["--size", "1280x800", "--event-log", log_path], env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak_kb = 0
     done = threading.Event()

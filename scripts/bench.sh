@@ -22,5 +22,6 @@ $median "$bench" frame --items 60   # few items: the base-map labels are on scre
 $median "$bench" tiles              # a dense 512-px vector tile decoded and painted; cached tiles on screen
 $median "$bench" update --runs 3    # 1,000 adds / removes / moves in a 1M-point live index, then a frame query
 # The real window under Xvfb, dragged all through the load (needs the release app: make bench builds it).
+./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py cities   # launch on the bundled world cities
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py "$tmp/uniform-1000000.geojson"
 [ "${BENCH_10M:-1}" = 0 ] || ./scripts/bench-window.py "$tmp/uniform-10000000.geojson" --timeout 600

@@ -82,6 +82,24 @@ public struct LoadReport: Sendable, Equatable {
         skips[reason] = s
     }
 
+    /// Adds what a reader of a later part of the same file skipped; its positions (feature
+    /// numbers) count from `positionBase`.
+    mutating func append(_ other: LoadReport, positionBase: Int) {
+        itemsRead += other.itemsRead
+        pointsLoaded += other.pointsLoaded
+        for (reason, theirs) in other.skips {
+            var s = skips[reason] ?? Skips()
+            s.count += theirs.count
+            s.points += theirs.points
+            for p in theirs.firstPositions where s.firstPositions.count < LoadReport.rememberedPositions {
+                s.firstPositions.append(p + positionBase)
+            }
+            s.lastPosition = theirs.lastPosition.map { $0 + positionBase }
+            skips[reason] = s
+        }
+        warnings += other.warnings
+    }
+
     /// One line per reason, e.g. "1,204 rows skipped: no coordinates (lines 3, 17, 18, …)".
     public var messages: [String] {
         SkipReason.allCases.compactMap { reason in

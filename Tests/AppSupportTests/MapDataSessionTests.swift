@@ -25,6 +25,18 @@ final class MapDataSessionTests: XCTestCase {
         XCTAssertEqual(s.tooltip(of: items[0], names: 2), "3 places, mostly café\nA, B, …")
     }
 
+    /// One file: the set, the places and the index share one coordinate array (issue 14: 160 MB
+    /// at 10M points, once); several files: the places are every file's points in order.
+    func testOneFilesCoordinatesAreNotCopied() throws {
+        let set = try PointSetLoader.load(text: cafes, name: "t.geojson")
+        let s = MapDataSession(pointSets: [set])
+        let base = { (a: [GeoCoordinate]) in a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        XCTAssertEqual(base(s.places.coordinates), base(set.coordinates))
+        let two = MapDataSession(pointSets: [set, set])
+        XCTAssertEqual(two.places.coordinates.count, 6)
+        XCTAssertEqual(two.clusterer.clusters(in: .world, zoom: 3).map(\.count), [6])
+    }
+
     func testThousandsSeparators() {
         XCTAssertEqual(MapDataSession.formatted(1204), "1,204")
         XCTAssertEqual(MapDataSession.formatted(170391), "170,391")

@@ -95,6 +95,57 @@ final class ClustersStreamTests: XCTestCase {
         XCTAssertLessThan(kb, 100 * 1024, "peak RSS in KB")
     }
 
+    /// The CLI's peak RSS in MB from `/usr/bin/time -f maxrss=%M` on stderr.
+    private func peakMB(_ r: ProgramRun.Result) -> Int {
+        (r.err.split(separator: "\n").last { $0.hasPrefix("maxrss=") }.flatMap { Int($0.dropFirst(7)) } ?? .max) / 1024
+    }
+
+    /// 2 GB of random bytes (a random megabyte, then a hole: nothing on disk) named .geojson:
+    /// the mapped file is rejected at byte 0 after touching one page (issue 15 item 7).
+    func testATwoGigabyteFileOfRandomBytesIsRejectedAtOnce() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { throw XCTSkip("no /usr/bin/time") }
+        let path = temp("geojson")
+        let gen = try shell("head -c 1048576 /dev/urandom > '\(path)' && printf 'x' | dd of='\(path)' bs=1 count=1 conv=notrunc 2>/dev/null"
+                            + " && truncate -s 2G '\(path)'")
+        XCTAssertEqual(gen.status, 0, gen.err)
+        let r = try shell("/usr/bin/time -f 'maxrss=%M' \"$CM\" clusters '\(path)' --zoom 0")
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("byte 0): not a GeoJSON object: expected '{' at the start"), r.err)
+        print("rejected 2 GB of random bytes with \(peakMB(r)) MB peak RSS")
+        XCTAssertLessThan(peakMB(r), 60)
+    }
+
+    /// A file that is fine for its first 34 MB and then broken, then goes on to 2 GB: the scan
+    /// stops at the error (before: the whole file was read first, 2 GB resident, because the
+    /// early checks only look at the first 32 MB).
+    func testAFileBrokenAfter32MBStopsAtItsError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { throw XCTSkip("no /usr/bin/time") }
+        let path = temp("geojson")
+        let feature = #"{"type":"Feature","properties":{"name":"p"},"geometry":{"type":"Point","coordinates":[12.3456789,-45.6789012]}},"#
+        let count = (34 << 20) / feature.utf8.count
+        var text = #"{"type":"FeatureCollection","features":["# + "\n"
+        text += String(repeating: feature + "\n", count: count)
+        let brokenAt = text.utf8.count + feature.utf8.count - 1
+        text += feature.dropLast() + "#"   // where the next ',' or ']' belongs
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertEqual(truncate(path, 2 << 30), 0)
+        let r = try shell("/usr/bin/time -f 'maxrss=%M' \"$CM\" clusters '\(path)' --zoom 0", timeout: 120)
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("(byte \(formatted(brokenAt))): expected ',' or ']' after a feature, found '#'"), r.err)
+        print("stopped at byte \(brokenAt) of a 2 GB file with \(peakMB(r)) MB peak RSS")
+        XCTAssertLessThan(peakMB(r), 200)
+    }
+
+    private func formatted(_ n: Int) -> String {
+        let s = String(n)
+        var out = ""
+        for (i, c) in s.enumerated() {
+            if i > 0 && (s.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return out
+    }
+
     func testLoneSurrogatesAreReplacedInTheOutput() throws {
         let path = temp("geojson")
         try #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"\ud800"}}]}"#

@@ -30,10 +30,20 @@ public struct PlaceSearch: Sendable {
     private let starts: [Int32]
     private let names: [String]
     private let weights: [Double]
+    /// The point index of each name; empty when name `i` is point `i`.
+    private let pointIndices: [Int32]
 
     /// Indexes names by point index; `weights` (e.g. population) order equally good matches,
     /// larger first (then shorter names, then lower indices).
     public init(names: [String], weights: [Double] = []) {
+        self.init(names: names, pointIndices: [], weights: weights)
+    }
+
+    /// Indexes only some points' names: `names[i]` is the name of point `pointIndices[i]`
+    /// (increasing), and `weights[i]` its weight. Millions of unnamed points then cost nothing.
+    public init(names: [String], pointIndices: [Int32], weights: [Double] = []) {
+        precondition(pointIndices.isEmpty || pointIndices.count == names.count, "one point index per name")
+        self.pointIndices = pointIndices
         var buffer: [UInt8] = []
         buffer.reserveCapacity(names.count * 12)
         var starts: [Int32] = []
@@ -112,7 +122,8 @@ public struct PlaceSearch: Sendable {
                 best.sort(by: better)
             }
         }
-        return best.map { Match(index: $0.index, name: names[$0.index], rank: $0.rank) }
+        return best.map { Match(index: pointIndices.isEmpty ? $0.index : Int(pointIndices[$0.index]),
+                                name: names[$0.index], rank: $0.rank) }
     }
 
     /// Folds text for matching: lowercase, accents removed, punctuation kept as word separators.

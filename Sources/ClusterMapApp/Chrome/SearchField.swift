@@ -129,25 +129,25 @@ final class SearchField {
         }
     }
 
+    /// Only named places are indexed, decoded front to back from their files (a file's pages go
+    /// back to the page cache behind the pass): ten million unnamed points cost nothing.
     private static func buildIndex(_ session: MapDataSession) -> PlaceSearch {
-        let n = session.pointCount
         var names: [String] = []
-        names.reserveCapacity(n)
+        var indices: [Int32] = []
         var weights: [Double] = []
         let weighted = session.sources.contains { ($0.points.numericPropertyName ?? "").lowercased().contains("population") }
         for s in session.sources {
             let set = s.points
-            for i in 0..<set.count { names.append(set.name(at: i) ?? "") }
-            if weighted {
-                let isPopulation = (set.numericPropertyName ?? "").lowercased().contains("population")
-                if isPopulation && set.numericValues.count == set.count {
-                    weights += set.numericValues
-                } else {
-                    weights += [Double](repeating: 0, count: set.count)
-                }
+            let isPopulation = weighted && (set.numericPropertyName ?? "").lowercased().contains("population")
+                && set.numericValues.count == set.count
+            set.forEachName { i, name in
+                guard let name, !name.isEmpty else { return }
+                names.append(name)
+                indices.append(Int32(s.firstIndex + i))
+                if weighted { weights.append(isPopulation ? set.numericValues[i] : 0) }
             }
         }
-        return PlaceSearch(names: names, weights: weights)
+        return PlaceSearch(names: names, pointIndices: indices, weights: weights)
     }
 
     private func indexDidLoad(_ search: PlaceSearch, generation: Int, ms: Double) {

@@ -35,7 +35,11 @@ extension MapViewController {
         // The command line's CSV column names apply to files (datasets bring their own).
         let fileOptions = LoadOptions(latitudeColumn: MapApplication.options.latColumn,
                                       longitudeColumn: MapApplication.options.lonColumn)
+        // Progress at most ~30 times a second: each update is a wake-up of the GTK thread.
+        let throttle = ProgressThrottle()
         Thread.detachNewThread {
+            // The map stays responsive while a big load's threads work.
+            if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
             var sets: [PointSet] = []
             var failures: [String] = []
             for (i, path) in files.enumerated() {
@@ -43,11 +47,18 @@ extension MapViewController {
                 do {
                     let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? fileOptions,
                                                       progress: { f in
+                        if let bytes = throttle.takeHeldBytes() {
+                            // A stream has been read: its complete byte count first.
+                            log.emit("load-progress", [("bytes", .int(bytes))])
+                            runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
+                        }
                         let total = (Double(i) + f) / Double(files.count)
+                        guard throttle.admits(total) else { return }
                         log.emit("load-progress", [("fraction", .number((total * 1000).rounded() / 1000))])
                         runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, total) }
                     }, streamProgress: { bytes in
                         // A pipe or standard input: its size is unknown, so progress is bytes read.
+                        guard throttle.admits(bytes: bytes) else { return }
                         log.emit("load-progress", [("bytes", .int(bytes))])
                         runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
                     }, isCancelled: { cancelFlag.isCancelled })

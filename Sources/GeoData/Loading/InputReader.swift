@@ -37,6 +37,28 @@ struct InputReader {
     /// Looks at a copy of the bytes read so far and throws a fatal error to stop reading.
     typealias Check = @Sendable (_ soFar: FileBuffer, _ isCancelled: @escaping @Sendable () -> Bool) throws -> Void
 
+    /// Regular files from this size on are mapped instead of read (`mapIfRegular`). Smaller ones
+    /// are copied (a few milliseconds): their bytes then stay readable whatever happens to the
+    /// file on disk, which matters for small files rewritten in place (live data).
+    static let mapThreshold = 16 << 20
+
+    /// Maps the input when it is a regular file of at least `threshold` bytes (nil otherwise:
+    /// then `read` it). Errors are the ones `read` would report.
+    func mapIfRegular(threshold: Int = InputReader.mapThreshold) throws -> FileBuffer? {
+        guard path != InputReader.standardInputPath else { return nil }
+        let fd = try openInput()
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            close(fd)
+            throw failure(.unreadable, "cannot read the file: \(errnoText())")
+        }
+        let size = Int(st.st_size)
+        guard st.st_mode & S_IFMT == S_IFREG, size >= max(threshold, 1) else { close(fd); return nil }
+        if size > InputReader.maxBytes { close(fd); throw tooLarge(size) }
+        guard let buffer = FileBuffer.map(fd: fd, size: size, status: st) else { close(fd); return nil }
+        return buffer
+    }
+
     /// Reads everything. `check` gets a copy of the bytes read so far at each of `checkpoints`
     /// (the first at once, the later ones on another thread) and throws to stop reading.
     func read(check: @escaping Check) throws -> FileBuffer {

@@ -35,32 +35,3 @@ public struct LoadOptions: Sendable, Equatable {
         self.categoryLabels = categoryLabels
     }
 }
-
-/// Reports progress every ~1% of the bytes and polls for cancellation.
-struct ProgressTicker {
-    let total: Int
-    let step: Int
-    var next: Int
-    let progress: (@Sendable (Double) -> Void)?
-    let isCancelled: (@Sendable () -> Bool)?
-
-    init(total: Int, progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
-        self.total = max(total, 1)
-        self.step = max(total / 100, 4096)
-        self.next = (progress == nil && isCancelled == nil) ? Int.max : self.step
-        self.progress = progress
-        self.isCancelled = isCancelled
-    }
-
-    /// Call often; cheap unless a step boundary was crossed.
-    @inline(__always)
-    mutating func tick(_ position: Int) throws {
-        if position >= next { try report(position) }
-    }
-
-    mutating func report(_ position: Int) throws {
-        while next <= position { next += step }
-        if isCancelled?() == true { throw CancellationError() }
-        progress?(min(1, Double(position) / Double(total)))
-    }
-}

@@ -25,10 +25,25 @@ public enum PointSetLoader {
                             progress: (@Sendable (Double) -> Void)? = nil,
                             streamProgress: (@Sendable (Int) -> Void)? = nil,
                             isCancelled: (@Sendable () -> Bool)? = nil) throws -> PointSet {
+        try load(path: path, options: options, progress: progress, streamProgress: streamProgress,
+                 isCancelled: isCancelled, mapThreshold: InputReader.mapThreshold)
+    }
+
+    /// `load(path:…)`, mapping regular files from `mapThreshold` bytes on (tests map small ones).
+    static func load(path: String, options: LoadOptions, progress: (@Sendable (Double) -> Void)?,
+                     streamProgress: (@Sendable (Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
+                     mapThreshold: Int) throws -> PointSet {
         let name = displayName(of: path)
         let reader = InputReader(path: path, name: name, streamProgress: streamProgress, isCancelled: isCancelled)
-        let buffer = try reader.read { soFar, isCancelled in
-            try checkStart(soFar, path: path, name: name, options: options, isCancelled: isCancelled)
+        let buffer: FileBuffer
+        if let mapped = try reader.mapIfRegular(threshold: mapThreshold) {
+            // A regular file is mapped, not read: the scan below is the only pass over it, and it
+            // stops at the first fatal error (a hopeless file costs one page, not its size).
+            buffer = mapped
+        } else {
+            buffer = try reader.read { soFar, isCancelled in
+                try checkStart(soFar, path: path, name: name, options: options, isCancelled: isCancelled)
+            }
         }
         if isCancelled?() == true { throw CancellationError() }
         return try load(buffer: buffer, name: name, format: format(for: path, buffer: buffer, options: options),
@@ -75,12 +90,15 @@ public enum PointSetLoader {
     }
 
     static func load(buffer: FileBuffer, name: String, format: PointSet.Format, options: LoadOptions,
-                     progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?) throws -> PointSet {
-        let ticker = ProgressTicker(total: buffer.count, progress: progress, isCancelled: isCancelled)
+                     progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
+                     split: ParallelScan.Options = .standard) throws -> PointSet {
+        let sink = ProgressSink(total: buffer.count, progress: progress, isCancelled: isCancelled)
+        let ticker = ProgressTicker(sink: sink, buffer: buffer)
         let set: PointSet = try buffer.withBytes { p in
             switch format {
             case .geoJSON:
                 var reader = GeoJSONReader(bytes: p, count: buffer.count, fileName: name, options: options, ticker: ticker)
+                reader.parallel = ParallelScan(buffer: buffer, options: options, sink: sink, fileName: name, split: split)
                 try reader.parse()
                 return PointSet(sourceName: name, format: .geoJSON, builder: reader.builder,
                                 numericPropertyName: options.numericProperty, report: reader.report, buffer: buffer)
@@ -89,11 +107,13 @@ public enum PointSetLoader {
                 try reader.parse()
                 return PointSet(sourceName: name, format: .csv, builder: reader.builder,
                                 numericPropertyName: options.numericProperty, report: reader.report, buffer: buffer,
-                                csvHeader: reader.header, csvCoordinateColumns: (reader.latColumn, reader.lonColumn),
-                                csvDelimiter: reader.delimiter)
+                                csv: reader.columns)
             }
         }
-        progress?(1)
+        // What the scan left resident of a mapped file goes back to the page cache; the few
+        // records asked for later are read from it again.
+        buffer.release(from: 0, to: buffer.count)
+        sink.finish()
         return set
     }
 

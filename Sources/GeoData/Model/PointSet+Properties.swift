@@ -1,19 +1,89 @@
 extension PointSet {
+    /// The place's name (`name`, else `title`), or nil.
+    public func name(at i: Int) -> String? {
+        guard hasNames else { return nil }
+        return text(at: i, csvColumn: csv.name) { $0.name.isSet ? $0.name : $0.title }
+    }
+
+    /// Short text drawn on the pin (`label`), e.g. a price; nil when absent.
+    public func label(at i: Int) -> String? {
+        guard hasLabels else { return nil }
+        return text(at: i, csvColumn: csv.label) { $0.label }
+    }
+
+    /// The `description` property, or nil.
+    public func description(at i: Int) -> String? {
+        guard hasDescriptions else { return nil }
+        return text(at: i, csvColumn: csv.description) { $0.description }
+    }
+
+    /// The simplestyle `marker-color` property (as written, e.g. "#ff8800"), or nil.
+    public func markerColor(at i: Int) -> String? {
+        guard hasMarkerColors else { return nil }
+        return text(at: i, csvColumn: csv.markerColor) { $0.markerColor }
+    }
+
+    /// Every point's name (nil when it has none) in point order, for indexing all of them
+    /// (search). Decodes the records front to back and gives the file's pages back behind it, so
+    /// a big file does not become resident.
+    /// - Complexity: O(size of the records).
+    public func forEachName(_ body: (Int, String?) -> Void) {
+        guard hasNames, buffer.isUnchanged else {
+            for i in 0..<count { body(i, nil) }
+            return
+        }
+        var released = 0
+        for i in 0..<count {
+            body(i, text(at: i, csvColumn: csv.name, checked: true) { $0.name.isSet ? $0.name : $0.title })
+            let o = Int(offsets[i])
+            if o - released >= PointSet.releaseStep {
+                buffer.release(from: released, to: o)
+                released = o
+            }
+        }
+        buffer.release(from: released, to: buffer.count)
+    }
+
+    /// How far a front-to-back pass over a mapped file gets before it gives pages back.
+    static let releaseStep = 32 << 20
+
+    /// A text field of point `i`'s record: the GeoJSON property span `pick` chooses, or the CSV
+    /// cell in `csvColumn`; nil when absent or empty.
+    private func text(at i: Int, csvColumn: Int, checked: Bool = false,
+                      _ pick: (GeoJSONReader.FeatureState) -> GeoJSONReader.Span) -> String? {
+        guard checked || buffer.isUnchanged else { return nil }
+        let offset = Int(offsets[i])
+        return buffer.withBytes { p in
+            switch format {
+            case .geoJSON:
+                guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset) else { return nil }
+                let s = pick(f)
+                guard s.isSet && s.end > s.start else { return nil }
+                return JSONStringDecoder.string(p, from: s.start, to: s.end, hasEscapes: s.escaped)
+            case .csv:
+                guard csvColumn >= 0, let row = csvRow(p, offset), csvColumn < row.fieldCount else { return nil }
+                let f = row.fields[csvColumn]
+                guard f.end > f.start else { return nil }
+                return row.fieldString(csvColumn)
+            }
+        }
+    }
+
     /// All properties of point `i`'s feature or row, in file order, decoded now from the kept
     /// file bytes. For CSV: every column except the two coordinate columns; cells that read as
     /// JSON numbers become `.number`, others `.string`.
     /// - Complexity: O(size of the record's text).
     public func properties(at i: Int) -> [(key: String, value: PropertyValue)] {
-        let r = record(i)
-        let s = rawStarts[r], e = rawEnds[r]
-        guard s >= 0 else { return [] }
+        guard buffer.isUnchanged else { return [] }
+        let offset = Int(offsets[i])
         return buffer.withBytes { p in
             switch format {
             case .geoJSON:
-                var parser = JSONValueParser(p: p, pos: s, end: e)
+                guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.propsStart >= 0 else { return [] }
+                var parser = JSONValueParser(p: p, pos: f.propsStart, end: f.propsEnd)
                 return parser.members()
             case .csv:
-                return csvCells(p, s).map { ($0.key, $0.value) }
+                return csvCells(p, offset).map { ($0.key, $0.value) }
             }
         }
     }
@@ -22,16 +92,16 @@ extension PointSet {
     /// `properties` object as written in the file (`{}` when it had none or `null`); for CSV a
     /// one-line object of the row's cells (coordinate columns left out), numbers unquoted.
     public func propertiesJSON(at i: Int) -> String {
-        let r = record(i)
-        let s = rawStarts[r], e = rawEnds[r]
-        guard s >= 0 else { return "{}" }
+        guard buffer.isUnchanged else { return "{}" }
+        let offset = Int(offsets[i])
         return buffer.withBytes { p in
             switch format {
             case .geoJSON:
-                return LoneSurrogates.repaired(UnsafeBufferPointer(start: p + s, count: e - s))
+                guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.propsStart >= 0 else { return "{}" }
+                return LoneSurrogates.repaired(UnsafeBufferPointer(start: p + f.propsStart, count: f.propsEnd - f.propsStart))
             case .csv:
                 var out = "{"
-                for (k, cell) in csvCells(p, s).enumerated() {
+                for (k, cell) in csvCells(p, offset).enumerated() {
                     if k > 0 { out += "," }
                     JSONStringDecoder.appendJSONString(cell.key, to: &out)
                     out += ":"
@@ -44,29 +114,30 @@ extension PointSet {
 
     /// The feature's `id` (GeoJSON string or number; CSV `id` column), or nil.
     public func id(at i: Int) -> PropertyValue? {
-        let r = record(i)
-        guard r < idStarts.count, idStarts[r] >= 0 else { return nil }
-        let s = idStarts[r], e = idEnds[r]
+        guard buffer.isUnchanged else { return nil }
+        let offset = Int(offsets[i])
         return buffer.withBytes { p in
             switch format {
             case .geoJSON:
-                var parser = JSONValueParser(p: p, pos: s, end: e)
+                guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.idStart >= 0 else { return nil }
+                var parser = JSONValueParser(p: p, pos: f.idStart, end: f.idEnd)
                 return parser.value()
             case .csv:
-                var sc = CSVScanner(p: p, end: e, pos: s, line: 1, delimiter: csvDelimiter)
-                guard (try? sc.readRecord(fileName: "")) != nil, sc.fieldCount > 0 else { return nil }
-                return PointSet.cellValue(p, sc, 0).value
+                guard csv.id >= 0, let row = csvRow(p, offset), csv.id < row.fieldCount,
+                      row.fields[csv.id].end > row.fields[csv.id].start else { return nil }
+                return PointSet.cellValue(p, row, csv.id).value
             }
         }
     }
 
     /// The `id` as JSON text exactly as written (GeoJSON), or as a JSON string/number (CSV).
     public func idJSON(at i: Int) -> String? {
-        let r = record(i)
-        guard r < idStarts.count, idStarts[r] >= 0 else { return nil }
         if format == .geoJSON {
+            guard buffer.isUnchanged else { return nil }
+            let offset = Int(offsets[i])
             return buffer.withBytes { p in
-                LoneSurrogates.repaired(UnsafeBufferPointer(start: p + idStarts[r], count: idEnds[r] - idStarts[r]))
+                guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.idStart >= 0 else { return nil }
+                return LoneSurrogates.repaired(UnsafeBufferPointer(start: p + f.idStart, count: f.idEnd - f.idStart))
             }
         }
         switch id(at: i) {
@@ -80,7 +151,7 @@ extension PointSet {
     }
 
     /// Column names of a CSV file (empty for GeoJSON).
-    public var columnNames: [String] { csvHeader }
+    public var columnNames: [String] { csv.header }
 
     private struct Cell {
         var key: String
@@ -88,18 +159,22 @@ extension PointSet {
         var numberText: String?
     }
 
+    /// The CSV row starting at `start`, split into fields.
+    private func csvRow(_ p: UnsafePointer<UInt8>, _ start: Int) -> CSVScanner? {
+        var sc = CSVScanner(p: p, end: buffer.count, pos: start, line: 1, delimiter: csv.delimiter)
+        guard (try? sc.readRecord(fileName: "")) != nil else { return nil }
+        return sc
+    }
+
     private func csvCells(_ p: UnsafePointer<UInt8>, _ start: Int) -> [Cell] {
-        var sc = CSVScanner(p: p, end: buffer.count, pos: start, line: 1, delimiter: csvDelimiter)
-        guard (try? sc.readRecord(fileName: "")) != nil else { return [] }
+        guard let sc = csvRow(p, start) else { return [] }
         var cells: [Cell] = []
-        for c in 0..<min(sc.fieldCount, csvHeader.count)
-        where c != csvCoordinateColumns.latitude && c != csvCoordinateColumns.longitude {
+        for c in 0..<min(sc.fieldCount, csv.header.count) where c != csv.latitude && c != csv.longitude {
             let v = PointSet.cellValue(p, sc, c)
-            cells.append(Cell(key: csvHeader[c], value: v.value, numberText: v.numberText))
+            cells.append(Cell(key: csv.header[c], value: v.value, numberText: v.numberText))
         }
         return cells
     }
-
     /// A CSV cell as a value: a number when the text is a JSON number, else a string.
     private static func cellValue(_ p: UnsafePointer<UInt8>, _ sc: CSVScanner, _ c: Int) -> (value: PropertyValue, numberText: String?) {
         let s = sc.fields[c].start, e = sc.fields[c].end

@@ -1,24 +1,22 @@
 import ClusterCore
 
-/// Accumulates records and points while a reader scans; produces a `PointSet`.
+/// Accumulates points while a reader scans; produces a `PointSet`.
+///
+/// Per point it keeps only the coordinate and the byte offset of the point's record (its GeoJSON
+/// feature or CSV row), from which everything else about the place is decoded when asked for.
+/// The feature/row number, category and numeric value cost memory only when the file has them
+/// (`Int32Column`; the numeric column only when asked for).
 struct PointSetBuilder {
     var coordinates: [GeoCoordinate] = []
-    var sourcePositions: [Int32] = []
-    var categoryIndices: [Int32] = []
+    /// Byte offset of each point's record: the feature's `{`, or the CSV row's first byte.
+    var offsets: [UInt32] = []
+    /// Feature index (GeoJSON) or data-row index (CSV) of each point.
+    var sourcePositions = Int32Column.identity
+    /// Index into `categories.names`, or −1.
+    var categoryIndices = Int32Column.constant(-1)
     var numericValues: [Double] = []
-    /// Record of each point; empty while it is the identity.
-    var pointRecords: [Int32] = []
-
-    /// Byte range of each record's raw text (GeoJSON properties object, CSV row).
-    var rawStarts: [Int] = []
-    var rawEnds: [Int] = []
-    var names = StringColumn()
-    var labels = StringColumn()
-    var descriptions = StringColumn()
-    var markerColors = StringColumn()
-    /// Byte range of each record's raw `id` value; empty while no record has one.
-    var idStarts: [Int] = []
-    var idEnds: [Int] = []
+    /// Which optional fields some record has (so "no names at all" needs no look at the records).
+    var fields = PointSet.FieldsPresent()
 
     var categories = CategoryInterner()
     let wantsNumeric: Bool
@@ -26,46 +24,35 @@ struct PointSetBuilder {
     init(wantsNumeric: Bool, capacityHint: Int) {
         self.wantsNumeric = wantsNumeric
         coordinates.reserveCapacity(capacityHint)
-        sourcePositions.reserveCapacity(capacityHint)
-        categoryIndices.reserveCapacity(capacityHint)
-        rawStarts.reserveCapacity(capacityHint)
-        rawEnds.reserveCapacity(capacityHint)
+        offsets.reserveCapacity(capacityHint)
         if wantsNumeric { numericValues.reserveCapacity(capacityHint) }
     }
 
-    var recordCount: Int { rawStarts.count }
-
-    /// Starts a record; returns its index. Fill the string columns right after.
+    /// Adds one point whose record starts at byte `offset`.
     @inline(__always)
-    mutating func beginRecord(rawStart: Int, rawEnd: Int, idStart: Int = -1, idEnd: Int = -1) -> Int {
-        let r = rawStarts.count
-        rawStarts.append(rawStart)
-        rawEnds.append(rawEnd)
-        if idStart >= 0 {
-            if idStarts.count < r {
-                idStarts.append(contentsOf: repeatElement(-1, count: r - idStarts.count))
-                idEnds.append(contentsOf: repeatElement(-1, count: r - idEnds.count))
-            }
-            idStarts.append(idStart)
-            idEnds.append(idEnd)
-        } else if !idStarts.isEmpty {
-            idStarts.append(-1)
-            idEnds.append(-1)
-        }
-        return r
-    }
-
-    /// Adds one point belonging to record `record`.
-    @inline(__always)
-    mutating func addPoint(_ c: GeoCoordinate, record: Int, position: Int, category: Int32, numeric: Double) {
-        let p = coordinates.count
-        if p != record && pointRecords.isEmpty {
-            pointRecords = (0..<Int32(p)).map { $0 }
-        }
-        if !pointRecords.isEmpty { pointRecords.append(Int32(record)) }
+    mutating func addPoint(_ c: GeoCoordinate, offset: Int, position: Int, category: Int32, numeric: Double) {
         coordinates.append(c)
+        offsets.append(UInt32(truncatingIfNeeded: offset))
         sourcePositions.append(Int32(truncatingIfNeeded: position))
         categoryIndices.append(category)
         if wantsNumeric { numericValues.append(numeric) }
+    }
+
+    /// Appends the points another builder read from a later part of the same file; its record
+    /// positions count from `positionBase`.
+    mutating func append(_ other: PointSetBuilder, positionBase: Int) {
+        coordinates.append(contentsOf: other.coordinates)
+        offsets.append(contentsOf: other.offsets)
+        sourcePositions.append(other.sourcePositions, adding: Int32(truncatingIfNeeded: positionBase))
+        if other.categories.names.isEmpty {
+            categoryIndices.append(other.categoryIndices, adding: 0)   // all −1
+        } else {
+            let table = other.categories.names.map { categories.index($0) }
+            var mapped = Int32Column.constant(-1)
+            for c in other.categoryIndices { mapped.append(c < 0 ? -1 : table[Int(c)]) }
+            categoryIndices.append(mapped, adding: 0)
+        }
+        if wantsNumeric { numericValues.append(contentsOf: other.numericValues) }
+        fields.formUnion(other.fields)
     }
 }

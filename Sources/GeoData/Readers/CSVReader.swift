@@ -13,11 +13,8 @@ struct CSVReader {
     var scanner: CSVScanner
     var builder: PointSetBuilder
     var report = LoadReport(unit: .rows)
-    private(set) var header: [String] = []
-    private(set) var latColumn = -1
-    private(set) var lonColumn = -1
-    /// The field separator found in the header line.
-    var delimiter: UInt8 { scanner.delimiter }
+    /// The header and where the special columns are (for decoding rows again later).
+    private(set) var columns = PointSet.CSVColumns()
 
     init(bytes: UnsafePointer<UInt8>, count: Int, fileName: String, options: LoadOptions, ticker: ProgressTicker) {
         p = bytes
@@ -52,7 +49,9 @@ struct CSVReader {
 
         scanner.delimiter = CSVScanner.detectDelimiter(p, from: scanner.pos, end: end)
         try scanner.readRecord(fileName: fileName)
-        header = (0..<scanner.fieldCount).map { scanner.fieldString($0).trimmingSpaces() }
+        let header = (0..<scanner.fieldCount).map { scanner.fieldString($0).trimmingSpaces() }
+        columns.header = header
+        columns.delimiter = scanner.delimiter
         let lowered = header.map { $0.lowercased() }
         let listing = CSVReader.columnListing(header)
 
@@ -76,8 +75,10 @@ struct CSVReader {
             throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
                                message: "no latitude/longitude columns (looked for lat, latitude, y and lon, lng, long, longitude, x); \(listing)")
         }
-        latColumn = try find(options.latitudeColumn, CSVReader.latitudeNames, "latitude")
-        lonColumn = try find(options.longitudeColumn, CSVReader.longitudeNames, "longitude")
+        let latColumn = try find(options.latitudeColumn, CSVReader.latitudeNames, "latitude")
+        let lonColumn = try find(options.longitudeColumn, CSVReader.longitudeNames, "longitude")
+        columns.latitude = latColumn
+        columns.longitude = lonColumn
         if latColumn == lonColumn {
             throw GeoDataError(kind: .noCoordinateColumns, fileName: fileName, line: 1,
                                message: "the latitude and longitude columns are the same column (\"\(MessageText.excerpt(header[latColumn]))\")")
@@ -87,13 +88,17 @@ struct CSVReader {
         let labelCol = lowered.firstIndex(of: "label") ?? -1
         let descCol = lowered.firstIndex(of: "description") ?? -1
         let colorCol = lowered.firstIndex(of: "marker-color") ?? -1
-        let idCol = lowered.firstIndex(of: "id") ?? -1
+        columns.name = nameCol
+        columns.label = labelCol
+        columns.description = descCol
+        columns.markerColor = colorCol
+        columns.id = lowered.firstIndex(of: "id") ?? -1
         let catCol: Int
         if let c = options.categoryProperty { catCol = lowered.firstIndex(of: c.lowercased()) ?? -1 }
         else { catCol = CSVReader.column(named: ["category", "marker-symbol"], in: lowered) ?? -1 }
         let numCol = options.numericProperty.flatMap { lowered.firstIndex(of: $0.lowercased()) } ?? -1
         let labels = options.categoryLabels
-        let columns = header.count
+        let columnCount = header.count
 
         var rowIndex = 0
         while scanner.pos < end {
@@ -104,7 +109,7 @@ struct CSVReader {
             let position = rowIndex
             rowIndex += 1
             try ticker.tick(scanner.pos)
-            if scanner.malformed || scanner.fieldCount != columns {
+            if scanner.malformed || scanner.fieldCount != columnCount {
                 report.skip(.badRow, at: rowLine)
                 continue
             }
@@ -119,18 +124,10 @@ struct CSVReader {
                 report.skip(.outOfRange, at: rowLine)
                 continue
             }
-            var idStart = -1, idEnd = -1
-            if idCol >= 0 && scanner.fields[idCol].end > scanner.fields[idCol].start {
-                // Keep the raw field, quotes included, so it can be decoded later.
-                let quoted = scanner.fields[idCol].flags & 1 != 0
-                idStart = scanner.fields[idCol].start - (quoted ? 1 : 0)
-                idEnd = scanner.fields[idCol].end + (quoted ? 1 : 0)
-            }
-            let record = builder.beginRecord(rawStart: rowStart, rawEnd: scanner.recordEnd, idStart: idStart, idEnd: idEnd)
-            CSVReader.appendField(scanner, p, nameCol, to: &builder.names)
-            CSVReader.appendField(scanner, p, labelCol, to: &builder.labels)
-            CSVReader.appendField(scanner, p, descCol, to: &builder.descriptions)
-            CSVReader.appendField(scanner, p, colorCol, to: &builder.markerColors)
+            CSVReader.note(scanner, nameCol, .name, in: &builder.fields)
+            CSVReader.note(scanner, labelCol, .label, in: &builder.fields)
+            CSVReader.note(scanner, descCol, .description, in: &builder.fields)
+            CSVReader.note(scanner, colorCol, .markerColor, in: &builder.fields)
             var cat: Int32 = -1
             if catCol >= 0 {
                 let s = scanner.fields[catCol].start, e = scanner.fields[catCol].end
@@ -149,22 +146,18 @@ struct CSVReader {
                 let s = scanner.fields[numCol].start, e = scanner.fields[numCol].end
                 numeric = CSVReader.number(p, s, e) ?? .nan
             }
-            builder.addPoint(GeoCoordinate(latitude: lat, longitude: lon), record: record, position: position,
+            builder.addPoint(GeoCoordinate(latitude: lat, longitude: lon), offset: rowStart, position: position,
                              category: cat, numeric: numeric)
         }
         report.itemsRead = rowIndex
         report.pointsLoaded = builder.coordinates.count
     }
 
+    /// Notes that some row has a value in `col` (decoded from the file when asked for).
     @inline(__always)
-    static func appendField(_ scanner: borrowing CSVScanner, _ p: UnsafePointer<UInt8>, _ col: Int, to column: inout StringColumn) {
-        if col < 0 { column.appendEmpty(); return }
-        let s = scanner.fields[col].start, e = scanner.fields[col].end
-        if scanner.fields[col].flags & 2 == 0 {
-            column.append(p, from: s, to: e)
-        } else {
-            column.append(bytes: scanner.fieldBytes(col))
-        }
+    static func note(_ scanner: borrowing CSVScanner, _ col: Int, _ field: PointSet.FieldsPresent,
+                     in present: inout PointSet.FieldsPresent) {
+        if col >= 0 && scanner.fields[col].end > scanner.fields[col].start { present.insert(field) }
     }
 
     @inline(__always)

@@ -30,14 +30,14 @@ extension GeoJSONReader {
                 return
             }
             let (cat, num) = beginRecord()
-            builder.addPoint(GeoCoordinate(latitude: cur.lat, longitude: cur.lon), record: builder.recordCount - 1,
+            builder.addPoint(GeoCoordinate(latitude: cur.lat, longitude: cur.lon), offset: cur.start,
                              position: position, category: cat, numeric: num)
         case .multiPoint:
             guard cur.shape == .positions else {
                 report.skip(cur.shape == .deeper ? .unsupportedGeometry : .noCoordinates, at: position)
                 return
             }
-            var record = -1
+            var began = false
             var cat: Int32 = -1
             var num = Double.nan
             for k in multiLon.indices {
@@ -45,23 +45,23 @@ extension GeoJSONReader {
                     report.skip(reason, at: position)
                     continue
                 }
-                if record < 0 {
+                if !began {
                     (cat, num) = beginRecord()
-                    record = builder.recordCount - 1
+                    began = true
                 }
-                builder.addPoint(GeoCoordinate(latitude: multiLat[k], longitude: multiLon[k]), record: record,
+                builder.addPoint(GeoCoordinate(latitude: multiLat[k], longitude: multiLon[k]), offset: cur.start,
                                  position: position, category: cat, numeric: num)
             }
         }
     }
 
-    /// Appends the record's columns; returns its category index and numeric value.
+    /// Notes which optional fields the record has (they are decoded from the file when asked
+    /// for); returns its category index and numeric value.
     mutating func beginRecord() -> (Int32, Double) {
-        _ = builder.beginRecord(rawStart: cur.propsStart, rawEnd: cur.propsEnd, idStart: cur.idStart, idEnd: cur.idEnd)
-        GeoJSONReader.append(p, cur.name.isSet ? cur.name : cur.title, to: &builder.names)
-        GeoJSONReader.append(p, cur.label, to: &builder.labels)
-        GeoJSONReader.append(p, cur.description, to: &builder.descriptions)
-        GeoJSONReader.append(p, cur.markerColor, to: &builder.markerColors)
+        if GeoJSONReader.hasText(cur.name.isSet ? cur.name : cur.title) { builder.fields.insert(.name) }
+        if GeoJSONReader.hasText(cur.label) { builder.fields.insert(.label) }
+        if GeoJSONReader.hasText(cur.description) { builder.fields.insert(.description) }
+        if GeoJSONReader.hasText(cur.markerColor) { builder.fields.insert(.markerColor) }
         var cat: Int32 = -1
         let catSpan = categoryKey != nil ? cur.categoryOverride : (cur.category.isSet ? cur.category : cur.markerSymbol)
         if catSpan.isSet && catSpan.end > catSpan.start {
@@ -76,12 +76,7 @@ extension GeoJSONReader {
         return (cat, cur.numeric)
     }
 
+    /// Whether a property span decodes to a non-empty text (an escape always gives a character).
     @inline(__always)
-    static func append(_ p: UnsafePointer<UInt8>, _ s: Span, to column: inout StringColumn) {
-        if s.isSet {
-            column.appendJSON(p, from: s.start, to: s.end, hasEscapes: s.escaped)
-        } else {
-            column.appendEmpty()
-        }
-    }
+    static func hasText(_ s: Span) -> Bool { s.isSet && s.end > s.start }
 }

@@ -11,6 +11,7 @@ extension GeoJSONReader {
         var topType: String?
         var sawFeatures = false
         cur = FeatureState()
+        cur.start = pos
         if enterContainer(closedBy: UInt8(ascii: "}")) {
             repeat {
                 let key = try scanMemberName()
@@ -98,34 +99,56 @@ extension GeoJSONReader {
     /// The `features` array; its '[' is at `pos`.
     mutating func parseFeatures() throws {
         guard enterContainer(closedBy: UInt8(ascii: "]")) else { return }
-        var index = 0
-        repeat {
+        if let parallel, let chunks = parallel.chunks(p, from: pos, to: end) {
+            try parseFeaturesInParallel(parallel, chunks: chunks)
+            return
+        }
+        report.itemsRead += try parseFeatureRun(firstIndex: 0, stopAt: Int.max).count
+    }
+
+    /// Reads the elements of the `features` array from `pos` (an element's start) until the
+    /// array ends (`closed`) or the next element would start at or after `stopAt`; `pos` is then
+    /// that element's start. Returns how many features were read; they are numbered from
+    /// `firstIndex`.
+    mutating func parseFeatureRun(firstIndex: Int, stopAt: Int) throws -> (count: Int, closed: Bool) {
+        var index = firstIndex
+        while true {
             guard p[pos] == UInt8(ascii: "{") else {
                 featureIndex = index
                 throw expected("a feature object '{'")
             }
             try parseFeature(index: index)
             index += 1
-        } while try nextElementFollows(closer: UInt8(ascii: "]"), expecting: "',' or ']' after a feature")
-        report.itemsRead += index
+            if try !nextElementFollows(closer: UInt8(ascii: "]"), expecting: "',' or ']' after a feature") {
+                return (index - firstIndex, true)
+            }
+            if pos >= stopAt { return (index - firstIndex, false) }
+        }
     }
 
     /// Reads feature number `index` (its '{' is at `pos`), naming it in errors, and commits its
     /// points; then reports progress.
     mutating func parseFeature(index: Int) throws {
         featureIndex = index
-        cur = FeatureState()
-        if enterContainer(closedBy: UInt8(ascii: "}")) {
-            repeat {
-                let key = try scanMemberName()
-                if try !parseFeatureMember(key, depth: 2) {
-                    try skipValue(depth: 2)
-                }
-            } while try nextElementFollows(closer: UInt8(ascii: "}"), expecting: "',' or '}' after a member of the feature")
-        }
+        try parseFeatureMembers(depth: 2)
         commit(position: index)
         featureIndex = nil
         try ticker.tick(pos)
+    }
+
+    /// Reads the members of the feature object at `pos` (its '{') into `cur`.
+    @inline(__always)
+    mutating func parseFeatureMembers(depth: Int) throws {
+        cur = FeatureState()
+        cur.start = pos
+        if enterContainer(closedBy: UInt8(ascii: "}")) {
+            repeat {
+                let key = try scanMemberName()
+                if try !parseFeatureMember(key, depth: depth) {
+                    try skipValue(depth: depth)
+                }
+            } while try nextElementFollows(closer: UInt8(ascii: "}"), expecting: "',' or '}' after a member of the feature")
+        }
     }
 
     /// Reads `geometry`, `properties` or `id`; returns false for other members (not consumed).

@@ -31,6 +31,8 @@ struct GeoJSONReader {
     var multiStatus: [PositionStatus] = []
     /// The feature being read.
     var cur = FeatureState()
+    /// Set for a big file's top-level reader: the `features` array is then read on every core.
+    var parallel: ParallelScan?
 
     enum GeometryKind { case missing, null, point, multiPoint, other, untyped }
     enum CoordinateShape { case none, empty, position, positions, deeper }
@@ -46,6 +48,8 @@ struct GeoJSONReader {
 
     /// What one feature's members said, gathered in any order.
     struct FeatureState {
+        /// Where the feature's `{` is: the record's offset, from which it is read again later.
+        var start = -1
         var kind = GeometryKind.missing
         var shape = CoordinateShape.none
         var lon = 0.0
@@ -60,7 +64,8 @@ struct GeoJSONReader {
         var numeric = Double.nan
     }
 
-    init(bytes: UnsafePointer<UInt8>, count: Int, fileName: String, options: LoadOptions, ticker: ProgressTicker) {
+    init(bytes: UnsafePointer<UInt8>, count: Int, fileName: String, options: LoadOptions, ticker: ProgressTicker,
+         expectedBytes: Int? = nil) {
         p = bytes
         end = count
         self.fileName = fileName
@@ -70,6 +75,18 @@ struct GeoJSONReader {
         categoryLabels = options.categoryLabels
         // About 100 bytes per point feature in typical files.
         builder = PointSetBuilder(wantsNumeric: options.numericProperty != nil,
-                                  capacityHint: min(count / 100 + 16, 50_000_000))
+                                  capacityHint: min((expectedBytes ?? count) / 100 + 16, 50_000_000))
+    }
+
+    /// The members of the feature whose `{` is at `offset` of an already scanned buffer (a
+    /// record read again for its name or properties); nil if it no longer reads as one.
+    static func feature(_ p: UnsafePointer<UInt8>, count: Int, at offset: Int) -> FeatureState? {
+        guard offset >= 0 && offset < count && p[offset] == UInt8(ascii: "{") else { return nil }
+        var reader = GeoJSONReader(bytes: p, count: count, fileName: "", options: LoadOptions(),
+                                   ticker: .none, expectedBytes: 0)
+        reader.pos = offset
+        // Depth 0: never stricter than the first read, which found this feature at depth 1 or 2.
+        guard (try? reader.parseFeatureMembers(depth: 0)) != nil else { return nil }
+        return reader.cur
     }
 }
