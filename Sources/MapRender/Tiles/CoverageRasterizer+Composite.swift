@@ -1,0 +1,150 @@
+import CCairo
+
+extension CoverageRasterizer {
+    /// `source over destination` for premultiplied pixels with coverage 0…1, in integers, two
+    /// channels per multiply (the `x·k/256` pairs trick).
+    @inline(__always)
+    static func blend(_ p: UInt32, coverage c: Float, srcRB: UInt32, srcAG: UInt32, alpha: Float) -> UInt32 {
+        let k = UInt32(c * 256)                      // source weight 0…256
+        let inv = 256 - UInt32(c * alpha * 256)      // destination weight
+        let rb = ((p & 0x00FF_00FF) &* inv &+ srcRB &* k) >> 8
+        let ag = (((p >> 8) & 0x00FF_00FF) &* inv &+ srcAG &* k) >> 8
+        return (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) << 8)
+    }
+
+    /// The source colour of one composite, premultiplied, in the forms the pixel loop wants.
+    struct Source {
+        var alpha: Float
+        var opaque: Bool
+        /// Red/blue and alpha/green pairs, for two channels per multiply.
+        var rb: UInt32
+        var ag: UInt32
+        /// The pixel of full coverage when opaque.
+        var solid: UInt32
+
+        init(red: Double, green: Double, blue: Double, alpha: Double) {
+            let ca = Float(min(1, max(0, alpha)))
+            let sr = Float(red) * 255 * ca, sg = Float(green) * 255 * ca, sb = Float(blue) * 255 * ca, sa = 255 * ca
+            self.alpha = ca
+            opaque = ca >= 1
+            rb = UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sb + 0.5))
+            ag = UInt32(min(255, sa + 0.5)) << 16 | UInt32(min(255, sg + 0.5))
+            solid = UInt32(255) << 24 | UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sg + 0.5)) << 8
+                | UInt32(min(255, sb + 0.5))
+        }
+    }
+
+    /// Blends the collected shapes' coverage in an sRGB colour over an ARGB32/RGB24 cairo image
+    /// surface, the rasteriser's (0, 0) at device pixel (`originX`, `originY`), then clears the
+    /// edges for the next shape. Pixels outside the surface are skipped.
+    func compositeOffset(into surface: OpaquePointer, originX: Int, originY: Int,
+                         red: Double, green: Double, blue: Double, alpha: Double) {
+        defer { edgeCount = 0 }
+        guard edgeCount > 0 else { return }
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface)) / 4
+        let sw = Int(cairo_image_surface_get_width(surface))
+        let sh = Int(cairo_image_surface_get_height(surface))
+        let pixels = UnsafeMutableRawPointer(data).bindMemory(to: UInt32.self, capacity: stride * sh)
+        let source = Source(red: red, green: green, blue: blue, alpha: alpha)
+        sortIntoBands()
+        // Edges still reaching into the band being drawn, as indices into `sorted`, compacted
+        // after each band.
+        var active = [Int32]()
+        active.reserveCapacity(256)
+        let bandRows = Self.bandRows
+        for band in 0..<bandCount {
+            for i in bandStart[band]..<bandStart[band + 1] { active.append(i) }
+            guard !active.isEmpty else { continue }
+            let bandTop = band * bandRows, bandLast = min(height, bandTop + bandRows) - 1
+            var kept = 0
+            for k in 0..<active.count {
+                let i = Int(active[k])
+                let lastRow = min(height - 1, Int(sorted[i].bottom.rounded(.up)) - 1)
+                let firstRow = Int(sorted[i].y)
+                if firstRow <= min(lastRow, bandLast) {
+                    accumulate(&sorted[i], firstRow: firstRow, lastRow: min(lastRow, bandLast), bandTop: bandTop)
+                }
+                if lastRow > bandLast {
+                    active[kept] = active[k]
+                    kept += 1
+                }
+            }
+            active.removeLast(active.count - kept)
+            compositeBand(top: bandTop, last: bandLast, into: pixels, stride: stride, surfaceWidth: sw, surfaceHeight: sh,
+                          originX: originX, originY: originY, source: source)
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
+    /// Blends the accumulated rows of one band and clears them.
+    private func compositeBand(top: Int, last: Int, into pixels: UnsafeMutablePointer<UInt32>, stride: Int,
+                               surfaceWidth sw: Int, surfaceHeight sh: Int, originX: Int, originY: Int, source: Source) {
+        let a = cells, width = width
+        let ca = source.alpha, opaque = source.opaque, solid = source.solid, srcRB = source.rb, srcAG = source.ag
+        let visibleFrom = max(0, -originX), visibleTo = min(width - 1, sw - 1 - originX)
+        for row in top...last {
+            let r = row - top
+            let lo = Int(rowMin[r]), hi = Int(rowMax[r])
+            guard lo <= hi else { continue }
+            let base = r * (width + 2)
+            var acc: Float = 0
+            let sy = row + originY
+            let visibleRow = sy >= 0 && sy < sh
+            let line = pixels + (visibleRow ? sy : 0) * stride
+            let blocks = touched + r * blocksPerRow
+            var x = lo
+            while x <= hi {
+                let block = x >> Self.blockShift
+                if !blocks[block] {
+                    let level = abs(acc)
+                    if level < 1.0 / 512 {
+                        // Outside every shape and no edge here: nothing to draw in this block.
+                        acc = 0
+                        x = (block + 1) << Self.blockShift
+                        continue
+                    }
+                    if level > 1 - 1.0 / 512 && opaque && visibleRow {
+                        // Inside a shape and no edge here: a run of solid pixels, no cell to read.
+                        let end = min(hi, ((block + 1) << Self.blockShift) - 1)
+                        let from = max(x, -originX), to = min(end, width - 1, sw - 1 - originX)
+                        if from <= to { (line + from + originX).update(repeating: solid, count: to - from + 1) }
+                        x = end + 1
+                        continue
+                    }
+                }
+                blocks[block] = false
+                let end = min(hi, ((block + 1) << Self.blockShift) - 1)
+                if visibleRow && x >= visibleFrom && end <= visibleTo {
+                    // The common case (the whole block on the surface): no bounds tests per pixel.
+                    let px = line + originX
+                    while x <= end {
+                        acc += a[base + x]
+                        a[base + x] = 0
+                        let c = min(1, abs(acc))
+                        if c >= 1 && opaque {
+                            px[x] = solid
+                        } else if c >= 1.0 / 512 {
+                            px[x] = Self.blend(px[x], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                        }
+                        x += 1
+                    }
+                    continue
+                }
+                while x <= end {
+                    acc += a[base + x]
+                    a[base + x] = 0
+                    let c = min(1, abs(acc))
+                    let sx = x + originX
+                    x += 1
+                    if c < 1.0 / 512 { continue }
+                    guard visibleRow, sx - originX < width, sx >= 0, sx < sw else { continue }
+                    line[sx] = c >= 1 && opaque ? solid : Self.blend(line[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                }
+            }
+            rowMin[r] = Int32.max
+            rowMax[r] = -1
+        }
+    }
+}
