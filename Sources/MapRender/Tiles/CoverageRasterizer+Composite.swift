@@ -12,6 +12,15 @@ extension CoverageRasterizer {
         return (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) << 8)
     }
 
+    /// `blend` for an opaque source, the coverage given as a weight 0…256.
+    @inline(__always)
+    static func blendOpaque(_ p: UInt32, weight k: UInt32, srcRB: UInt32, srcAG: UInt32) -> UInt32 {
+        let inv = 256 - k
+        let rb = ((p & 0x00FF_00FF) &* inv &+ srcRB &* k) >> 8
+        let ag = (((p >> 8) & 0x00FF_00FF) &* inv &+ srcAG &* k) >> 8
+        return (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) << 8)
+    }
+
     /// The source colour of one composite, premultiplied, in the forms the pixel loop wants.
     struct Source {
         var alpha: Float
@@ -51,15 +60,18 @@ extension CoverageRasterizer {
         sortIntoBands()
         // Edges still reaching into the band being drawn, as indices into `sorted`, compacted
         // after each band.
-        var active = [Int32]()
-        active.reserveCapacity(256)
+        let active = self.active
+        var activeCount = 0
         let bandRows = Self.bandRows
         for band in 0..<bandCount {
-            for i in bandStart[band]..<bandStart[band + 1] { active.append(i) }
-            guard !active.isEmpty else { continue }
+            for i in bandStart[band]..<bandStart[band + 1] {
+                active[activeCount] = i
+                activeCount += 1
+            }
+            guard activeCount > 0 else { continue }
             let bandTop = band * bandRows, bandLast = min(height, bandTop + bandRows) - 1
             var kept = 0
-            for k in 0..<active.count {
+            for k in 0..<activeCount {
                 let i = Int(active[k])
                 let lastRow = min(height - 1, Int(sorted[i].bottom.rounded(.up)) - 1)
                 let firstRow = Int(sorted[i].y)
@@ -71,7 +83,7 @@ extension CoverageRasterizer {
                     kept += 1
                 }
             }
-            active.removeLast(active.count - kept)
+            activeCount = kept
             compositeBand(top: bandTop, last: bandLast, into: pixels, stride: stride, surfaceWidth: sw, surfaceHeight: sh,
                           originX: originX, originY: originY, source: source)
         }
@@ -118,17 +130,24 @@ extension CoverageRasterizer {
                 let end = min(hi, ((block + 1) << Self.blockShift) - 1)
                 if visibleRow && x >= visibleFrom && end <= visibleTo {
                     // The common case (the whole block on the surface): no bounds tests per pixel.
+                    // Every pixel blended, without branches: full coverage of an opaque colour
+                    // gives the colour exactly, and coverage under 1/256 leaves the pixel as it
+                    // was (a weight of 0), so tests per pixel would only cost mispredictions.
                     let px = line + originX
-                    while x <= end {
-                        acc += a[base + x]
-                        a[base + x] = 0
-                        let c = min(1, abs(acc))
-                        if c >= 1 && opaque {
-                            px[x] = solid
-                        } else if c >= 1.0 / 512 {
-                            px[x] = Self.blend(px[x], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                    if opaque {
+                        while x <= end {
+                            acc += a[base + x]
+                            a[base + x] = 0
+                            px[x] = Self.blendOpaque(px[x], weight: UInt32(min(1, abs(acc)) * 256), srcRB: srcRB, srcAG: srcAG)
+                            x += 1
                         }
-                        x += 1
+                    } else {
+                        while x <= end {
+                            acc += a[base + x]
+                            a[base + x] = 0
+                            px[x] = Self.blend(px[x], coverage: min(1, abs(acc)), srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                            x += 1
+                        }
                     }
                     continue
                 }

@@ -42,6 +42,8 @@ final class CoverageRasterizer {
     var sorted: UnsafeMutablePointer<Edge>
     var edgeCount = 0
     var edgeCapacity: Int
+    /// Indices into `sorted` of the edges reaching into the band being composited.
+    var active: UnsafeMutablePointer<Int32>
     /// Per band, where its edges start in `sorted` (counting sort by top band).
     let bandStart: UnsafeMutablePointer<Int32>
     let bandCount: Int
@@ -61,6 +63,7 @@ final class CoverageRasterizer {
         edgeCapacity = 4096
         edges = .allocate(capacity: edgeCapacity)
         sorted = .allocate(capacity: edgeCapacity)
+        active = .allocate(capacity: edgeCapacity)
         bandCount = (self.height + Self.bandRows - 1) >> Self.bandShift
         bandStart = .allocate(capacity: bandCount + 1)
         let cellCount = (self.width + 2) * Self.bandRows
@@ -78,6 +81,7 @@ final class CoverageRasterizer {
     deinit {
         edges.deallocate()
         sorted.deallocate()
+        active.deallocate()
         bandStart.deallocate()
         cells.deallocate()
         rowMin.deallocate()
@@ -107,6 +111,8 @@ final class CoverageRasterizer {
         edges = e
         sorted.deallocate()
         sorted = .allocate(capacity: c)
+        active.deallocate()
+        active = .allocate(capacity: c)
         edgeCapacity = c
     }
 

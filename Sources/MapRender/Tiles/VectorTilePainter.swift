@@ -120,19 +120,21 @@ public struct VectorTilePainter: Sendable {
             let polygon = VectorTileFeature.GeometryType.polygon.rawValue
             let lineString = VectorTileFeature.GeometryType.lineString.rawValue
             let wantsPolygon = halfWidth == 0
-            table.withRows { rows, types, bounds in
+            let passing = filter.passingKinds(of: table)
+            table.withKinds { kinds, types, bounds in
                 layer.features.withUnsafeBufferPointer { features in
-                    for i in 0..<table.count {
-                        let type = types[i]
-                        guard type == polygon || (!wantsPolygon && type == lineString) else { continue }
-                        let b = bounds + 4 * i
-                        guard Double(b[2]) >= lo.x, Double(b[0]) <= hi.x, Double(b[3]) >= lo.y, Double(b[1]) <= hi.y,
-                              filter.matches(row: rows + i * table.width, type: type) else { continue }
-                        if wantsPolygon {
-                            addFill(features[i], geometry, raster, scratch)
-                        } else {
-                            addStroke(features[i], geometry, halfWidth: halfWidth, closed: type == polygon,
-                                      dashes: dashes, raster, scratch)
+                    passing.withUnsafeBufferPointer { passing in
+                        for i in 0..<table.count {
+                            let type = types[i]
+                            guard type == polygon || (!wantsPolygon && type == lineString), passing[Int(kinds[i])] else { continue }
+                            let b = bounds + 4 * i
+                            guard Double(b[2]) >= lo.x, Double(b[0]) <= hi.x, Double(b[3]) >= lo.y, Double(b[1]) <= hi.y else { continue }
+                            if wantsPolygon {
+                                addFill(features[i], geometry, raster, scratch)
+                            } else {
+                                addStroke(features[i], geometry, halfWidth: halfWidth, closed: type == polygon,
+                                          dashes: dashes, raster, scratch)
+                            }
                         }
                     }
                 }

@@ -1,6 +1,6 @@
-/// A `StyleFilter` compiled against one `PreparedLayer`: a flat postfix program over the layer's
-/// property table, evaluated with a bit stack, so testing a feature allocates nothing and retains
-/// nothing.
+/// A `StyleFilter` compiled against one `PreparedLayer`: a flat prefix program over the layer's
+/// property table, evaluated with short cuts (an `all` stops at its first failing operand), so
+/// testing a feature allocates nothing, retains nothing and mostly reads one or two entries.
 ///
 /// Property names become table columns and value sets become a membership byte per value of the
 /// layer, decided on first use (layers such as Protomaps' `landuse` carry thousands of values,
@@ -21,12 +21,13 @@ public final class FilterProgram: @unchecked Sendable {
         var count: Int32 = 0
         /// `equals`: the set's index in `sets`.
         var set: Int32 = 0
+        /// Instructions in this subtree, itself included (to skip an operand).
+        var size: Int32 = 1
     }
 
     // Raw buffers: the program runs for every feature and rule of a tile, and array properties of
     // a class pay a retain or an exclusivity check per access.
     private let code: UnsafeMutablePointer<Instruction>
-    private let codeCount: Int
     private let columns: UnsafeMutablePointer<Int32>
     private let sets: [Set<String>]
     /// Per set, per layer value: 0 undecided, 1 in, 2 out.
@@ -42,12 +43,11 @@ public final class FilterProgram: @unchecked Sendable {
         var compiler = FilterCompiler(layer: layer)
         let top = compiler.emit(filter)
         isNever = top == .never
-        if top == .always { compiler.code = [Instruction(op: .constant, flag: true)] }
+        if top != .code { compiler.code = [Instruction(op: .constant, flag: top == .always)] }
         texts = layer.texts
         valueCount = layer.texts.count
-        code = .allocate(capacity: max(1, compiler.code.count))
+        code = .allocate(capacity: compiler.code.count)
         code.initialize(from: compiler.code, count: compiler.code.count)
-        codeCount = compiler.code.count
         columns = .allocate(capacity: max(1, compiler.columns.count))
         columns.initialize(from: compiler.columns, count: compiler.columns.count)
         sets = compiler.sets
@@ -55,42 +55,54 @@ public final class FilterProgram: @unchecked Sendable {
         membership.initialize(repeating: 0, count: max(1, sets.count * valueCount))
     }
 
+    deinit {
+        code.deallocate()
+        columns.deallocate()
+        membership.deallocate()
+    }
+
     /// Whether a feature passes, given its row of the layer's property table
     /// (`PreparedLayer.withRows`) and its geometry type. Not thread-safe (membership is decided
     /// on first use): one paint uses a program.
     @inline(__always)
     public func matches(row: UnsafePointer<Int32>, type: UInt8) -> Bool {
-        if isNever { return false }
-        // A stack of up to 64 booleans as bits (filters nest a few levels).
-        var stack: UInt64 = 0
-        var depth = 0
-        for n in 0..<codeCount {
-            let ins = code[n]
-            var result: Bool
-            switch ins.op {
-            case .constant: result = ins.flag
-            case .geometry: result = type == ins.geometry
-            case .has: result = row[Int(columns[Int(ins.start)])] >= 0
-            case .equals:
-                result = ins.flag
-                for c in Int(ins.start)..<Int(ins.start + ins.count) {
-                    let v = Int(row[Int(columns[c])])
-                    if v < 0 { continue }
-                    if v < valueCount { result = isMember(v, set: Int(ins.set)) != ins.flag }
-                    break
-                }
-            case .all, .any:
-                let k = Int(ins.count)
-                let mask: UInt64 = k >= 64 ? ~0 : (1 << UInt64(k)) - 1
-                let operands = stack & mask
-                stack >>= UInt64(k)
-                depth -= k
-                result = ins.op == .all ? operands == mask : operands != 0
+        evaluate(0, row, type)
+    }
+
+    /// Per kind of feature of `layer` (`PreparedLayer.withKinds`), whether it passes.
+    public func passingKinds(of layer: PreparedLayer) -> [Bool] {
+        guard !isNever else { return [Bool](repeating: false, count: max(1, layer.kindCount)) }
+        var out = [Bool](repeating: false, count: max(1, layer.kindCount))
+        layer.kindRows.withUnsafeBufferPointer { rows in
+            for k in 0..<layer.kindCount {
+                out[k] = matches(row: rows.baseAddress! + k * layer.width, type: layer.kindTypes[k])
             }
-            stack = stack << 1 | (result ? 1 : 0)
-            depth += 1
         }
-        return depth > 0 && stack & 1 == 1
+        return out
+    }
+
+    private func evaluate(_ i: Int, _ row: UnsafePointer<Int32>, _ type: UInt8) -> Bool {
+        let ins = code[i]
+        switch ins.op {
+        case .constant: return ins.flag
+        case .geometry: return type == ins.geometry
+        case .has: return row[Int(columns[Int(ins.start)])] >= 0
+        case .equals:
+            for c in Int(ins.start)..<Int(ins.start + ins.count) {
+                let v = Int(row[Int(columns[c])])
+                if v < 0 { continue }
+                return isMember(v, set: Int(ins.set)) != ins.flag
+            }
+            return ins.flag
+        case .all, .any:
+            let wanted = ins.op == .any
+            var j = i + 1
+            for _ in 0..<Int(ins.count) {
+                if evaluate(j, row, type) == wanted { return wanted }
+                j += Int(code[j].size)
+            }
+            return !wanted
+        }
     }
 
     @inline(__always)
@@ -103,15 +115,9 @@ public final class FilterProgram: @unchecked Sendable {
         }
         return state == 1
     }
-
-    deinit {
-        code.deallocate()
-        columns.deallocate()
-        membership.deallocate()
-    }
 }
 
-/// Turns a `StyleFilter` into postfix instructions for `FilterProgram`, folding what the layer
+/// Turns a `StyleFilter` into prefix instructions for `FilterProgram`, folding what the layer
 /// decides by itself (a property no feature has) into constants.
 private struct FilterCompiler {
     typealias Instruction = FilterProgram.Instruction
@@ -120,7 +126,7 @@ private struct FilterCompiler {
     var columns: [Int32] = []
     var sets: [Set<String>] = []
 
-    /// What compiling a sub-filter left: a constant (nothing emitted) or code on the stack.
+    /// What compiling a sub-filter left: a constant (nothing emitted) or code.
     enum Emitted { case always, never, code }
 
     init(layer: PreparedLayer) { self.layer = layer }
@@ -151,21 +157,33 @@ private struct FilterCompiler {
             let isAll: Bool
             if case .all = filter { isAll = true } else { isAll = false }
             let mark = (code: code.count, columns: columns.count, sets: sets.count)
+            func dropAll() {
+                code.removeSubrange(mark.code...)
+                columns.removeSubrange(mark.columns...)
+                sets.removeSubrange(mark.sets...)
+            }
+            code.append(Instruction(op: isAll ? .all : .any))
             var operands: Int32 = 0
             for f in fs {
                 switch emit(f) {
                 case .code: operands += 1
                 case .always where !isAll, .never where isAll:
-                    // The whole `any` holds / the whole `all` fails: drop what its operands emitted.
-                    code.removeSubrange(mark.code...)
-                    columns.removeSubrange(mark.columns...)
-                    sets.removeSubrange(mark.sets...)
+                    // The whole `any` holds / the whole `all` fails.
+                    dropAll()
                     return isAll ? .never : .always
                 default: break  // `always` in an `all`, `never` in an `any`: no effect
                 }
             }
-            if operands == 0 { return isAll ? .always : .never }
-            if operands > 1 { code.append(Instruction(op: isAll ? .all : .any, count: operands)) }
+            if operands == 0 {
+                dropAll()
+                return isAll ? .always : .never
+            }
+            if operands == 1 {
+                code.remove(at: mark.code)
+            } else {
+                code[mark.code].count = operands
+                code[mark.code].size = Int32(code.count - mark.code)
+            }
             return .code
         }
     }
