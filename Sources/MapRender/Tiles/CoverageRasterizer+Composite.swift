@@ -98,72 +98,76 @@ extension CoverageRasterizer {
         let visibleFrom = max(0, -originX), visibleTo = min(width - 1, sw - 1 - originX)
         for row in top...last {
             let r = row - top
-            let lo = Int(rowMin[r]), hi = Int(rowMax[r])
-            guard lo <= hi else { continue }
+            let words = touched + r * wordsPerRow
             let base = r * (width + 2)
             var acc: Float = 0
             let sy = row + originY
             let visibleRow = sy >= 0 && sy < sh
             let line = pixels + (visibleRow ? sy : 0) * stride
-            let blocks = touched + r * blocksPerRow
-            var x = lo
-            while x <= hi {
-                let block = x >> Self.blockShift
-                if !blocks[block] {
-                    let level = abs(acc)
-                    if level < 1.0 / 512 {
-                        // Outside every shape and no edge here: nothing to draw in this block.
-                        acc = 0
-                        x = (block + 1) << Self.blockShift
-                        continue
-                    }
-                    if level > 1 - 1.0 / 512 && opaque && visibleRow {
-                        // Inside a shape and no edge here: a run of solid pixels, no cell to read.
-                        let end = min(hi, ((block + 1) << Self.blockShift) - 1)
-                        let from = max(x, -originX), to = min(end, width - 1, sw - 1 - originX)
-                        if from <= to { (line + from + originX).update(repeating: solid, count: to - from + 1) }
-                        x = end + 1
-                        continue
-                    }
-                }
-                blocks[block] = false
-                let end = min(hi, ((block + 1) << Self.blockShift) - 1)
-                if visibleRow && x >= visibleFrom && end <= visibleTo {
-                    // The common case (the whole block on the surface): no bounds tests per pixel.
-                    // Every pixel blended, without branches: full coverage of an opaque colour
-                    // gives the colour exactly, and coverage under 1/256 leaves the pixel as it
-                    // was (a weight of 0), so tests per pixel would only cost mispredictions.
-                    let px = line + originX
-                    if opaque {
-                        while x <= end {
-                            acc += a[base + x]
-                            a[base + x] = 0
-                            px[x] = Self.blendOpaque(px[x], weight: UInt32(min(1, abs(acc)) * 256), srcRB: srcRB, srcAG: srcAG)
-                            x += 1
-                        }
-                    } else {
-                        while x <= end {
-                            acc += a[base + x]
-                            a[base + x] = 0
-                            px[x] = Self.blend(px[x], coverage: min(1, abs(acc)), srcRB: srcRB, srcAG: srcAG, alpha: ca)
-                            x += 1
+            // The first cell not yet composited.
+            var x = 0
+            for w in 0..<wordsPerRow where words[w] != 0 {
+                var bits = words[w]
+                words[w] = 0
+                while bits != 0 {
+                    let start = (w << 6 + bits.trailingZeroBitCount) << Self.blockShift
+                    bits &= bits - 1
+                    if start > x {
+                        // No edge since the last block: the coverage there is constant.
+                        let level = min(1, abs(acc))
+                        if level < 1.0 / 512 {
+                            acc = 0
+                        } else if visibleRow {
+                            let from = max(x, visibleFrom), to = min(start - 1, visibleTo)
+                            if from <= to {
+                                if level > 1 - 1.0 / 512 && opaque {
+                                    (line + from + originX).update(repeating: solid, count: to - from + 1)
+                                } else {
+                                    for i in from...to {
+                                        line[i + originX] = Self.blend(line[i + originX], coverage: level, srcRB: srcRB,
+                                                                       srcAG: srcAG, alpha: ca)
+                                    }
+                                }
+                            }
                         }
                     }
-                    continue
-                }
-                while x <= end {
-                    acc += a[base + x]
-                    a[base + x] = 0
-                    let c = min(1, abs(acc))
-                    let sx = x + originX
-                    x += 1
-                    if c < 1.0 / 512 { continue }
-                    guard visibleRow, sx - originX < width, sx >= 0, sx < sw else { continue }
-                    line[sx] = c >= 1 && opaque ? solid : Self.blend(line[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                    x = start
+                    let end = min(width + 1, start + (1 << Self.blockShift) - 1)
+                    if visibleRow && x >= visibleFrom && end <= visibleTo {
+                        // The common case (the whole block on the surface): no bounds tests per pixel.
+                        // Every pixel blended, without branches: full coverage of an opaque colour
+                        // gives the colour exactly, and coverage under 1/256 leaves the pixel as it
+                        // was (a weight of 0), so tests per pixel would only cost mispredictions.
+                        let px = line + originX
+                        if opaque {
+                            while x <= end {
+                                acc += a[base + x]
+                                a[base + x] = 0
+                                px[x] = Self.blendOpaque(px[x], weight: UInt32(min(1, abs(acc)) * 256), srcRB: srcRB, srcAG: srcAG)
+                                x += 1
+                            }
+                        } else {
+                            while x <= end {
+                                acc += a[base + x]
+                                a[base + x] = 0
+                                px[x] = Self.blend(px[x], coverage: min(1, abs(acc)), srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                                x += 1
+                            }
+                        }
+                        continue
+                    }
+                    while x <= end {
+                        acc += a[base + x]
+                        a[base + x] = 0
+                        let c = min(1, abs(acc))
+                        let sx = x + originX
+                        x += 1
+                        if c < 1.0 / 512 { continue }
+                        guard visibleRow, sx - originX < width, sx >= 0, sx < sw else { continue }
+                        line[sx] = c >= 1 && opaque ? solid : Self.blend(line[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
+                    }
                 }
             }
-            rowMin[r] = Int32.max
-            rowMax[r] = -1
         }
     }
 }

@@ -50,12 +50,11 @@ final class CoverageRasterizer {
     /// One band of cells (`bandRows` rows of `width + 2`: an edge at the right border writes one
     /// cell past it), with the span of cells written per row.
     let cells: UnsafeMutablePointer<Float>
-    let rowMin: UnsafeMutablePointer<Int32>
-    let rowMax: UnsafeMutablePointer<Int32>
-    /// Per band row, a flag per 32-cell block that some edge wrote to: compositing skips untouched
-    /// blocks outside any shape without reading them (most of a row, on a tile of small shapes).
-    let touched: UnsafeMutablePointer<Bool>
-    let blocksPerRow: Int
+    /// Per band row, a bit per 8-cell block that some edge wrote to (`wordsPerRow` words):
+    /// compositing visits only those, by their set bits, and fills or skips the stretches
+    /// between them without reading cells (most of a row, on a tile of small shapes).
+    let touched: UnsafeMutablePointer<UInt64>
+    let wordsPerRow: Int
 
     init(width: Int, height: Int) {
         self.width = max(1, width)
@@ -69,13 +68,9 @@ final class CoverageRasterizer {
         let cellCount = (self.width + 2) * Self.bandRows
         cells = .allocate(capacity: cellCount)
         cells.initialize(repeating: 0, count: cellCount)
-        rowMin = .allocate(capacity: Self.bandRows)
-        rowMin.initialize(repeating: Int32.max, count: Self.bandRows)
-        rowMax = .allocate(capacity: Self.bandRows)
-        rowMax.initialize(repeating: -1, count: Self.bandRows)
-        blocksPerRow = (self.width + 2) >> Self.blockShift + 1
-        touched = .allocate(capacity: blocksPerRow * Self.bandRows)
-        touched.initialize(repeating: false, count: blocksPerRow * Self.bandRows)
+        wordsPerRow = ((self.width + 1) >> Self.blockShift) >> 6 + 1
+        touched = .allocate(capacity: wordsPerRow * Self.bandRows)
+        touched.initialize(repeating: 0, count: wordsPerRow * Self.bandRows)
     }
 
     deinit {
@@ -84,8 +79,6 @@ final class CoverageRasterizer {
         active.deallocate()
         bandStart.deallocate()
         cells.deallocate()
-        rowMin.deallocate()
-        rowMax.deallocate()
         touched.deallocate()
     }
 
@@ -175,7 +168,7 @@ final class CoverageRasterizer {
     /// the band's cells, and moves the edge's top to the end of those rows.
     @inline(__always)
     func accumulate(_ e: inout Edge, firstRow: Int, lastRow: Int, bandTop: Int) {
-        let a = cells, width = width, w = Double(width), blocksPerRow = blocksPerRow
+        let a = cells, width = width, w = Double(width), wordsPerRow = wordsPerRow
         let by = Double(e.bottom), dxdy = Double(e.dxdy), d = e.dir
         var x = Double(e.x)
         var top = Double(e.y)
@@ -222,11 +215,15 @@ final class CoverageRasterizer {
                 a[base + hiI] += dd * am
             }
             let end = min(width + 1, hiI + 1)
-            rowMin[r] = min(rowMin[r], Int32(li))
-            rowMax[r] = max(rowMax[r], Int32(end))
-            let blocks = touched + r * blocksPerRow
-            var b = li >> Self.blockShift
-            while b <= end >> Self.blockShift { blocks[b] = true; b += 1 }
+            // Cells li…end were written: set the bits of their blocks.
+            let words = touched + r * wordsPerRow
+            var b0 = li >> Self.blockShift
+            let b1 = end >> Self.blockShift
+            while b0 >> 6 != b1 >> 6 {
+                words[b0 >> 6] |= UInt64.max << UInt64(b0 & 63)
+                b0 = (b0 | 63) + 1
+            }
+            words[b0 >> 6] |= (UInt64.max >> UInt64(63 - (b1 - b0))) << UInt64(b0 & 63)
         }
         e.x = Float(x)
         e.y = Float(top)
