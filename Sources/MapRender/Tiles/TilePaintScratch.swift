@@ -25,13 +25,7 @@ final class TilePaintScratch {
     }
 
     /// The scratch of the calling thread.
-    static var forCurrentThread: TilePaintScratch {
-        let key = "clustermap.TilePaintScratch"
-        if let s = Thread.current.threadDictionary[key] as? TilePaintScratch { return s }
-        let s = TilePaintScratch()
-        Thread.current.threadDictionary[key] = s
-        return s
-    }
+    static var forCurrentThread: TilePaintScratch { Thread.perThread("clustermap.TilePaintScratch") { TilePaintScratch() } }
 
     /// A cleared rasteriser of this size (a few sizes kept: tiles at scale 1 and 2, and over-zoom).
     func raster(width: Int, height: Int) -> CoverageRasterizer {
