@@ -5,8 +5,10 @@ import Tiles
 /// Paints decoded vector tiles with a built-in `TileStyle` into cairo image surfaces.
 ///
 /// Pure drawing, no GTK: safe on a loader thread (one painter per thread, or share one: it keeps
-/// no mutable state). Each style rule becomes one cairo path of all its matching features, filled
-/// or stroked once, which keeps a dense street tile within budget.
+/// no mutable state; the rasteriser and buffers are per thread, `TilePaintScratch`). Each layer is
+/// laid out once (`PreparedLayer`), each rule's filter decided once per kind of feature
+/// (`FilterProgram`), and the features of a rule — or of consecutive rules of one colour — are
+/// rasterised together and composited once (`CoverageRasterizer`).
 public struct VectorTilePainter: Sendable {
     /// The style.
     public let style: TileStyle
