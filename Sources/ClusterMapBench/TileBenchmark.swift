@@ -9,8 +9,11 @@ import Tiles
 // - "decode": MVT decode (all layers, and only the style's layers);
 // - "paint": the decoded tile painted at 512 px (scale 1 and 2);
 // - "read_decode_paint": all of it, what a loader thread does per tile (target ≤ 15 ms);
+// - "label_candidates": the tile's names for the label placer (also on the loader thread);
 // - "cached_tile_on_screen": a cached 512-px tile image put on a 1280×800 frame, scaled for a
-//   fractional zoom (≤ 1 ms); "cached_tile_at_rest": the same at its own zoom (a 1:1 copy).
+//   fractional zoom, scaled every frame as during a zoom (≤ 1 ms); "cached_tile_fractional_zoom_at_rest":
+//   the same once the zoom stays (resampled on the first frame, "..._first_frame", then copied);
+//   "cached_tile_at_rest": the tile at its own zoom (a 1:1 copy).
 // Default input: the Leipzig fixture's densest tile (Tests/TilesTests/Fixtures, from the repo root).
 // Times are the thread's CPU time (see `tileNowMs`).
 
@@ -67,7 +70,7 @@ func runTileBenchmark(_ args: [String]) {
     let label = "\"tile\":\"\(tileID)\",\"bytes\":\(first.count),\"schema\":\"\(schema.rawValue)\""
 
     var read: [Double] = [], decodeAll: [Double] = [], decodeStyle: [Double] = [], paint1: [Double] = [],
-        paint2: [Double] = [], both: [Double] = []
+        paint2: [Double] = [], both: [Double] = [], labels: [Double] = []
     var features = 0
     for _ in 0..<runs {
         // What a loader thread does per tile: read (SQLite or pread) and gunzip, decode, paint.
@@ -82,6 +85,11 @@ func runTileBenchmark(_ args: [String]) {
         let painted = tileNowMs()
         paint1.append(painted - decoded)
         both.append(painted - t)
+
+        // The loader thread also takes the tile's names for the label placer.
+        t = tileNowMs()
+        _ = TileLabels.candidates(in: tile, style: style, zoom: Double(tileID.z), tileSize: 1)
+        labels.append(tileNowMs() - t)
 
         t = tileNowMs()
         let all = try? MVTDecoder.decode(bytes)
@@ -102,6 +110,7 @@ func runTileBenchmark(_ args: [String]) {
     line("paint_512_scale1", paint1)
     line("paint_512_scale2", paint2)
     line("read_decode_paint_512", both, ",\"target_ms\":15")
+    line("label_candidates", labels)
 
     // A cached tile on screen: blit + scale a ready 512-px image into a 1280×800 frame.
     guard let tile = try? MVTDecoder.decode(first, layers: wanted) else { return }
@@ -118,6 +127,22 @@ func runTileBenchmark(_ args: [String]) {
         }
     }
     line("cached_tile_on_screen", cached, ",\"target_ms\":1")
+    // At rest at a fractional zoom, as the window draws once the zoom stays (panning by fractions
+    // of a pixel): the tile is resampled on the first frame at that zoom, then copied 1:1.
+    let resampled = TileResampleCache()
+    var steady: [Double] = [], firstAtZoom: [Double] = []
+    frame.withContext { cr in
+        for r in 0..<(runs * 10) {
+            let zoomFrac = 1.02 + Double(r / 10 % 10) / 10 * 0.4
+            let t = tileNowMs()
+            TileImageDrawing.draw(image, x: 300.5 + Double(r % 7) * 0.3, y: 150.25, size: 512 * zoomFrac, resampled: resampled, in: cr)
+            resampled.endFrame()
+            cairo_surface_flush(frame.surface)
+            if r % 10 == 0 { firstAtZoom.append(tileNowMs() - t) } else { steady.append(tileNowMs() - t) }
+        }
+    }
+    line("cached_tile_fractional_zoom_at_rest", steady, ",\"target_ms\":1")
+    line("cached_tile_fractional_zoom_first_frame", firstAtZoom)
     var animating: [Double] = []
     frame.withContext { cr in
         for r in 0..<(runs * 10) {

@@ -23,12 +23,14 @@ public final class ImageSurface {
         cairo_surface_set_device_scale(surface, scale, scale)
     }
 
-    /// Creates a cleared ARGB surface of exactly `pixelWidth × pixelHeight` device pixels at a device scale.
-    public init(pixelWidth: Int, pixelHeight: Int, scale: Double) {
+    /// Creates a cleared surface (ARGB32, or RGB24 when `opaque`) of exactly `pixelWidth × pixelHeight`
+    /// device pixels at a device scale.
+    public init(pixelWidth: Int, pixelHeight: Int, scale: Double, opaque: Bool = false) {
         self.pixelWidth = max(1, pixelWidth)
         self.pixelHeight = max(1, pixelHeight)
         self.scale = scale
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.pixelWidth), Int32(self.pixelHeight))
+        surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32,
+                                             Int32(self.pixelWidth), Int32(self.pixelHeight))
         cairo_surface_set_device_scale(surface, scale, scale)
     }
 

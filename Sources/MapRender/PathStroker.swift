@@ -19,13 +19,7 @@ final class PathStroker {
 
     /// The stroker of the calling thread (rasterisers are not thread-safe; tiles are painted on
     /// several threads).
-    static var forCurrentThread: PathStroker {
-        let key = "clustermap.PathStroker"
-        if let s = Thread.current.threadDictionary[key] as? PathStroker { return s }
-        let s = PathStroker()
-        Thread.current.threadDictionary[key] = s
-        return s
-    }
+    static var forCurrentThread: PathStroker { Thread.perThread("clustermap.PathStroker") { PathStroker() } }
 
     private static func sizeKey(_ w: Int, _ h: Int) -> Int { w << 32 | h }
 

@@ -75,4 +75,45 @@ final class TileImageDrawingTests: XCTestCase {
         }
         for x in 4..<385 { XCTAssertEqual(rgb(frame, x, 50), 0xFFFFFF, "seam at \(x)") }
     }
+
+    func testAtRestAFractionalZoomResamplesOnceAndLooksTheSame() {
+        let tile = quadrants()
+        let direct = ImageSurface(width: 400, height: 400, opaque: true)
+        direct.withContext { cr in TileImageDrawing.draw(tile, x: 10, y: 20, size: 345.6, in: cr) }
+        let cache = TileResampleCache()
+        let cached = ImageSurface(width: 400, height: 400, opaque: true)
+        for dx in [0.0, 0.3, 0.6] {
+            // Panning by fractions of a pixel keeps the size, so the copy is made once.
+            cached.withContext { cr in
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                cairo_paint(cr)
+                TileImageDrawing.draw(tile, x: 10 + dx, y: 20, size: 345.6, resampled: cache, in: cr)
+            }
+            cache.endFrame()
+            XCTAssertEqual(cache.count, 1)
+        }
+        let diff = PixelDiff.compare(direct, cached, channelTolerance: 40)
+        XCTAssertLessThan(diff.differingFraction, 0.01, "the resampled copy looks like the tile scaled directly")
+        for (x, y, hex) in [(15, 25, 0xFF0000), (350, 25, 0x00FF00), (15, 360, 0x0000FF), (350, 360, 0xFFFF00)] {
+            XCTAssertEqual(rgb(cached, x, y), UInt32(hex), "\(x),\(y)")
+        }
+        // A frame that doesn't draw the tile drops its copy; a new size makes a new one.
+        cache.endFrame()
+        XCTAssertEqual(cache.count, 0)
+        cached.withContext { cr in TileImageDrawing.draw(tile, x: 0, y: 0, size: 300.2, resampled: cache, in: cr) }
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertEqual(rgb(cached, 290, 290), 0xFFFF00)
+    }
+
+    func testResampledNeighboursLeaveNoSeam() {
+        let frame = ImageSurface(width: 400, height: 100, opaque: true)
+        let white = ImageSurface(width: 64, height: 64)
+        white.withContext { cr in cairo_set_source_rgb(cr, 1, 1, 1); cairo_paint(cr) }
+        let cache = TileResampleCache()
+        frame.withContext { cr in
+            let size = 77.3
+            for i in 0..<5 { TileImageDrawing.draw(white, x: 3.4 + Double(i) * size, y: 0, size: size, resampled: cache, in: cr) }
+        }
+        for x in 4..<385 { XCTAssertEqual(rgb(frame, x, 50), 0xFFFFFF, "seam at \(x)") }
+    }
 }

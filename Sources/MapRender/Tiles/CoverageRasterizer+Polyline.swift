@@ -8,9 +8,19 @@ extension CoverageRasterizer {
     /// ~0.3 px): most vertices of a street or a coast are gentle bends, and an octagon each would
     /// triple the edges. Shared by the vector-tile painter and the base map's `PathStroker`.
     func addPolyline(_ xs: [Double], _ ys: [Double], halfWidth h: Double, closed: Bool) {
-        guard xs.count >= 2 else { return }
+        xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+                guard let x = x.baseAddress, let y = y.baseAddress else { return }
+                addPolyline(x, y, count: min(xs.count, ys.count), halfWidth: h, closed: closed)
+            }
+        }
+    }
+
+    /// `addPolyline` over `count` points in raw buffers (the tile painter's reused scratch).
+    func addPolyline(_ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, count n: Int, halfWidth h: Double, closed: Bool) {
+        guard n >= 2 else { return }
         let roundJoins = h >= 1
-        for i in 1..<xs.count {
+        for i in 1..<n {
             let ax = xs[i - 1], ay = ys[i - 1], bx = xs[i], by = ys[i]
             let len = hypot(bx - ax, by - ay)
             guard len > 0 else { continue }
@@ -21,7 +31,6 @@ extension CoverageRasterizer {
             addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
         }
         guard roundJoins else { return }
-        let n = xs.count
         for i in 0..<n {
             let isEnd = !closed && (i == 0 || i == n - 1)
             if !isEnd {

@@ -50,6 +50,11 @@ public final class TileMapLayer: MapOverlay {
     /// Names of the vector tiles loaded so far (they don't depend on palette or scale).
     private var tileLabels: [TileID: [TileLabelCandidate]] = [:]
     private var labelBuilder = TileLabelOverlayBuilder()
+    /// Tiles resampled for the current fractional zoom, and the zoom of the last frame: while the
+    /// zoom stays (at rest, panning) tiles are resampled once and then copied 1:1; while it
+    /// changes every frame (a zoom animation) they are scaled directly, as a copy would be used once.
+    private let resampled = TileResampleCache()
+    private var lastZoom = Double.nan
 
     /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
     public init(path: String) throws {
@@ -235,6 +240,9 @@ public final class TileMapLayer: MapOverlay {
         arrivals = arrivals.filter { now - $0.value < TileFade.defaultDuration }
         var wanted: [Key] = []
         visibleKeys.removeAll(keepingCapacity: true)
+        let steady = camera.zoom == lastZoom
+        lastZoom = camera.zoom
+        defer { resampled.endFrame() }
         for p in placements(camera) {
             let key = Key(tile: p.sourceTile, dark: isDark, scale: scale)
             visibleKeys.insert(key)
@@ -243,7 +251,8 @@ public final class TileMapLayer: MapOverlay {
                 let opacity = arrival < 0 ? 1 : TileFade.opacity(arrival: arrival, now: now)
                 if opacity < 1 { drawStandIn(for: p, camera: camera, in: cr) }
                 TileImageDrawing.draw(image, sourceRect: p.sourceRect, x: p.screenX, y: p.screenY, size: p.screenSize,
-                                      opacity: opacity, dimmed: style == nil && isDark ? 0.25 : 0, in: cr)
+                                      opacity: opacity, dimmed: style == nil && isDark ? 0.25 : 0,
+                                      resampled: steady ? resampled : nil, in: cr)
                 stats.fromCache += 1
                 continue
             }

@@ -5,8 +5,10 @@ import Tiles
 /// Paints decoded vector tiles with a built-in `TileStyle` into cairo image surfaces.
 ///
 /// Pure drawing, no GTK: safe on a loader thread (one painter per thread, or share one: it keeps
-/// no mutable state). Each style rule becomes one cairo path of all its matching features, filled
-/// or stroked once, which keeps a dense street tile within budget.
+/// no mutable state; the rasteriser and buffers are per thread, `TilePaintScratch`). Each layer is
+/// laid out once (`PreparedLayer`), each rule's filter decided once per kind of feature
+/// (`FilterProgram`), and the features of a rule — or of consecutive rules of one colour — are
+/// rasterised together and composited once (`CoverageRasterizer`).
 public struct VectorTilePainter: Sendable {
     /// The style.
     public let style: TileStyle
@@ -68,9 +70,10 @@ public struct VectorTilePainter: Sendable {
         let originX = Int(x0.rounded()), originY = Int(y0.rounded())
         let device = (x1 - x0) / size
         guard device > 0, device.isFinite else { return }
-        let raster = CoverageRasterizer(width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
+        let scratch = TilePaintScratch.forCurrentThread
+        let raster = scratch.raster(width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
         let fx = x0 - Double(originX), fy = y0 - Double(originY)
-        var indices: [String: (keys: [String: Int], texts: LayerTexts)] = [:]
+        var prepared: [String: (layer: VectorTileLayer, table: PreparedLayer)] = [:]
         // Consecutive opaque rules of one colour (the casings of four road classes, their white
         // fills) are accumulated together and composited once: the union looks the same and the
         // compositing pass is a third of the cost.
@@ -84,10 +87,16 @@ public struct VectorTilePainter: Sendable {
             pending = nil
         }
         for rule in style.layers where rule.isVisible(atZoom: z) {
-            guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
-            let index = indices[layer.name] ?? (layer.keyIndex, LayerTexts(layer))
-            indices[layer.name] = index
-            let filter = CompiledFilter(rule.filter, layer: layer, keyIndex: index.keys, texts: index.texts)
+            let entry: (layer: VectorTileLayer, table: PreparedLayer)
+            if let e = prepared[rule.sourceLayer] {
+                entry = e
+            } else {
+                guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
+                entry = (layer, PreparedLayer(layer, keys: style.keys(ofSourceLayer: rule.sourceLayer)))
+                prepared[rule.sourceLayer] = entry
+            }
+            let (layer, table) = entry
+            let filter = FilterProgram(rule.filter, layer: table)
             if filter.isNever { continue }
             let extent = Double(layer.extent)
             let geometry = DeviceMapping(scale: size / extent / rect.size * device, ox: rect.x * extent, oy: rect.y * extent,
@@ -110,33 +119,31 @@ public struct VectorTilePainter: Sendable {
                 dashes = dash.map { $0 * max(1, w) * device }
             }
             flush(color)
-            for feature in layer.features where !feature.parts.isEmpty {
-                if halfWidth == 0 {
-                    guard feature.type == .polygon else { continue }
-                } else {
-                    guard feature.type == .lineString || feature.type == .polygon else { continue }
-                }
-                guard filter.matches(feature), Self.intersects(feature, lo, hi) else { continue }
-                if halfWidth == 0 {
-                    addFill(feature, geometry, raster)
-                } else {
-                    addStroke(feature, geometry, halfWidth: halfWidth, closed: feature.type == .polygon, dashes: dashes, raster)
+            let polygon = VectorTileFeature.GeometryType.polygon.rawValue
+            let lineString = VectorTileFeature.GeometryType.lineString.rawValue
+            let wantsPolygon = halfWidth == 0
+            let passing = filter.passingKinds(of: table)
+            table.withKinds { kinds, types, bounds in
+                layer.features.withUnsafeBufferPointer { features in
+                    passing.withUnsafeBufferPointer { passing in
+                        for i in 0..<table.count {
+                            let type = types[i]
+                            guard type == polygon || (!wantsPolygon && type == lineString), passing[Int(kinds[i])] else { continue }
+                            let b = bounds + 4 * i
+                            guard Double(b[2]) >= lo.x, Double(b[0]) <= hi.x, Double(b[3]) >= lo.y, Double(b[1]) <= hi.y else { continue }
+                            if wantsPolygon {
+                                addFill(features[i], geometry, raster, scratch)
+                            } else {
+                                addStroke(features[i], geometry, halfWidth: halfWidth, closed: type == polygon,
+                                          dashes: dashes, raster, scratch)
+                            }
+                        }
+                    }
                 }
             }
             pending = color
         }
         flush(nil)
-    }
-
-    private static func intersects(_ f: VectorTileFeature, _ lo: (x: Double, y: Double), _ hi: (x: Double, y: Double)) -> Bool {
-        var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
-        var i = 0
-        let p = f.points
-        while i + 1 < p.count {
-            minX = min(minX, p[i]); maxX = max(maxX, p[i]); minY = min(minY, p[i + 1]); maxY = max(maxY, p[i + 1])
-            i += 2
-        }
-        return Double(maxX) >= lo.x && Double(minX) <= hi.x && Double(maxY) >= lo.y && Double(minY) <= hi.y
     }
 
     /// Tile units → device pixels of the rasteriser.
@@ -148,77 +155,80 @@ public struct VectorTilePainter: Sendable {
         var dy: Double
     }
 
-    /// A part's points in device pixels, dropping points closer than half a pixel to the last one
-    /// kept: dense tiles carry many sub-pixel vertices that cost edges and show nothing.
-    private static func devicePoints(_ f: VectorTileFeature, part: Int, _ m: DeviceMapping,
-                                     keepLast: Bool) -> (xs: [Double], ys: [Double]) {
+    /// A part's points in device pixels into the scratch buffers (returns how many), dropping
+    /// points closer than half a pixel to the last one kept: dense tiles carry many sub-pixel
+    /// vertices that cost edges and show nothing. `close` repeats the first point at the end.
+    private static func devicePoints(_ f: VectorTileFeature, part: Int, _ m: DeviceMapping, keepLast: Bool,
+                                     close: Bool = false, into scratch: TilePaintScratch) -> Int {
         let r = f.partRange(part)
-        var xs: [Double] = [], ys: [Double] = []
-        xs.reserveCapacity(r.count); ys.reserveCapacity(r.count)
+        scratch.reserve(r.count + 1)
+        let xs = scratch.xs, ys = scratch.ys
+        var n = 0
         f.points.withUnsafeBufferPointer { p in
             var lx = -Double.infinity, ly = -Double.infinity
             for i in r {
                 let x = (Double(p[2 * i]) - m.ox) * m.scale + m.dx, y = (Double(p[2 * i + 1]) - m.oy) * m.scale + m.dy
                 let ddx = x - lx, ddy = y - ly
                 if ddx * ddx + ddy * ddy >= 0.25 || (keepLast && i == r.upperBound - 1) {
-                    xs.append(x); ys.append(y)
+                    xs[n] = x; ys[n] = y
+                    n += 1
                     lx = x; ly = y
                 }
             }
         }
-        return (xs, ys)
+        if close && n > 0 {
+            xs[n] = xs[0]; ys[n] = ys[0]
+            n += 1
+        }
+        return n
     }
 
-    private func addFill(_ f: VectorTileFeature, _ m: DeviceMapping, _ raster: CoverageRasterizer) {
+    private func addFill(_ f: VectorTileFeature, _ m: DeviceMapping, _ raster: CoverageRasterizer, _ scratch: TilePaintScratch) {
         for part in 0..<f.parts.count {
-            let (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: false)
-            raster.addRing(xs, ys)
+            let n = Self.devicePoints(f, part: part, m, keepLast: false, into: scratch)
+            raster.addRing(scratch.xs, scratch.ys, count: n)
         }
     }
 
     /// Strokes a feature's lines (`CoverageRasterizer.addPolyline`: a quad per segment, square ends
     /// or round joins), or their dashes.
     private func addStroke(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
-                           dashes: [Double], _ raster: CoverageRasterizer) {
-        if dashes.count >= 2, dashes.allSatisfy({ $0 > 0 }) {
-            addDashed(f, m, halfWidth: h, closed: closed, dashes: dashes, raster)
-            return
-        }
+                           dashes: [Double], _ raster: CoverageRasterizer, _ scratch: TilePaintScratch) {
+        let dashed = dashes.count >= 2 && dashes.allSatisfy { $0 > 0 }
         for part in 0..<f.parts.count {
-            var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
-            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
-            raster.addPolyline(xs, ys, halfWidth: h, closed: closed)
+            let n = Self.devicePoints(f, part: part, m, keepLast: true, close: closed, into: scratch)
+            if dashed {
+                addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster)
+            } else {
+                raster.addPolyline(scratch.xs, scratch.ys, count: n, halfWidth: h, closed: closed)
+            }
         }
     }
 
     /// A dashed line: quads for the "on" stretches, the pattern running on across vertices.
-    private func addDashed(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
+    private func addDashed(_ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, count: Int, halfWidth h: Double,
                            dashes: [Double], _ raster: CoverageRasterizer) {
-        for part in 0..<f.parts.count {
-            var (xs, ys) = Self.devicePoints(f, part: part, m, keepLast: true)
-            if closed, let x = xs.first, let y = ys.first { xs.append(x); ys.append(y) }
-            guard xs.count >= 2 else { continue }
-            var index = 0
-            var left = dashes[0]
-            for i in 1..<xs.count {
-                let ax = xs[i - 1], ay = ys[i - 1]
-                let len = hypot(xs[i] - ax, ys[i] - ay)
-                guard len > 0 else { continue }
-                let ux = (xs[i] - ax) / len, uy = (ys[i] - ay) / len
-                let nx = -uy * h, ny = ux * h
-                var t = 0.0
-                while t < len {
-                    let step = min(left, len - t)
-                    if index % 2 == 0 {
-                        let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
-                        raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
-                    }
-                    t += step
-                    left -= step
-                    if left <= 1e-9 {
-                        index = (index + 1) % dashes.count
-                        left = dashes[index]
-                    }
+        guard count >= 2 else { return }
+        var index = 0
+        var left = dashes[0]
+        for i in 1..<count {
+            let ax = xs[i - 1], ay = ys[i - 1]
+            let len = hypot(xs[i] - ax, ys[i] - ay)
+            guard len > 0 else { continue }
+            let ux = (xs[i] - ax) / len, uy = (ys[i] - ay) / len
+            let nx = -uy * h, ny = ux * h
+            var t = 0.0
+            while t < len {
+                let step = min(left, len - t)
+                if index % 2 == 0 {
+                    let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
+                    raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+                }
+                t += step
+                left -= step
+                if left <= 1e-9 {
+                    index = (index + 1) % dashes.count
+                    left = dashes[index]
                 }
             }
         }

@@ -22,6 +22,11 @@ public struct TileStyle: Sendable {
         Set(layers.map(\.sourceLayer)).union(labels.map(\.sourceLayer))
     }
 
+    /// The property names the painting rules of a tile layer read (what `PreparedLayer` lays out).
+    public func keys(ofSourceLayer name: String) -> Set<String> {
+        layers.reduce(into: Set<String>()) { if $1.sourceLayer == name { $0.formUnion($1.filter.keys) } }
+    }
+
     /// The built-in style for a schema.
     public static func builtIn(for schema: TileSchema) -> TileStyle {
         switch schema {
