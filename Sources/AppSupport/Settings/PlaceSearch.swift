@@ -26,14 +26,25 @@ public struct PlaceSearch: Sendable {
         public static func < (a: Rank, b: Rank) -> Bool { a.rawValue < b.rawValue }
     }
 
-    private let folded: [UInt8]
-    private let starts: [Int32]
-    private let names: [String]
-    private let weights: [Double]
+    // Entries: a name folded into one buffer each, with the point id it names. Live data
+    // changes the index in place: a removed point's entry is marked dead, a renamed or added
+    // one gets a new entry at the end (`update`).
+    private var folded: [UInt8]
+    private var starts: [Int32]
+    private var names: [String]
+    private var weights: [Double]
+    /// Entry → point id (empty: the entry's index is the id).
+    private var ids: [Int32] = []
+    /// Entry is a removed (or replaced) point's.
+    private var dead: [Bool] = []
+    /// Point id → its entry, when entries were changed (empty: the id is the entry).
+    private var entryOfID: [Int32] = []
+    private var deadCount = 0
 
     /// Indexes names by point index; `weights` (e.g. population) order equally good matches,
-    /// larger first (then shorter names, then lower indices).
-    public init(names: [String], weights: [Double] = []) {
+    /// larger first (then shorter names, then lower indices). A nil name is no place (a
+    /// removed point's id): it never matches.
+    public init(names: [String?], weights: [Double] = []) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(names.count * 12)
         var starts: [Int32] = []
@@ -41,17 +52,58 @@ public struct PlaceSearch: Sendable {
         var folder = Folder()
         for n in names {
             starts.append(Int32(buffer.count))
-            folder.fold(n, into: &buffer)
+            if let n { folder.fold(n, into: &buffer) }
         }
         starts.append(Int32(buffer.count))
         self.folded = buffer
         self.starts = starts
-        self.names = names
+        self.names = names.map { $0 ?? "" }
         self.weights = weights.count == names.count ? weights : []
+        if names.contains(where: { $0 == nil }) {
+            dead = names.map { $0 == nil }
+            deadCount = dead.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
     }
 
-    /// Number of indexed names.
-    public var count: Int { names.count }
+    /// Number of indexed names (removed places not counted).
+    public var count: Int { names.count - deadCount }
+
+    /// The entry of a point id, nil when it has none (or a dead one).
+    private func entry(of id: Int) -> Int? {
+        let e = entryOfID.isEmpty ? id : (id < entryOfID.count ? Int(entryOfID[id]) : -1)
+        guard e >= 0, e < names.count, dead.isEmpty || !dead[e] else { return nil }
+        return e
+    }
+
+    private mutating func kill(_ e: Int) {
+        if dead.isEmpty { dead = [Bool](repeating: false, count: names.count) }
+        if !dead[e] { dead[e] = true; deadCount += 1 }
+    }
+
+    /// A live change: the place `id` is gone (its name no longer matches).
+    public mutating func remove(_ id: Int) {
+        if let e = entry(of: id) { kill(e) }
+    }
+
+    /// A live change: the place `id` is new or renamed (nil: it has no name any more).
+    public mutating func update(_ id: Int, name: String?, weight: Double = 0) {
+        if let e = entry(of: id) {
+            if names[e] == (name ?? "") { return }
+            kill(e)
+        }
+        guard let name else { return }
+        if ids.isEmpty { ids = (0..<names.count).map { Int32($0) } }
+        if entryOfID.isEmpty { entryOfID = (0..<names.count).map { Int32($0) } }
+        while entryOfID.count <= id { entryOfID.append(-1) }
+        entryOfID[id] = Int32(names.count)
+        ids.append(Int32(id))
+        if !dead.isEmpty { dead.append(false) }
+        if !weights.isEmpty { weights.append(weight) }
+        var folder = Folder()
+        folder.fold(name, into: &folded)
+        starts.append(Int32(folded.count))
+        names.append(name)
+    }
 
     /// The best `limit` matches for a query (empty for a blank query).
     public func search(_ query: String, limit: Int = 8) -> [Match] {
@@ -69,6 +121,7 @@ public struct PlaceSearch: Sendable {
                 let qn = query.count
                 let q0 = query[0]
                 for i in 0..<(starts.count - 1) {
+                    if !dead.isEmpty && dead[i] { continue }
                     let s = Int(starts[i]), e = Int(starts[i + 1])
                     let len = e - s
                     guard len >= qn else { continue }
@@ -99,7 +152,7 @@ public struct PlaceSearch: Sendable {
             }
             let la = starts[a.index + 1] - starts[a.index], lb = starts[b.index + 1] - starts[b.index]
             if la != lb { return la < lb }
-            return a.index < b.index
+            return id(a.index) < id(b.index)
         }
         // Partial selection: keep the best `limit` without sorting every hit.
         var best: [(index: Int, rank: Rank)] = []
@@ -112,8 +165,10 @@ public struct PlaceSearch: Sendable {
                 best.sort(by: better)
             }
         }
-        return best.map { Match(index: $0.index, name: names[$0.index], rank: $0.rank) }
+        return best.map { Match(index: id($0.index), name: names[$0.index], rank: $0.rank) }
     }
+
+    private func id(_ entry: Int) -> Int { ids.isEmpty ? entry : Int(ids[entry]) }
 
     /// Folds text for matching: lowercase, accents removed, punctuation kept as word separators.
     public static func fold(_ s: String) -> String {

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import AppSupport
 
 // Small helpers the chrome widgets share (on top of Gtk/GtkHelpers.swift).
 
@@ -76,3 +77,16 @@ func unref(_ p: OpaquePointer) { g_object_unref(UnsafeMutableRawPointer(p)) }
 
 /// A GMenu (opaque in Swift) as the GMenuModel it is.
 func menuModel(_ menu: OpaquePointer) -> UnsafeMutablePointer<GMenuModel> { UnsafeMutablePointer(menu) }
+
+/// Logs `widget {name, x, y}` with the widget's centre once it is laid out and two readings a
+/// frame apart agree (tests click it there; right after showing, an old allocation can be read).
+func reportPosition(of widget: UnsafeMutablePointer<GtkWidget>, name: String, eventLog: EventLog,
+                    attempt: Int = 0, previous: (x: Double, y: Double)? = nil) {
+    let now = surfaceCenter(of: widget)
+    if let c = now, let p = previous, abs(c.x - p.x) < 0.5, abs(c.y - p.y) < 0.5 {
+        eventLog.emit("widget", [("name", .string(name)), ("x", .number(c.x.rounded())), ("y", .number(c.y.rounded()))])
+        return
+    }
+    guard attempt < 100 else { return }
+    runAfter(milliseconds: 40) { reportPosition(of: widget, name: name, eventLog: eventLog, attempt: attempt + 1, previous: now) }
+}

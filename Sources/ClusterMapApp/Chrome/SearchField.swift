@@ -114,8 +114,18 @@ final class SearchField {
 
     // MARK: Index
 
-    /// Rebuilds the name index for new data (off the GTK thread).
-    func dataDidChange(_ session: MapDataSession?) {
+    /// Rebuilds the name index for new data (off the GTK thread), or, for a live change of the
+    /// shown data (`names`), updates it in place so removed places are no longer offered.
+    func dataDidChange(_ session: MapDataSession?, names: MapDataSession.NameChanges? = nil) {
+        if let names, let session, var updated = index {
+            index = nil  // one reference while it changes (no copy)
+            session.update(&updated, with: names)
+            index = updated
+            indexedSession = session
+            currentChrome?.controller.eventLog.emit("search-index", [("names", .int(updated.count)), ("live", .bool(true))])
+            if !text.isEmpty && gtk_widget_get_visible(popover) != 0 { refresh() }
+            return
+        }
         indexGeneration += 1
         index = nil
         indexedSession = session
@@ -123,31 +133,10 @@ final class SearchField {
         let generation = indexGeneration
         Thread.detachNewThread {
             let started = ProcessClock.now()
-            let search = SearchField.buildIndex(session)
+            let search = session.makePlaceSearch()
             let ms = (ProcessClock.now() - started) * 1000
             runOnGtkThread { currentChrome?.search.indexDidLoad(search, generation: generation, ms: ms) }
         }
-    }
-
-    private static func buildIndex(_ session: MapDataSession) -> PlaceSearch {
-        let n = session.pointCount
-        var names: [String] = []
-        names.reserveCapacity(n)
-        var weights: [Double] = []
-        let weighted = session.sources.contains { ($0.points.numericPropertyName ?? "").lowercased().contains("population") }
-        for s in session.sources {
-            let set = s.points
-            for i in 0..<set.count { names.append(set.name(at: i) ?? "") }
-            if weighted {
-                let isPopulation = (set.numericPropertyName ?? "").lowercased().contains("population")
-                if isPopulation && set.numericValues.count == set.count {
-                    weights += set.numericValues
-                } else {
-                    weights += [Double](repeating: 0, count: set.count)
-                }
-            }
-        }
-        return PlaceSearch(names: names, weights: weights)
     }
 
     private func indexDidLoad(_ search: PlaceSearch, generation: Int, ms: Double) {
@@ -175,6 +164,10 @@ final class SearchField {
         }
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty, gtk_widget_get_mapped(entry) != 0 else {
             hidePopover(); return
+        }
+        if index != nil {
+            currentChrome?.controller.eventLog.emit("search-results", [("query", .string(query)),
+                                                                       ("names", .array(matches.map { .string($0.name) }))])
         }
         if index == nil {
             addInfoRow(indexedSession == nil ? "No places loaded" : "Preparing search…")
