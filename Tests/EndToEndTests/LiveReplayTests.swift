@@ -107,4 +107,31 @@ final class LiveReplayTests: XCTestCase {
         XCTAssertEqual(again.event["names"] as? [String], ["Bethel"], "the removed Betania is not offered")
         h.assertNoGtkWarnings()
     }
+
+    /// A new place pops up (grows from small with a slight overshoot); with reduced motion it
+    /// only fades in. The event log tells what each data change's animation does.
+    func testANewPlacePopsUpAndOnlyFadesInUnderReducedMotion() throws {
+        try AppHarness.requireTools()
+        for reduced in [false, true] {
+            let h = try AppHarness()
+            defer { h.stop() }
+            let path = h.workDir + "/places.geojsonl"
+            try (LiveDataTests.feature("a", 40.40, -3.70, name: "Alpha") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+            try h.launch([path, "--center", "40.45,-3.65", "--zoom", "9"] + (reduced ? ["--reduce-motion"] : []))
+            _ = try h.waitForEvent("watch", timeout: 30)
+            let first = try h.waitForEvent("scene", timeout: 30) { ($0["pins"] as? [Any] ?? []).count == 1 }
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+            handle.seekToEndOfFile()
+            handle.write(Data((LiveDataTests.feature("b", 40.50, -3.55, name: "Beta") + "\n").utf8))
+            handle.closeFile()
+            let changed = try h.waitForEvent("data-changed", after: first.index, timeout: 20)
+            XCTAssertEqual(changed.event["added"] as? Int, 1)
+            let motion = try h.waitForEvent("data-motion", after: first.index, timeout: 10)
+            XCTAssertEqual(motion.event["pop"] as? Int, reduced ? 0 : 1, "\(motion.event)")
+            XCTAssertEqual(motion.event["fade_in"] as? Int, reduced ? 1 : 0, "\(motion.event)")
+            XCTAssertEqual(motion.event["fade_out"] as? Int, 0)
+            _ = try h.waitForEvent("scene", after: motion.index, timeout: 10) { ($0["pins"] as? [Any] ?? []).count == 2 }
+            h.assertNoGtkWarnings()
+        }
+    }
 }
