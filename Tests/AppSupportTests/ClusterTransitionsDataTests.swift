@@ -3,7 +3,7 @@ import ClusterCore
 import MapModel
 @testable import AppSupport
 
-/// Motion for live data: a moved place glides, a new one fades in, a removed one fades out, a
+/// Motion for live data: a moved place glides, a new one pops up, a removed one fades out, a
 /// bubble that re-counts slides from the old one; reduced motion only fades.
 final class ClusterTransitionsDataTests: XCTestCase {
     func place(_ i: Int, _ lat: Double, _ lon: Double) -> PlacedItem {
@@ -21,7 +21,15 @@ final class ClusterTransitionsDataTests: XCTestCase {
         t.dataDidChange()
         let start = t.items(for: [moved, arriving], indexZoom: 8, now: 1, reducedMotion: false)
         XCTAssertEqual(start.first { $0.item.pointIndex == 0 }?.coordinate.latitude ?? 0, 10, accuracy: 1e-9, "starts where it was")
-        XCTAssertEqual(start.first { $0.item.pointIndex == 2 }?.alpha ?? 1, 0, accuracy: 1e-9, "a new place fades in")
+        XCTAssertEqual(start.first { $0.item.pointIndex == 2 }?.alpha ?? 1, 0, accuracy: 1e-9, "a new place comes in")
+        XCTAssertEqual(start.first { $0.item.pointIndex == 2 }?.scale ?? 1, 0.3, accuracy: 1e-9, "from small")
+        XCTAssertEqual(t.takeDataMotion(), ClusterTransitions.DataMotion(popping: 1, fadingOut: 1, gliding: 1))
+        XCTAssertNil(t.takeDataMotion(), "told once")
+        let popping = t.items(for: [moved, arriving], indexZoom: 8, now: 1.12, reducedMotion: false)
+        XCTAssertGreaterThan(popping.first { $0.item.pointIndex == 2 }?.scale ?? 0, 1.02, "overshoots a little")
+        XCTAssertEqual(popping.first { $0.item.pointIndex == 2 }?.alpha ?? 0, 1, accuracy: 1e-9)
+        let popped = t.items(for: [moved, arriving], indexZoom: 8, now: 1.21, reducedMotion: false)
+        XCTAssertEqual(popped.first { $0.item.pointIndex == 2 }?.scale ?? 0, 1, "settled after 0.2 s")
         XCTAssertEqual(start.first { $0.item.pointIndex == 1 }?.alpha ?? 0, 1, accuracy: 1e-9, "a removed place is still there")
         let mid = t.items(for: [moved, arriving], indexZoom: 8, now: 1.15, reducedMotion: false)
         let m = mid.first { $0.item.pointIndex == 0 }!.coordinate.latitude
@@ -48,6 +56,10 @@ final class ClusterTransitionsDataTests: XCTestCase {
         let start = t.items(for: [place(0, 10.2, 10), place(2, 0, 0)], indexZoom: 8, now: 1, reducedMotion: true)
         XCTAssertEqual(start.first { $0.item.pointIndex == 0 }?.coordinate.latitude ?? 0, 10.2, accuracy: 1e-9, "jumps, no glide")
         XCTAssertEqual(start.first { $0.item.pointIndex == 2 }?.alpha ?? 1, 0, accuracy: 1e-9, "fades in")
+        XCTAssertTrue(start.allSatisfy { $0.scale == 1 }, "no pop")
+        XCTAssertEqual(t.takeDataMotion(), ClusterTransitions.DataMotion(fadingIn: 1))
+        let mid = t.items(for: [place(0, 10.2, 10), place(2, 0, 0)], indexZoom: 8, now: 1.1, reducedMotion: true)
+        XCTAssertTrue(mid.allSatisfy { $0.scale == 1 }, "no pop")
     }
 
     func testWithoutADataChangeNothingAnimates() {

@@ -37,6 +37,29 @@ final class PlaceSearchTests: XCTestCase {
         XCTAssertEqual(s.search("lisbon", limit: 2).map(\.index), [1, 2])
     }
 
+    /// Live changes: a removed place is never offered, a new or renamed one is found under its
+    /// id, and the index counts only what is there.
+    func testLiveChangesRemoveAddAndRename() {
+        var s = PlaceSearch(names: ["Alpha", nil, "Betania", "Bethel"], weights: [1, 0, 5, 3])
+        XCTAssertEqual(s.count, 3, "a nil name is no place")
+        XCTAssertEqual(s.search("bet").map(\.index), [2, 3])
+        s.remove(2)
+        XCTAssertEqual(s.search("bet").map(\.index), [3], "removed: not offered")
+        XCTAssertEqual(s.count, 2)
+        s.update(4, name: "Betancuria", weight: 9)
+        XCTAssertEqual(s.search("bet").map(\.index), [4, 3], "added under its id, by weight")
+        s.update(3, name: "Zeta", weight: 3)
+        XCTAssertEqual(s.search("bet").map(\.index), [4], "the old name is gone")
+        XCTAssertEqual(s.search("zeta").map(\.index), [3], "renamed: found under the same id")
+        s.update(7, name: "Alphaville")
+        XCTAssertEqual(s.search("alpha").map(\.name), ["Alpha", "Alphaville"])
+        s.remove(0); s.remove(0)
+        XCTAssertEqual(s.search("alpha").map(\.index), [7])
+        XCTAssertEqual(s.count, 3)
+        s.update(3, name: nil)
+        XCTAssertEqual(s.search("zeta"), [])
+    }
+
     func testLargeIndexIsQuick() {
         let names = (0..<170_000).map { "Place \($0) Ville-\($0 % 977)" } + ["Lisbon"]
         let s = PlaceSearch(names: names)

@@ -63,6 +63,23 @@ final class TransitionModelTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(sprite(10, merge.sprites(at: 0.2))).position, childA.position)
     }
 
+    /// A pop: from 0.3 of its size, a little past full size, then exactly full size; only when
+    /// asked for (live data) and never under reduced motion.
+    func testPopInGrowsFromSmallWithASlightOvershoot() throws {
+        XCTAssertEqual(Model.popScale(0), 0.3, accuracy: 1e-12)
+        XCTAssertEqual(Model.popScale(1), 1)
+        let peak = stride(from: 0.0, through: 1.0, by: 0.01).map(Model.popScale).max()!
+        XCTAssertTrue(peak > 1.03 && peak < 1.12, "slight overshoot: \(peak)")
+        let m = Model(previous: [], current: [childA], startTime: 0, reducedMotion: false, popIn: true)
+        XCTAssertEqual(try XCTUnwrap(sprite(10, m.sprites(at: 0))).scale, 0.3, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(sprite(10, m.sprites(at: 0.2))).scale, 1)
+        XCTAssertEqual(try XCTUnwrap(sprite(10, m.sprites(at: 0.2))).alpha, 1)
+        let reduced = Model(previous: [], current: [childA], startTime: 0, reducedMotion: true, popIn: true)
+        XCTAssertEqual(try XCTUnwrap(sprite(10, reduced.sprites(at: 0.05))).scale, 1)
+        let plain = Model(previous: [], current: [childA], startTime: 0, reducedMotion: false)
+        XCTAssertEqual(try XCTUnwrap(sprite(10, plain.sprites(at: 0.05))).scale, 1, "zoom transitions fade")
+    }
+
     func testUnlinkedItemsFadeInAndOut() throws {
         let m = Model(previous: [bystander], current: [childA], startTime: 0, reducedMotion: false)
         let s = m.sprites(at: 0.075)

@@ -93,6 +93,28 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(PixelDiff.compare(banded, strips, channelTolerance: 0).differingPixels, 0)
     }
 
+    /// A popping mark is drawn at its scale around its centre (and at 1 exactly as before).
+    func testMarksAreDrawnAtTheirScale() {
+        func scene(_ scale: Double) -> Scene {
+            var s = Scene()
+            var pin = ScenePin(id: .point(0), pointIndex: 0, center: ScreenPoint(x: 50, y: 60), name: "A", label: nil, color: 0x3366CC)
+            pin.scale = scale
+            var b = SceneBubble(id: .cluster(1), center: ScreenPoint(x: 140, y: 60), radius: 20, count: 12, label: "12", step: 0)
+            b.scale = scale
+            s.pins = [pin]
+            s.bubbles = [b]
+            return s
+        }
+        let full = countOpaque(drawOnTransparent(scene(1))), half = countOpaque(drawOnTransparent(scene(0.5)))
+        XCTAssertLessThan(Double(half), Double(full) * 0.4, "a quarter of the area, about")
+        XCTAssertGreaterThan(Double(half), Double(full) * 0.15)
+        let big = countOpaque(drawOnTransparent(scene(1.08)))
+        XCTAssertGreaterThan(big, full)
+        let small = drawOnTransparent(scene(0.5))
+        XCTAssertGreaterThan(small.pixel(x: 140, y: 60).a, 0, "still centred on the bubble")
+        XCTAssertEqual(small.pixel(x: 140, y: 42).a, 0, "no longer reaching its full radius")
+    }
+
     func testTextColourFollowsLuminance() {
         XCTAssertEqual(MapColor(hex: 0xFFFFFF).readableTextColor, MapColor(hex: 0x111111))
         XCTAssertEqual(MapColor(hex: 0xF1F075).readableTextColor, MapColor(hex: 0x111111))  // yellow

@@ -27,6 +27,8 @@ extension MapDataSession {
         /// are several files); `idMap` takes old ids to new ones for the selection.
         let replacement: MapDataSession?
         let idMap: [Int: Int]
+        /// Kept ids whose name changed.
+        let renamed: [Int]
         /// The counts.
         public let change: Change
     }
@@ -74,13 +76,15 @@ extension MapDataSession {
         }
         let newKeys = Self.keys(of: set, idProperty: idProperty)
         var changes = PointChanges()
-        var kept: [(id: Int, local: Int)] = [], added: [Int] = []
+        var kept: [(id: Int, local: Int)] = [], added: [Int] = [], renamed: [Int] = []
         var matched = Set<Int>()
         for (j, key) in newKeys.enumerated() {
             let c = set.coordinates[j]
             if let id = slotOf[key], c.isValid {
                 matched.insert(id)
                 kept.append((id, j))
+                let oldLocal = places.localIndex.map { Int($0[id]) } ?? id
+                if oldSource.points.name(at: oldLocal) != set.name(at: j) { renamed.append(id) }
                 if places.coordinates[id] != c { changes.moves.append((id, c)) }
             } else if c.isValid {
                 added.append(j)
@@ -90,7 +94,7 @@ extension MapDataSession {
         changes.removals = slotOf.values.filter { !matched.contains($0) }.sorted()
         let change = Change(added: changes.additions.count, removed: changes.removals.count, moved: changes.moves.count)
         let total = change.added + change.removed + change.moved
-        if total == 0 && set.count == oldSource.points.count { return nil }
+        if total == 0 && renamed.isEmpty && set.count == oldSource.points.count { return nil }
         var replacement: MapDataSession?
         var idMap: [Int: Int] = [:]
         if sources.count != 1 || total > Self.maxInPlaceChanges {
@@ -98,16 +102,17 @@ extension MapDataSession {
             for (id, local) in kept { idMap[id] = local }
         }
         return UpdatePlan(old: self, set: set, dataset: dataset, changes: changes, keptLocal: kept, addedLocal: added,
-                          replacement: replacement, idMap: idMap, change: change)
+                          replacement: replacement, idMap: idMap, renamed: renamed, change: change)
     }
 }
 
 extension MapDataSession.UpdatePlan {
     /// Applies the plan (on the GTK thread: it changes the shown session's index in place) and
     /// returns the session to show from now on. `idMap` of the result says where old ids went
-    /// (identity for in-place updates, except removed ids, which are absent).
-    public func applied() -> (session: MapDataSession, newID: (Int) -> Int?) {
-        if let replacement { return (replacement, { idMap[$0] }) }
+    /// (identity for in-place updates, except removed ids, which are absent); `names` what the
+    /// search index must change (nil: a new session, build it afresh).
+    public func applied() -> (session: MapDataSession, newID: (Int) -> Int?, names: MapDataSession.NameChanges?) {
+        if let replacement { return (replacement, { idMap[$0] }, nil) }
         let index = old.clusterer
         let added = addedLocal
         let categories = set.categoryIndices.isEmpty ? [] : added.map { set.categoryIndices[$0] }
@@ -120,6 +125,7 @@ extension MapDataSession.UpdatePlan {
         let source = MapDataSession.Source(points: set, dataset: dataset, firstIndex: 0)
         let session = MapDataSession(sources: [source], clusterer: index,
                                      places: MapDataSession.Places(sources: [source], coordinates: coordinates, localIndex: local))
-        return (session, { id in id >= 0 && id < local.count && local[id] >= 0 ? id : nil })
+        let names = MapDataSession.NameChanges(removed: changes.removals, named: result.addedIDs + renamed)
+        return (session, { id in id >= 0 && id < local.count && local[id] >= 0 ? id : nil }, names)
     }
 }

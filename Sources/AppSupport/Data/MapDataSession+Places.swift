@@ -26,6 +26,12 @@ extension MapDataSession {
             }
         }
 
+        /// Whether the id's place was removed by a live change.
+        public func isRemoved(_ id: Int) -> Bool {
+            guard let localIndex else { return false }
+            return id >= localIndex.count || localIndex[id] < 0
+        }
+
         func source(of point: Int) -> (source: Source, local: Int) {
             if let localIndex { return (sources[0], max(0, Int(localIndex[point]))) }
             // Few sources: a linear scan from the end is fastest.

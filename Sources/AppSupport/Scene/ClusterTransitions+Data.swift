@@ -2,7 +2,7 @@ import ClusterCore
 import MapModel
 
 /// Motion for live data (SPEC §4): when the points change, places that stay glide to where they
-/// moved, new ones fade in, removed ones fade out, and a bubble whose count changed (a new
+/// moved, new ones pop up (grow from small with a slight overshoot, 0.2 s), removed ones fade out, and a bubble whose count changed (a new
 /// cluster id at about the same spot) slides from the old bubble rather than jumping. Under
 /// reduced motion nothing moves: only fades.
 extension ClusterTransitions {
@@ -11,6 +11,28 @@ extension ClusterTransitions {
 
     /// Animates the next frame from what was drawn (call when the shown data changed).
     public mutating func dataDidChange() { pendingDataChange = true }
+
+    /// What the animation of a data change does, by number of items drawn.
+    public struct DataMotion: Sendable, Equatable {
+        /// New items growing from small (none under reduced motion).
+        public var popping = 0
+        /// New items fading in (under reduced motion).
+        public var fadingIn = 0
+        /// Items that left, fading out.
+        public var fadingOut = 0
+        /// Items that stay (or replace a bubble nearby, re-counted) moving to their new place.
+        public var gliding = 0
+        public init(popping: Int = 0, fadingIn: Int = 0, fadingOut: Int = 0, gliding: Int = 0) {
+            self.popping = popping; self.fadingIn = fadingIn; self.fadingOut = fadingOut; self.gliding = gliding
+        }
+    }
+
+    /// The motion of the data change that started at the last `items(for:…)` call, once (nil
+    /// when none started).
+    public mutating func takeDataMotion() -> DataMotion? {
+        defer { startedDataMotion = nil }
+        return startedDataMotion
+    }
 
     mutating func startDataChange(from previous: [PlacedItem], to current: [PlacedItem], indexZoom: Int, now: Double,
                                   reducedMotion: Bool) {
@@ -32,8 +54,27 @@ extension ClusterTransitions {
         for p in previous { byID[p.id] = p.item }
         for p in current { byID[p.id] = p.item }
         itemsByID = byID
-        transition = Model(previous: previous.map(world0), current: current.map(world0), origins: origins,
-                           destinations: destinations, startTime: now, reducedMotion: reducedMotion, wrapWidth: 256)
+        let model = Model(previous: previous.map(world0), current: current.map(world0), origins: origins,
+                           destinations: destinations, startTime: now, reducedMotion: reducedMotion, wrapWidth: 256,
+                           popIn: true)
+        transition = model
         lastItems = current
+        var motion = DataMotion()
+        var oldPositions: [SceneItemID: ScreenPoint] = [:]
+        for p in previous { oldPositions[p.id] = world0(p).position }
+        var newPositions: [SceneItemID: ScreenPoint] = [:]
+        for p in current { newPositions[p.id] = world0(p).position }
+        for s in model.sprites(at: now) {
+            switch s.role {
+            case .appearing: if reducedMotion { motion.fadingIn += 1 } else { motion.popping += 1 }
+            case .leaving, .merging: motion.fadingOut += 1
+            case .splitting: if reducedMotion { motion.fadingIn += 1 } else { motion.gliding += 1 }
+            case .staying:
+                if !reducedMotion, let old = oldPositions[s.id], old != newPositions[s.id] {
+                    motion.gliding += 1
+                }
+            }
+        }
+        startedDataMotion = motion
     }
 }

@@ -17,6 +17,7 @@ public struct ClusterTransitions: Sendable {
 
     /// The data changed (live update): the next frame animates from what was drawn.
     var pendingDataChange = false
+    var startedDataMotion: DataMotion?
 
     public init() {}
 
@@ -51,7 +52,7 @@ public struct ClusterTransitions: Sendable {
                 return t.sprites(at: now).compactMap { s in
                     guard let item = itemsByID[s.id] else { return nil }
                     let c = WebMercator.unproject(x: s.position.x / 256, y: s.position.y / 256)
-                    return PlacedItem(item: item, coordinate: c, alpha: s.alpha)
+                    return PlacedItem(item: item, coordinate: c, alpha: s.alpha, scale: s.scale)
                 }
             }
         }

@@ -26,24 +26,25 @@ public struct PlaceSearch: Sendable {
         public static func < (a: Rank, b: Rank) -> Bool { a.rawValue < b.rawValue }
     }
 
-    private let folded: [UInt8]
-    private let starts: [Int32]
-    private let names: [String]
-    private let weights: [Double]
-    /// The point index of each name; empty when name `i` is point `i`.
-    private let pointIndices: [Int32]
+    // Entries: a name folded into one buffer each, with the point id it names. Live data
+    // changes the index in place: a removed point's entry is marked dead, a renamed or added
+    // one gets a new entry at the end (`update`).
+    private var folded: [UInt8]
+    private var starts: [Int32]
+    private var names: [String]
+    private var weights: [Double]
+    /// Entry → point id (empty: the entry's index is the id).
+    private var ids: [Int32] = []
+    /// Entry is a removed (or replaced) point's.
+    private var dead: [Bool] = []
+    /// Point id → its entry, when entries were changed (empty: the id is the entry).
+    private var entryOfID: [Int32] = []
+    private var deadCount = 0
 
     /// Indexes names by point index; `weights` (e.g. population) order equally good matches,
-    /// larger first (then shorter names, then lower indices).
-    public init(names: [String], weights: [Double] = []) {
-        self.init(names: names, pointIndices: [], weights: weights)
-    }
-
-    /// Indexes only some points' names: `names[i]` is the name of point `pointIndices[i]`
-    /// (increasing), and `weights[i]` its weight. Millions of unnamed points then cost nothing.
-    public init(names: [String], pointIndices: [Int32], weights: [Double] = []) {
-        precondition(pointIndices.isEmpty || pointIndices.count == names.count, "one point index per name")
-        self.pointIndices = pointIndices
+    /// larger first (then shorter names, then lower indices). A nil name is no place (a
+    /// removed point's id): it never matches.
+    public init(names: [String?], weights: [Double] = []) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(names.count * 12)
         var starts: [Int32] = []
@@ -51,17 +52,91 @@ public struct PlaceSearch: Sendable {
         var folder = Folder()
         for n in names {
             starts.append(Int32(buffer.count))
-            folder.fold(n, into: &buffer)
+            if let n { folder.fold(n, into: &buffer) }
         }
         starts.append(Int32(buffer.count))
         self.folded = buffer
         self.starts = starts
-        self.names = names
+        self.names = names.map { $0 ?? "" }
         self.weights = weights.count == names.count ? weights : []
+        if names.contains(where: { $0 == nil }) {
+            dead = names.map { $0 == nil }
+            deadCount = dead.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
     }
 
-    /// Number of indexed names.
-    public var count: Int { names.count }
+    /// Indexes only some points' names: `names[i]` is the name of point `pointIndices[i]`
+    /// (increasing), and `weights[i]` its weight. Millions of unnamed points then cost nothing.
+    public init(names: [String], pointIndices: [Int32], weights: [Double] = []) {
+        precondition(pointIndices.isEmpty || pointIndices.count == names.count, "one point index per name")
+        self.init(names: names, weights: weights)
+        ids = pointIndices
+    }
+
+    /// Number of indexed names (removed places not counted).
+    public var count: Int { names.count - deadCount }
+
+    /// The entry of a point id, nil when it has none (or a dead one).
+    private func entry(of id: Int) -> Int? {
+        let e: Int
+        if !entryOfID.isEmpty {
+            e = id < entryOfID.count ? Int(entryOfID[id]) : -1
+        } else if !ids.isEmpty {
+            e = entryBySearch(of: id)
+        } else {
+            e = id
+        }
+        guard e >= 0, e < names.count, dead.isEmpty || !dead[e] else { return nil }
+        return e
+    }
+
+    /// The entry of `id` while `ids` is still the increasing list given at creation (-1: none).
+    private func entryBySearch(of id: Int) -> Int {
+        var lo = 0, hi = ids.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(ids[mid]) < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < ids.count && Int(ids[lo]) == id ? lo : -1
+    }
+
+    private mutating func kill(_ e: Int) {
+        if dead.isEmpty { dead = [Bool](repeating: false, count: names.count) }
+        if !dead[e] { dead[e] = true; deadCount += 1 }
+    }
+
+    /// A live change: the place `id` is gone (its name no longer matches).
+    public mutating func remove(_ id: Int) {
+        if let e = entry(of: id) { kill(e) }
+    }
+
+    /// A live change: the place `id` is new or renamed (nil: it has no name any more).
+    public mutating func update(_ id: Int, name: String?, weight: Double = 0) {
+        if let e = entry(of: id) {
+            if names[e] == (name ?? "") { return }
+            kill(e)
+        }
+        guard let name else { return }
+        if entryOfID.isEmpty {
+            if ids.isEmpty {
+                entryOfID = (0..<names.count).map { Int32($0) }
+            } else {
+                // Only some points were named: map every id once (live data only comes here).
+                entryOfID = [Int32](repeating: -1, count: Int(ids.last ?? -1) + 1)
+                for (e, pid) in ids.enumerated() { entryOfID[Int(pid)] = Int32(e) }
+            }
+        }
+        if ids.isEmpty { ids = (0..<names.count).map { Int32($0) } }
+        while entryOfID.count <= id { entryOfID.append(-1) }
+        entryOfID[id] = Int32(names.count)
+        ids.append(Int32(id))
+        if !dead.isEmpty { dead.append(false) }
+        if !weights.isEmpty { weights.append(weight) }
+        var folder = Folder()
+        folder.fold(name, into: &folded)
+        starts.append(Int32(folded.count))
+        names.append(name)
+    }
 
     /// The best `limit` matches for a query (empty for a blank query).
     public func search(_ query: String, limit: Int = 8) -> [Match] {
@@ -79,6 +154,7 @@ public struct PlaceSearch: Sendable {
                 let qn = query.count
                 let q0 = query[0]
                 for i in 0..<(starts.count - 1) {
+                    if !dead.isEmpty && dead[i] { continue }
                     let s = Int(starts[i]), e = Int(starts[i + 1])
                     let len = e - s
                     guard len >= qn else { continue }
@@ -109,7 +185,7 @@ public struct PlaceSearch: Sendable {
             }
             let la = starts[a.index + 1] - starts[a.index], lb = starts[b.index + 1] - starts[b.index]
             if la != lb { return la < lb }
-            return a.index < b.index
+            return id(a.index) < id(b.index)
         }
         // Partial selection: keep the best `limit` without sorting every hit.
         var best: [(index: Int, rank: Rank)] = []
@@ -122,9 +198,10 @@ public struct PlaceSearch: Sendable {
                 best.sort(by: better)
             }
         }
-        return best.map { Match(index: pointIndices.isEmpty ? $0.index : Int(pointIndices[$0.index]),
-                                name: names[$0.index], rank: $0.rank) }
+        return best.map { Match(index: id($0.index), name: names[$0.index], rank: $0.rank) }
     }
+
+    private func id(_ entry: Int) -> Int { ids.isEmpty ? entry : Int(ids[entry]) }
 
     /// Folds text for matching: lowercase, accents removed, punctuation kept as word separators.
     public static func fold(_ s: String) -> String {

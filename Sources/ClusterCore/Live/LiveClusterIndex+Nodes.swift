@@ -64,8 +64,9 @@ extension LiveClusterIndex {
     /// Calls `body` with every node on level z within distance `r` of (qx, qy).
     func forEachNode(onLevel z: Int, within r: Double, of qx: Double, _ qy: Double, _ body: (Ref) -> Void) {
         let r2 = r * r
-        // The base tests Float positions against the box: widen it by more than a Float ulp.
-        let m = r + 1e-6
+        // The base tests Float positions against the box: widen it by a few Float ulps at 1.0
+        // (6e-8); no more, as at deep zooms the radius itself is about 1e-6.
+        let m = r + 2.5e-7
         forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { n in
             let dx = x(n) - qx, dy = y(n) - qy
             if dx * dx + dy * dy <= r2 { body(n) }
@@ -80,12 +81,12 @@ extension LiveClusterIndex {
 
     /// The children of cluster number c, as node references.
     func children(ofCluster c: Int) -> [Ref] {
-        if c >= baseClusterCount { return madeChildren[c] ?? [] }
+        if let kids = madeChildren[c] { return kids }
+        if c >= baseClusterCount { return [] }
         let t = base.table
         return (Int(t.childStart[c])..<Int(t.childStart[c + 1])).map { ref(fromBase: t.childItems[$0]) }
     }
 
-    /// The public id of cluster number c.
     /// The public id of cluster number c.
     func clusterID(ofCluster c: Int) -> ClusterID {
         if c < baseClusterCount { return ClusterID(rawValue: base.clusterID(ofCluster: c).rawValue - base.inputCount + Self.idBase) }

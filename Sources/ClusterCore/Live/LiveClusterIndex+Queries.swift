@@ -96,9 +96,8 @@ extension LiveClusterIndex {
     }
 
     func clusterAggregates(_ c: Int) -> ClusterAggregates {
-        if c >= baseClusterCount {
-            return madeAggregates[c] ?? ClusterAggregates(count: Int(cCount[c]))
-        }
+        if let a = madeAggregates[c] { return a }
+        if c >= baseClusterCount { return ClusterAggregates(count: Int(cCount[c])) }
         return base.aggregateTable.aggregates(ofRow: c, count: Int(cCount[c]), attributes: base.attributes)
     }
 

@@ -2,16 +2,21 @@
 /// zoom from `maxZoom` down repairs what the level above changed.
 ///
 /// At zoom z, with the items of level z+1 that changed (`gone`: left the level or moved;
-/// `fresh`: arrived or moved):
-/// 1. Clusters of zoom z that held a gone item, or hold an item within the radius of a fresh
-///    one, are dissolved; their other children are *free*.
-/// 2. Free also: fresh items, and unclustered items within the radius of any free item.
+/// `fresh`: arrived or moved; `shifted`: clusters that stayed but moved or recounted in place):
+/// 1. A cluster of zoom z that lost a child or holds a shifted one keeps its id and is updated in
+///    place (new weighted mean and count) while it still makes a cluster by the rules: its origin
+///    stays, at least two children and `minPoints` points, all within the radius of the origin.
+///    Otherwise it is dissolved and its other children are *free*. A shifted item carried to
+///    zoom z is free when it now lies within the radius of another carried item.
+/// 2. Free also: fresh items, and unclustered items within the radius of any free item. At the
+///    deepest zoom, clusters with a member within the radius of a fresh point are dissolved too
+///    (points on one spot must end up together).
 /// 3. The free items are clustered greedily among themselves, in id order (clusters after
 ///    points), with the algorithm's own rule: an item takes every free neighbour within the
-///    radius when together they hold at least `minPoints` points.
-/// What changed on level z (dissolved and new clusters, items that now join or no longer join
-/// a cluster) is what zoom z−1 repairs. Everything else keeps its clusters, so the work follows
-/// the changes, not the size of the index.
+///    radius when together they hold at least `minPoints` points. An item left alone joins a
+///    cluster whose origin is within the radius (updated in place), else it is carried.
+/// What changed on level z is what zoom z−1 repairs. A change usually reaches each zoom as one
+/// cluster updated in place, so the work follows the changes, not the size of the index.
 extension LiveClusterIndex {
     /// The state a node had before this batch (recorded the first time the batch changes it).
     struct OldState { var low: Int; var parent: Int }
@@ -90,6 +95,8 @@ extension LiveClusterIndex {
         /// Items of the level above that left it (or moved) / arrived (or moved).
         var gone: Set<Ref> = []
         var fresh: Set<Ref> = []
+        /// Clusters of the level above that stayed but changed in place (position and count).
+        var shifted: Set<Ref> = []
 
         mutating func record(_ r: Ref, low: Int, parent: Int) {
             if old[r] == nil { old[r] = OldState(low: low, parent: parent) }
@@ -105,13 +112,18 @@ extension LiveClusterIndex {
 
     private func repairLevel(_ z: Int, _ repair: inout Repair) {
         let r = radius(atZoom: z)
-        var goneNext = Set<Ref>(), freshNext = Set<Ref>()
+        var goneNext = Set<Ref>(), freshNext = Set<Ref>(), shiftedNext = Set<Ref>()
         var free: [Ref] = [], isFree = Set<Ref>()
+        /// Clusters of zoom z whose children changed: checked and updated (or dissolved) below.
+        var touched: [Int] = [], isTouched = Set<Int>()
 
         func addFree(_ n: Ref) {
             guard isFree.insert(n).inserted else { return }
             repair.record(n, low: low(n), parent: parent(n))
             free.append(n)
+        }
+        func touch(_ c: Int) {
+            if cAlive[c] && isTouched.insert(c).inserted { touched.append(c) }
         }
         func dissolve(_ c: Int) {
             guard cAlive[c] else { return }
@@ -124,15 +136,27 @@ extension LiveClusterIndex {
             }
         }
 
-        // 1. Gone items: dissolve the cluster they were in at this zoom, or carry the news down.
+        // 1. Gone items: the cluster they were in at this zoom loses them, or the news goes down.
         for g in repair.gone {
             let o = repair.old[g] ?? OldState(low: low(g), parent: parent(g))
-            if o.low == z && o.parent >= 0 { dissolve(o.parent) } else if o.low < z { goneNext.insert(g) }
+            if o.low == z && o.parent >= 0 { touch(o.parent) } else if o.low < z { goneNext.insert(g) }
         }
+        // Shifted items: their cluster follows them; carried ones must keep their distance.
+        for s in repair.shifted where isOnLevel(s, z + 1) {
+            if low(s) == z, parent(s) >= 0 {
+                touch(parent(s))
+            } else if low(s) < z {
+                var near = false
+                forEachNode(onLevel: z + 1, within: r, of: x(s), y(s)) { n in if n != s && low(n) < z { near = true } }
+                if near { addFree(s) } else { shiftedNext.insert(s); register(s, onLevel: z) }
+            }
+        }
+        // Touched clusters keep their remaining children when the rules still hold; else dissolve.
+        for c in touched where !updateInPlace(c, zoom: z, radius: r, repair: repair) { dissolve(c) }
+        for c in touched where cAlive[c] { shiftedNext.insert(Self.clusterRef(c)) }
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
-        // Deeper down, same-spot points already travel inside one item; dissolving neighbours there
-        // too would let one change spread over the whole level at low zooms.
+        // Deeper down, same-spot points already travel inside one item.
         for f in repair.fresh where z == options.maxZoom && isOnLevel(f, z + 1) {
             forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
                 if n != f && low(n) == z, parent(n) >= 0, !isFree.contains(n) { dissolve(parent(n)) }
@@ -155,18 +179,26 @@ extension LiveClusterIndex {
             }
             lists.append((start, found.count))
         }
-        // 3. Greedy clustering of the free items, in id order.
+        // 3. Greedy clustering of the free items, in id order. An item with no free neighbour
+        // joins a cluster whose origin is within the radius, if there is one (the cluster then
+        // changes in place), else it is carried.
         let order = free.indices.sorted { free[$0] < free[$1] }
         var visited = Set<Ref>()
         var neighbours: [Ref] = []
+        var joined: [Int] = []
         for q in order where !visited.contains(free[q]) {
             let i = free[q]
             visited.insert(i)
             neighbours.removeAll(keepingCapacity: true)
             var numPoints = weight(i)
-            for n in found[lists[q].start..<lists[q].end] where isFree.contains(n) && !visited.contains(n) {
-                neighbours.append(n)
-                numPoints += weight(n)
+            var host = -1, hostDistance = Double.infinity
+            for n in found[lists[q].start..<lists[q].end] {
+                if isFree.contains(n) {
+                    if !visited.contains(n) { neighbours.append(n); numPoints += weight(n) }
+                } else if low(n) == z, parent(n) >= 0, cAlive[parent(n)], isOrigin(n, of: parent(n)) {
+                    let dx = x(n) - x(i), dy = y(n) - y(i), d = dx * dx + dy * dy
+                    if d < hostDistance || (d == hostDistance && parent(n) < host) { host = parent(n); hostDistance = d }
+                }
             }
             let wasHere = wasOnLevel(i, z, repair) && !repair.fresh.contains(i)
             if !neighbours.isEmpty && numPoints >= options.minPoints {
@@ -178,17 +210,82 @@ extension LiveClusterIndex {
                 }
                 repair.created.insert(Self.clusterRef(c))
                 freshNext.insert(Self.clusterRef(c))
-            } else {
+            } else if host >= 0 {
+                if wasOnLevel(i, z, repair) { goneNext.insert(i) }
+                madeChildren[host] = children(ofCluster: host) + [i]
+                setLow(i, z, parent: host)
+                joined.append(host)
+            } else if !wasHere {
                 // Carried to this zoom unchanged; where it goes below is decided there if it is new here.
-                if !wasHere {
-                    setLow(i, options.minZoom - 1, parent: -1)
-                    freshNext.insert(i)
-                }
+                setLow(i, options.minZoom - 1, parent: -1)
+                freshNext.insert(i)
+                register(i, onLevel: z)
+            } else {
+                if repair.shifted.contains(i) { shiftedNext.insert(i) }
                 register(i, onLevel: z)
             }
         }
+        for c in joined {
+            placeCluster(c, zoom: z)
+            if !repair.created.contains(Self.clusterRef(c)) { shiftedNext.insert(Self.clusterRef(c)) }
+        }
         repair.gone = goneNext
         repair.fresh = freshNext
+        repair.shifted = shiftedNext.subtracting(goneNext)
+    }
+
+    /// Whether node n is the item cluster c grew from (its first child).
+    private func isOrigin(_ n: Ref, of c: Int) -> Bool {
+        if c >= baseClusterCount || madeChildren[c] != nil { return madeChildren[c]?.first == n }
+        return ref(fromBase: base.table.childItems[Int(base.table.childStart[c])]) == n
+    }
+
+    /// Keeps cluster c (of zoom z) with its children still on level z+1, if they still make a
+    /// cluster by the rules: its origin stays, at least two children and `minPoints` points, all
+    /// within the radius of the origin. Then it moves to their new weighted mean. Returns whether
+    /// it was kept.
+    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, repair: Repair) -> Bool {
+        let kids = children(ofCluster: c)
+        guard let origin = kids.first, !repair.gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
+        let kept = kids.filter { !repair.gone.contains($0) && isOnLevel($0, z + 1) }
+        let ox = x(origin), oy = y(origin), r2 = r * r
+        var points = 0
+        for k in kept {
+            points += weight(k)
+            let dx = x(k) - ox, dy = y(k) - oy
+            if dx * dx + dy * dy > r2 { return false }
+        }
+        guard kept.count >= 2, points >= options.minPoints else { return false }
+        if kept.count != kids.count { madeChildren[c] = kept }
+        placeCluster(c, zoom: z)
+        return true
+    }
+
+    /// Moves cluster c (of zoom z) to its children's weighted mean and recounts it, in place:
+    /// same id; the base no longer holds it, the overlays of its levels do.
+    private func placeCluster(_ c: Int, zoom z: Int) {
+        let ref = Self.clusterRef(c)
+        let kids = children(ofCluster: c)
+        var wx = 0.0, wy = 0.0, points = 0
+        for k in kids {
+            let w = weight(k)
+            wx += x(k) * Double(w)
+            wy += y(k) * Double(w)
+            points += w
+        }
+        if cBaseLow[c] == Self.notInBase {
+            for l in max(low(ref) + 1, options.minZoom)...z { overlay[levelIndex(l)].remove(ref, x: cx[c], y: cy[c]) }
+        }
+        cBaseLow[c] = Self.notInBase
+        cx[c] = wx / Double(points)
+        cy[c] = wy / Double(points)
+        cCount[c] = UInt32(points)
+        if hasAttributes {
+            var agg = nodeAggregates(kids[0])
+            for n in kids.dropFirst() { agg = agg.merged(with: nodeAggregates(n)) }
+            madeAggregates[c] = agg
+        }
+        register(ref, onLevel: z)
     }
 
     /// Makes a cluster at zoom z from an origin and the neighbours it takes; returns its number.

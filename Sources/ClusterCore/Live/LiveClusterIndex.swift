@@ -22,9 +22,10 @@
 /// fresh build of the current points exactly.
 ///
 /// How: the index keeps the last full build (a `HierarchicalClusterer`) as a base, and a small
-/// overlay per zoom for what changed. A change dissolves, level by level from the deepest zoom,
-/// the clusters holding a changed item or an item next to it, and re-clusters the freed items
-/// greedily among themselves (`LiveClusterIndex+Repair.swift`).
+/// overlay per zoom for what changed. A change is repaired level by level from the deepest zoom:
+/// the cluster holding a changed item is updated in place (same id) while it still obeys the
+/// rules, else dissolved and its freed items re-clustered greedily among themselves
+/// (`LiveClusterIndex+Repair.swift`).
 ///
 /// Not thread-safe: change and query it from one thread at a time (or hand it over).
 public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {

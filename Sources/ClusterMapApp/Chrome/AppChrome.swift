@@ -18,6 +18,7 @@ final class AppChrome: MapChrome {
     let search: SearchField
     let mainMenu: MainMenu
     let legend: LegendView
+    let replayChip: ReplayChip
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
     private var fitThisLoad = false
@@ -33,6 +34,7 @@ final class AppChrome: MapChrome {
         progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog)
         fileOpening = FileOpening(window: window, dropOn: overlay)
         legend = LegendView(overlay: overlay)
+        replayChip = ReplayChip(overlay: overlay, eventLog: controller.eventLog)
         gtk_widget_add_css_class(overlay, "cm-drop-target")
         let options = controller.options
         datasetMenu = DatasetMenu(window: window, initial: options.files.isEmpty ? (options.dataset ?? DatasetCatalog.defaultDataset.id) : nil)
@@ -44,6 +46,7 @@ final class AppChrome: MapChrome {
         mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
+        reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         ShortcutsWindow.install(on: window)
         installActions()
     }
@@ -65,6 +68,9 @@ final class AppChrome: MapChrome {
             guard let c = currentChrome else { return }
             AboutDialog.present(over: c.window, dataDirectory: c.controller.dataDirectory)
         }
+        add("replay-faster") { _, _, _ in currentChrome?.controller.changeReplaySpeed(by: 2) }
+        add("replay-slower") { _, _, _ in currentChrome?.controller.changeReplaySpeed(by: 0.5) }
+        add("replay-pause") { _, _, _ in currentChrome?.controller.toggleReplayPause() }
         add("quit") { _, _, _ in
             guard let c = currentChrome else { return }
             gtk_window_close(gcast(c.window))
@@ -154,10 +160,22 @@ final class AppChrome: MapChrome {
         banner.show(message, isError: isError)
     }
 
-    func dataDidChange() {
+    func liveNamesDidChange(_ names: MapDataSession.NameChanges) {
+        search.dataDidChange(controller.session, names: names)
+    }
+
+    func replayDidChange(date: String?, daysPerSecond: Double, paused: Bool, finished: Bool) {
+        replayChip.update(date: date, daysPerSecond: daysPerSecond, paused: paused, finished: finished)
+    }
+
+    /// The shown data changed: a new session, or (`names` given) a live change of it.
+    func dataDidChange(names: MapDataSession.NameChanges?) {
         let session = controller.session
         if let session {
-            if session.sources.count == 1, let ds = session.sources[0].dataset {
+            if case .replay = controller.live.source {
+                datasetMenu.setTitle(DatasetMenu.replayTitle)
+                datasetMenu.setCurrent(LaunchOptions.liveEarthquakes)
+            } else if session.sources.count == 1, let ds = session.sources[0].dataset {
                 datasetMenu.setTitle(ds.title)
                 datasetMenu.setCurrent(ds.id)
             } else {
@@ -169,7 +187,7 @@ final class AppChrome: MapChrome {
             datasetMenu.setTitle("No data")
             datasetMenu.setCurrent(nil)
         }
-        search.dataDidChange(session)
+        search.dataDidChange(session, names: names)
         legend.update(session?.legend, eventLog: controller.eventLog)
         if fitThisLoad {
             fitThisLoad = false

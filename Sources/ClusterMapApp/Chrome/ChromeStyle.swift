@@ -47,6 +47,14 @@ enum ChromeStyle {
     .cm-zoom > button:active { background: mix(@theme_base_color, @theme_fg_color, 0.16); }
     .cm-zoom > button:first-child { border-radius: 10px 10px 0 0; border-bottom: 1px solid alpha(@theme_fg_color, 0.12); }
     .cm-zoom > button:last-child { border-radius: 0 0 10px 10px; }
+    .cm-replay {
+      background: alpha(@theme_base_color, 0.94);
+      color: @theme_fg_color;
+      border-radius: 20px;
+      padding: 2px 4px;
+      box-shadow: 0 1px 4px alpha(black, 0.28), 0 0 0 1px alpha(black, 0.10);
+    }
+    .cm-replay button { min-width: 30px; min-height: 30px; padding: 0; }
     .cm-legend {
       background: alpha(@theme_base_color, 0.94);
       color: @theme_fg_color;

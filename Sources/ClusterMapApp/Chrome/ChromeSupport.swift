@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import AppSupport
 
 // Small helpers the chrome widgets share (on top of Gtk/GtkHelpers.swift).
 
@@ -76,3 +77,23 @@ func unref(_ p: OpaquePointer) { g_object_unref(UnsafeMutableRawPointer(p)) }
 
 /// A GMenu (opaque in Swift) as the GMenuModel it is.
 func menuModel(_ menu: OpaquePointer) -> UnsafeMutablePointer<GMenuModel> { UnsafeMutablePointer(menu) }
+
+/// Logs `widget {name, x, y}` with the widget's centre once it is laid out and two readings a
+/// frame apart agree (tests click it there; right after showing, an old allocation can be read).
+/// The widget is kept alive while it is polled (the window may close meanwhile).
+func reportPosition(of widget: UnsafeMutablePointer<GtkWidget>, name: String, eventLog: EventLog) {
+    g_object_ref(gpointer(widget))
+    pollPosition(of: widget, name: name, eventLog: eventLog, attempt: 0, previous: nil)
+}
+
+private func pollPosition(of widget: UnsafeMutablePointer<GtkWidget>, name: String, eventLog: EventLog,
+                          attempt: Int, previous: (x: Double, y: Double)?) {
+    let now = surfaceCenter(of: widget)
+    if let c = now, let p = previous, abs(c.x - p.x) < 0.5, abs(c.y - p.y) < 0.5 {
+        eventLog.emit("widget", [("name", .string(name)), ("x", .number(c.x.rounded())), ("y", .number(c.y.rounded()))])
+        g_object_unref(gpointer(widget))
+        return
+    }
+    guard attempt < 100, previous == nil || gtk_widget_get_root(widget) != nil else { g_object_unref(gpointer(widget)); return }
+    runAfter(milliseconds: 40) { pollPosition(of: widget, name: name, eventLog: eventLog, attempt: attempt + 1, previous: now) }
+}

@@ -1,4 +1,5 @@
 import CGtk
+import AppSupport
 import GeoData
 
 /// The header bar's dataset menu (SPEC §6): the bundled datasets as radio items on the stateful
@@ -29,6 +30,13 @@ final class DatasetMenu {
             unref(item)
         }
         g_menu_append_section(menu, "Bundled Datasets", menuModel(bundled))
+        // The live path with no network: the earthquakes added in time order.
+        let live = g_menu_new()!
+        let replay = g_menu_item_new(DatasetMenu.replayTitle, nil)!
+        g_menu_item_set_action_and_target_value(replay, "win.dataset", g_variant_new_string(LaunchOptions.liveEarthquakes))
+        g_menu_append_item(live, replay)
+        unref(replay)
+        g_menu_append_section(menu, "Live Demo", menuModel(live))
         let files = g_menu_new()!
         g_menu_append(files, "Open Files…", "win.open")
         g_menu_append_section(menu, nil, menuModel(files))
@@ -44,9 +52,13 @@ final class DatasetMenu {
         gtk_box_append(gcast(content), gtk_image_new_from_icon_name("pan-down-symbolic"))
         gtk_menu_button_set_child(opaque(button), content)
         gtk_widget_set_tooltip_text(button, "Bundled datasets")
-        unref(bundled); unref(files); unref(menu)
-        setTitle(initial.flatMap { DatasetCatalog.dataset(id: $0)?.title } ?? "Data")
+        unref(bundled); unref(live); unref(files); unref(menu)
+        setTitle(initial == LaunchOptions.liveEarthquakes ? DatasetMenu.replayTitle
+                 : initial.flatMap { DatasetCatalog.dataset(id: $0)?.title } ?? "Data")
     }
+
+    /// The menu's name for the earthquake replay (`live-earthquakes`).
+    static let replayTitle = "Earthquakes, Replayed Live"
 
     /// Names what the map shows.
     func setTitle(_ title: String) {
@@ -60,6 +72,12 @@ final class DatasetMenu {
     }
 
     private func choose(_ id: String) {
+        if id == LaunchOptions.liveEarthquakes, let chrome = currentChrome {
+            chrome.controller.eventLog.emit("open", [("dataset", .string(id)), ("from", .string("menu"))])
+            chrome.willLoad(title: DatasetMenu.replayTitle, dataset: id)
+            chrome.controller.loadReplay()
+            return
+        }
         guard let chrome = currentChrome, let ds = DatasetCatalog.dataset(id: id) else { return }
         guard let dir = chrome.controller.dataDirectory else {
             chrome.show(message: "Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).", isError: true)

@@ -1,3 +1,4 @@
+import AppSupport
 import CGtk
 
 /// What the map controller tells the window's chrome (header bar, banner, progress bar).
@@ -14,9 +15,19 @@ protocol MapChrome: AnyObject {
     /// Shows a message in the window (a banner); errors stay until dismissed.
     func show(message: String, isError: Bool)
     /// The data on the map changed (new dataset or files).
-    func dataDidChange()
+    /// The shown data changed: a new session, or (`names` given) a live change of it.
+    func dataDidChange(names: MapDataSession.NameChanges?)
+    /// Places were added to (or removed from) the shown session in place (the replay).
+    func liveNamesDidChange(_ names: MapDataSession.NameChanges)
+    /// The replay's date, speed and state (date nil: no replay).
+    func replayDidChange(date: String?, daysPerSecond: Double, paused: Bool, finished: Bool)
     /// The map in use changed (nil: the built-in map; else a tile file's path or a URL template).
     func basemapDidChange(_ source: String?)
     /// The map switched between its light and dark palettes.
     func paletteDidChange()
+}
+
+extension MapChrome {
+    /// The shown data is a new session.
+    func dataDidChange() { dataDidChange(names: nil) }
 }

@@ -114,8 +114,18 @@ final class SearchField {
 
     // MARK: Index
 
-    /// Rebuilds the name index for new data (off the GTK thread).
-    func dataDidChange(_ session: MapDataSession?) {
+    /// Rebuilds the name index for new data (off the GTK thread), or, for a live change of the
+    /// shown data (`names`), updates it in place so removed places are no longer offered.
+    func dataDidChange(_ session: MapDataSession?, names: MapDataSession.NameChanges? = nil) {
+        if let names, let session, var updated = index {
+            index = nil  // one reference while it changes (no copy)
+            session.update(&updated, with: names)
+            index = updated
+            indexedSession = session
+            currentChrome?.controller.eventLog.emit("search-index", [("names", .int(updated.count)), ("live", .bool(true))])
+            if !text.isEmpty && gtk_widget_get_visible(popover) != 0 { refresh() }
+            return
+        }
         indexGeneration += 1
         index = nil
         indexedSession = session
@@ -123,31 +133,10 @@ final class SearchField {
         let generation = indexGeneration
         Thread.detachNewThread {
             let started = ProcessClock.now()
-            let search = SearchField.buildIndex(session)
+            let search = session.makePlaceSearch()
             let ms = (ProcessClock.now() - started) * 1000
             runOnGtkThread { currentChrome?.search.indexDidLoad(search, generation: generation, ms: ms) }
         }
-    }
-
-    /// Only named places are indexed, decoded front to back from their files (a file's pages go
-    /// back to the page cache behind the pass): ten million unnamed points cost nothing.
-    private static func buildIndex(_ session: MapDataSession) -> PlaceSearch {
-        var names: [String] = []
-        var indices: [Int32] = []
-        var weights: [Double] = []
-        let weighted = session.sources.contains { ($0.points.numericPropertyName ?? "").lowercased().contains("population") }
-        for s in session.sources {
-            let set = s.points
-            let isPopulation = weighted && (set.numericPropertyName ?? "").lowercased().contains("population")
-                && set.numericValues.count == set.count
-            set.forEachName { i, name in
-                guard let name, !name.isEmpty else { return }
-                names.append(name)
-                indices.append(Int32(s.firstIndex + i))
-                if weighted { weights.append(isPopulation ? set.numericValues[i] : 0) }
-            }
-        }
-        return PlaceSearch(names: names, pointIndices: indices, weights: weights)
     }
 
     private func indexDidLoad(_ search: PlaceSearch, generation: Int, ms: Double) {
@@ -175,6 +164,10 @@ final class SearchField {
         }
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty, gtk_widget_get_mapped(entry) != 0 else {
             hidePopover(); return
+        }
+        if index != nil {
+            currentChrome?.controller.eventLog.emit("search-results", [("query", .string(query)),
+                                                                       ("names", .array(matches.map { .string($0.name) }))])
         }
         if index == nil {
             addInfoRow(indexedSession == nil ? "No places loaded" : "Preparing search…")

@@ -42,6 +42,7 @@ final class LiveData {
     // Replay.
     var replay: EarthquakeReplay?
     var replayTimer: guint = 0
+    var replayPaused = false
 
     /// Stops watching, refreshing and replaying.
     func stop() {
@@ -56,6 +57,7 @@ final class LiveData {
         reloadAgain = false
         download = nil
         replay = nil
+        replayPaused = false
         source = .none
         generation += 1
     }

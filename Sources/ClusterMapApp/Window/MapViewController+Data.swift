@@ -22,6 +22,7 @@ extension MapViewController {
         loadGeneration += 1
         currentLoadCancel?.cancel()
         live.stop()
+        updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
         chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))

@@ -197,7 +197,7 @@ extension MapViewController {
     func applyLiveUpdate(_ plan: MapDataSession.UpdatePlan) {
         guard let current = session else { return }
         let skippedBefore = current.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
-        let (updated, newID) = plan.applied()
+        let (updated, newID, names) = plan.applied()
         session = updated
         containerCache = nil
         if sceneState.fan != nil { closeFan() }
@@ -212,7 +212,7 @@ extension MapViewController {
                 chrome?.show(message: "The selected place was removed from \(live.displayName).", isError: false)
             }
         }
-        chrome?.dataDidChange()
+        chrome?.dataDidChange(names: names)
         let skipped = updated.sources.reduce(0) { $0 + $1.points.report.totalSkipped } + live.badLines.count
         if skipped > skippedBefore, let src = updated.sources.first {
             chrome?.show(message: src.points.report.messages.map { "\(src.points.sourceName): \($0)" }.joined(separator: "\n"),

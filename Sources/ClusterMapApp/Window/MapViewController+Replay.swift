@@ -33,6 +33,7 @@ extension MapViewController {
                     c.loadGeneration += 1
                     c.loadDidFinish(c.loadGeneration, session: replay.session, failures: [], ms: (ProcessClock.now() - started) * 1000)
                     c.scheduleReplayStep()
+                    c.updateReplayChip()
                 case .failure(let error):
                     c.chrome?.loadDidEnd()
                     c.showError("\(error)")
@@ -48,17 +49,46 @@ extension MapViewController {
         }
     }
 
+    /// The dataset menu chose the replay: drop any running load, then start it.
+    func loadReplay() {
+        loadGeneration += 1
+        currentLoadCancel?.cancel()
+        startReplay()
+    }
+
+    /// Shows the replay's date and speed in the chip (hides it when there is no replay).
+    func updateReplayChip() {
+        guard case .replay = live.source, let replay = live.replay else {
+            chrome?.replayDidChange(date: nil, daysPerSecond: 0, paused: false, finished: false)
+            return
+        }
+        chrome?.replayDidChange(date: replay.date, daysPerSecond: replay.daysPerSecond, paused: live.replayPaused,
+                                  finished: replay.isFinished)
+    }
+
+    /// Pauses or resumes the replay (the chip's middle button).
+    func toggleReplayPause() {
+        guard live.replay != nil else { return }
+        live.replayPaused.toggle()
+        eventLog.emit("replay-pause", [("paused", .bool(live.replayPaused))])
+        updateReplayChip()
+    }
+
     private func replayStep() {
         guard case .replay = live.source, let replay = live.replay else { return }
+        if live.replayPaused { scheduleReplayStep(); return }
+        let before = replay.shown
         let added = replay.advance(seconds: MapViewController.replayStepSeconds)
         if added > 0 {
             session = replay.session
+            chrome?.liveNamesDidChange(MapDataSession.NameChanges(named: Array(before..<replay.shown)))
             containerCache = nil
             logDataChanged(MapDataSession.Change(added: added), session: replay.session, skipped: 0)
             eventLog.emit("replay", [("date", .string(replay.date)), ("shown", .int(replay.shown))])
             transitions.dataDidChange()
             sceneDidChange()
         }
+        updateReplayChip()
         if !replay.isFinished { scheduleReplayStep() }
     }
 
@@ -66,7 +96,7 @@ extension MapViewController {
     func changeReplaySpeed(by factor: Double) {
         guard let replay = live.replay else { return }
         replay.daysPerSecond = min(3650, max(1, replay.daysPerSecond * factor))
-        chrome?.show(message: "Replay: \(Int(replay.daysPerSecond.rounded())) days per second", isError: false)
         eventLog.emit("replay-speed", [("days_per_second", .number(replay.daysPerSecond))])
+        updateReplayChip()
     }
 }

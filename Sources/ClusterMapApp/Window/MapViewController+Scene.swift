@@ -27,6 +27,10 @@ extension MapViewController {
         let items = transitions.items(for: queried, indexZoom: indexZoom, now: now,
                                       reducedMotion: cameraController.motionPolicy.prefersReducedMotion)
         if transitions.isAnimating(at: now) { startTicking() }
+        if let m = transitions.takeDataMotion() {
+            eventLog.emit("data-motion", [("pop", .int(m.popping)), ("fade_in", .int(m.fadingIn)),
+                                          ("fade_out", .int(m.fadingOut)), ("glide", .int(m.gliding))])
+        }
         var container: SceneItemID?
         if let sel = sceneState.selectedPoint {
             let z = Int(camera.zoom.rounded(.down))

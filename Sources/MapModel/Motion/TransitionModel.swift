@@ -47,6 +47,8 @@ public struct TransitionModel<ID: Hashable & Sendable>: Sendable {
         public var alpha: Double
         public var count: Int
         public var role: Role
+        /// Size factor (1: as is): new items of a live update pop up from small.
+        public var scale: Double = 1
         /// Whether this is an item of the old frame (draw these beneath the new ones).
         public var isOld: Bool { role == .merging || role == .leaving }
     }
@@ -57,6 +59,10 @@ public struct TransitionModel<ID: Hashable & Sendable>: Sendable {
     public let duration: Double
     /// Whether motion is reduced (fades only).
     public let reducedMotion: Bool
+    /// Whether appearing items pop (grow from small with a slight overshoot) instead of fading in.
+    public let popIn: Bool
+    /// How long a pop takes.
+    public static var popSeconds: Double { 0.2 }
     private let wrapWidth: Double?
     private let oldSprites: [(item: Item, to: ScreenPoint?, hidden: Bool)]
     private let newSprites: [(item: Item, from: ScreenPoint?, role: Role)]
@@ -65,8 +71,9 @@ public struct TransitionModel<ID: Hashable & Sendable>: Sendable {
     /// `destinations[oldID]` the new item an old one merged into.
     public init(previous: [Item], current: [Item], origins: [ID: ID] = [:], destinations: [ID: ID] = [:],
                 startTime: Double, reducedMotion: Bool,
-                duration: Double = TransitionModel.defaultDurationSeconds, wrapWidth: Double? = nil) {
+                duration: Double = TransitionModel.defaultDurationSeconds, wrapWidth: Double? = nil, popIn: Bool = false) {
         self.startTime = startTime
+        self.popIn = popIn
         self.duration = max(0, duration)
         self.reducedMotion = reducedMotion
         self.wrapWidth = wrapWidth
@@ -121,8 +128,12 @@ public struct TransitionModel<ID: Hashable & Sendable>: Sendable {
         }
         for n in newSprites {
             var pos = n.item.position
-            var alpha = 1.0
+            var alpha = 1.0, scale = 1.0
             switch n.role {
+            case .appearing where popIn && !reducedMotion:
+                let t = (now - startTime) / Self.popSeconds
+                alpha = min(1, max(0, 2.5 * t))
+                scale = Self.popScale(t)
             case .appearing:
                 alpha = linear
             case .splitting where reducedMotion:
@@ -131,9 +142,17 @@ public struct TransitionModel<ID: Hashable & Sendable>: Sendable {
                 // Staying items glide too (reduced motion: they are simply where they are).
                 if let from = n.from, !reducedMotion { pos = lerp(from, n.item.position, p) }
             }
-            out.append(Sprite(id: n.item.id, position: pos, alpha: alpha, count: n.item.count, role: n.role))
+            out.append(Sprite(id: n.item.id, position: pos, alpha: alpha, count: n.item.count, role: n.role, scale: scale))
         }
         return out
+    }
+
+    /// The size of a popping item at `t` (0…1 of the pop): from 0.3 up past 1 (about 1.07 at
+    /// t ≈ 0.6, an ease-out-back) and settling at exactly 1.
+    public static func popScale(_ t: Double) -> Double {
+        guard t < 1 else { return 1 }
+        let u = max(0, t) - 1, c1 = 1.70158, c3 = c1 + 1
+        return 0.3 + 0.7 * (1 + c3 * u * u * u + c1 * u * u)
     }
 
     private func lerp(_ a: ScreenPoint, _ b: ScreenPoint, _ t: Double) -> ScreenPoint {

@@ -62,6 +62,8 @@ public struct SceneBubble: Sendable, Equatable {
     public var step: Int
     /// Opacity 0…1 (fades when splitting or merging).
     public var alpha: Double = 1
+    /// Size factor (1: as is; a new bubble pops up from small).
+    public var scale: Double = 1
     /// The selected place is inside this bubble.
     public var containsSelection = false
     /// The pointer is over this bubble.
@@ -89,6 +91,8 @@ public struct ScenePin: Sendable, Equatable {
     public var isSelected = false
     public var isHovered = false
     public var alpha: Double = 1
+    /// Size factor (1: as is; a new place pops up from small).
+    public var scale: Double = 1
 
     public init(id: SceneItemID, pointIndex: Int, center: ScreenPoint, name: String, label: String?, color: UInt32) {
         self.id = id; self.pointIndex = pointIndex; self.center = center; self.name = name

@@ -37,6 +37,7 @@ public struct SceneBuilder: Sendable {
                     var b = SceneBubble(id: id, center: p, radius: style.radius(forCount: count), count: count,
                                         label: abbreviatedCount(count), step: style.step(forCount: count))
                     b.alpha = placed.alpha
+                    b.scale = placed.scale
                     b.containsSelection = id == selectedContainer
                     b.isHovered = id == state.hovered
                     if id == fanCluster { b.alpha *= 0.5 }
@@ -45,6 +46,7 @@ public struct SceneBuilder: Sendable {
                     var pin = ScenePin(id: id, pointIndex: index, center: p, name: places.name(of: index),
                                        label: places.label(of: index), color: places.color(of: index))
                     pin.alpha = placed.alpha
+                    pin.scale = placed.scale
                     pin.isHovered = id == state.hovered
                     if index == state.selectedPoint {
                         pin.isSelected = true

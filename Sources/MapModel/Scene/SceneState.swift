@@ -64,11 +64,14 @@ public struct PlacedItem: Sendable, Equatable {
     /// Position to draw at (usually the item's own coordinate).
     public var coordinate: GeoCoordinate
     public var alpha: Double
+    /// Size factor (1: as is); a new place of a live update pops up from small.
+    public var scale: Double
 
-    public init(item: ClusterItem, coordinate: GeoCoordinate? = nil, alpha: Double = 1) {
+    public init(item: ClusterItem, coordinate: GeoCoordinate? = nil, alpha: Double = 1, scale: Double = 1) {
         self.item = item
         self.coordinate = coordinate ?? item.coordinate
         self.alpha = alpha
+        self.scale = scale
     }
 
     /// The scene id of the item.

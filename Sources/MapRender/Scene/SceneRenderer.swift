@@ -133,7 +133,7 @@ public final class SceneRenderer: MapOverlay {
                     MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                        selected: b.containsSelection, label: b.label, look: b.look, palette: palette, scale: scale)
                 }
-                sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
+                sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
                 if b.center.y - extent >= countAbove { drawn += 1 }
                 continue
             }
@@ -142,7 +142,7 @@ public final class SceneRenderer: MapOverlay {
                 MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                    selected: b.containsSelection, look: b.look, palette: palette, scale: scale)
             }
-            sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
+            sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
             if !b.label.isEmpty {
                 let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
                                                    fill: b.look.fill)
@@ -150,7 +150,7 @@ public final class SceneRenderer: MapOverlay {
                     MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4, fill: b.look.fill,
                                             palette: palette, scale: scale)
                 }
-                text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale)
+                text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
             }
             if b.center.y - extent >= countAbove { drawn += 1 }
         }
@@ -194,7 +194,7 @@ public final class SceneRenderer: MapOverlay {
             let capsule = sprites.sprite(for: key) {
                 MarkSprites.capsule(text: label, selected: p.isSelected, style: style, palette: palette, scale: scale)
             }
-            capsule.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale)
+            capsule.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
             // A price capsule is the marker itself: no round pin under it.
             if PinLabel.isMarker(label) { return p.center.y + box.minY >= countAbove }
         }
@@ -204,7 +204,7 @@ public final class SceneRenderer: MapOverlay {
             MarkSprites.pin(color: p.color, selected: p.isSelected, hovered: p.isHovered, style: style,
                             palette: palette, scale: scale)
         }
-        sprite.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale)
+        sprite.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
         return p.center.y + box.minY >= countAbove
     }
 

@@ -44,6 +44,19 @@ public final class Sprite {
         (((x - anchorX) * s + 0.5).rounded(.down), ((y - anchorY) * s + 0.5).rounded(.down))
     }
 
+    /// Paints the sprite with its anchor at (x, y) at `zoom` times its size (a mark popping up):
+    /// resampled, so only for the few frames of an animation; 1 paints it crisp as below.
+    func paint(in cr: OpaquePointer, x: Double, y: Double, alpha: Double, deviceScale s: Double, zoom: Double) {
+        guard abs(zoom - 1) > 0.001 else { return paint(in: cr, x: x, y: y, alpha: alpha, deviceScale: s) }
+        guard alpha > 0.004, zoom > 0.01 else { return }
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, zoom, zoom)
+        cairo_set_source_surface(cr, image.surface, -anchorX, -anchorY)
+        if alpha >= 0.999 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, alpha) }
+        cairo_restore(cr)
+    }
+
     /// Paints the sprite with its anchor at (x, y), snapped to whole device pixels so it is copied
     /// without resampling (crisp, and pixman's fastest path).
     @inline(__always)
