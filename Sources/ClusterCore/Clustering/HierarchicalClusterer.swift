@@ -134,9 +134,10 @@ public final class HierarchicalClusterer: PointClusterer {
         self.init(points: points, categories: categories, values: values, options: options, maxBandLength: 8)
     }
 
-    /// As above; `maxBandLength` is the most zooms one `LevelBand` serves (1 sorts every level
-    /// from scratch: tests compare the two).
-    init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options, maxBandLength: Int) {
+    /// As above; `maxBandLength` is the most zooms one band serves (1 sorts every level from
+    /// scratch), `bySlots: false` builds `minPoints ≤ 2` levels the older way: tests compare them.
+    init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options, maxBandLength: Int,
+         bySlots: Bool = true) {
         var options = options
         options.maxZoom = min(max(options.maxZoom, 0), 30)
         options.minZoom = min(max(options.minZoom, 0), options.maxZoom)
@@ -154,6 +155,7 @@ public final class HierarchicalClusterer: PointClusterer {
         var builder = LevelBuilder(options: options, inputCount: points.count, projected: projected,
                                    attributes: attributes)
         builder.maxBandLength = maxBandLength
+        builder.bySlots = bySlots
         let built = builder.build(validIndices: validIndices)
         self.levels = built
         self.table = builder.table
