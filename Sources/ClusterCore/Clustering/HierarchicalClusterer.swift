@@ -71,6 +71,19 @@ public final class HierarchicalClusterer: PointClusterer {
             self.lowest = lowest
         }
 
+        /// The levels `top` down to `bottom` sharing one index (a band's): `counts` is the
+        /// difference array of entries per level (+1 at an entry's highest level, −1 below its lowest).
+        static func stack(index: CellIndex, top: Int, bottom: Int, counts: [Int], highest: [UInt8],
+                          lowest: [UInt8]) -> [Level] {
+            var levels: [Level] = []
+            var running = 0
+            for level in stride(from: top, through: bottom, by: -1) {
+                running += counts[top - level]
+                levels.append(Level(index: index, level: UInt8(level), count: running, highest: highest, lowest: lowest))
+            }
+            return levels
+        }
+
         /// Calls `body` with the item reference of each entry on this level in the box, in cell order.
         @inline(__always)
         func forEachItem(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {

@@ -82,15 +82,7 @@ extension LevelBuilder {
             self.aggregates = aggregates
         }
         let slots = Slots(n0)
-        // Compacted items of a level, in slot order, for sorting a band.
-        let cx = UnsafeMutablePointer<Double>.allocate(capacity: max(n0, 1))
-        let cy = UnsafeMutablePointer<Double>.allocate(capacity: max(n0, 1))
-        let cslot = UnsafeMutablePointer<UInt32>.allocate(capacity: max(n0, 1))
-        let cref = UnsafeMutablePointer<UInt32>.allocate(capacity: max(n0, 1))
-        defer {
-            slots.deallocate()
-            cx.deallocate(); cy.deallocate(); cslot.deallocate(); cref.deallocate()
-        }
+        defer { slots.deallocate() }
         projected.withUnsafeBufferPointer { pr in
             for (s, r) in validIndices.enumerated() {
                 slots.item[s] = Slots.Item(x: Double(pr[2 * Int(r)]), y: Double(pr[2 * Int(r) + 1]), ref: r, count: 1, entry: 0)
@@ -105,6 +97,13 @@ extension LevelBuilder {
 
         /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
         func makeBand(level: Int, lastZoom: Int) -> PairBand {
+            // The level's items compacted in slot order, for the sort (freed before the sweep:
+            // the dense levels' edges need the room).
+            let capacity = max(aliveCount, 1)
+            let cx = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+            let cy = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+            let cslot = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+            let cref = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
             var m = 0
             for w in 0..<slots.words {
                 var bits = slots.alive[w]
@@ -119,6 +118,7 @@ extension LevelBuilder {
                                   scratch: scratch)
             var band = PairBand(index: index, scratch: scratch, slotOf: cslot, refOf: cref, level: level,
                                 lastZoom: lastZoom) { NeighborGraph.searchDistance(radius: radius(atZoom: $0)) }
+            cx.deallocate(); cy.deallocate(); cslot.deallocate(); cref.deallocate()
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
                 for e in 0..<band.entryCount { slots.item[Int(band.slots[e])].entry = UInt32(e) }
@@ -252,16 +252,27 @@ extension LevelBuilder {
         }}}}
     }
 
-    /// The neighbour edges of every entry of a freshly sorted one-zoom band by a radius query
-    /// each (very dense levels, where listing candidate pairs would cost more).
+    /// The edges the greedy pass will use, for a freshly sorted one-zoom band too dense for a
+    /// sweep (a pile of points on one spot): a radius query per slot in slot order, as
+    /// supercluster does, skipping slots an earlier origin takes. Each slot is taken at most
+    /// once, so a pile costs one query, not one edge per pair.
     func queryEdges(_ band: PairBand, slots: Slots, radius r: Double) -> [UInt64] {
         let index = band.slotIndex
         var edges: [UInt64] = []
-        for e in 0..<band.entryCount {
-            let s = Int(band.slots[e])
-            index.forEachWithin(qx: slots.item[s].x, qy: slots.item[s].y, r: r) { p in
-                let t = Int(index.items[p])
-                if t != s { edges.append(UInt64(s) << 32 | UInt64(t)) }
+        var claimed = [UInt64](repeating: 0, count: slots.words)
+        for w in 0..<slots.words {
+            var bits = slots.alive[w]
+            while bits != 0 {
+                let s = w << 6 | bits.trailingZeroBitCount
+                bits &= bits &- 1
+                if claimed[s >> 6] & (1 << UInt64(s & 63)) != 0 { continue }
+                index.forEachWithin(qx: slots.item[s].x, qy: slots.item[s].y, r: r) { p in
+                    let t = Int(index.items[p])
+                    if t > s && claimed[t >> 6] & (1 << UInt64(t & 63)) == 0 {
+                        claimed[t >> 6] |= 1 << UInt64(t & 63)
+                        edges.append(UInt64(s) << 32 | UInt64(t))
+                    }
+                }
             }
         }
         return edges

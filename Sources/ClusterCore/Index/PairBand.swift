@@ -324,13 +324,7 @@ struct PairBand {
             }
         }
         let index = CellIndex(cell: cell, width: width, x: ox, y: oy, items: orefs)
-        var levels: [HierarchicalClusterer.Level] = []
-        var running = 0
-        for level in stride(from: top, through: bottom, by: -1) {
-            running += counts[top - level]
-            levels.append(HierarchicalClusterer.Level(index: index, level: UInt8(level), count: running,
-                                                      highest: ohigh, lowest: olow))
-        }
-        return levels
+        return HierarchicalClusterer.Level.stack(index: index, top: top, bottom: bottom, counts: counts,
+                                                 highest: ohigh, lowest: olow)
     }
 }
