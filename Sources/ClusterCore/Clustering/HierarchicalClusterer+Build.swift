@@ -32,6 +32,8 @@ struct LevelBuilder {
     var aggregates = AggregateTable()
     /// The most zooms one band may serve (1: every level sorted from scratch, as tests compare).
     var maxBandLength = 8
+    /// Whether `minPoints ≤ 2` builds use `buildBySlots` (tests compare it with the older path).
+    var bySlots = true
 
     init(options: HierarchicalClusterer.Options, inputCount: Int, projected: [Float], attributes: PointAttributes) {
         self.options = options
@@ -88,6 +90,7 @@ struct LevelBuilder {
     }
 
     mutating func build(validIndices: [UInt32]) -> [Level] {
+        if bySlots && options.minPoints <= 2 { return buildBySlots(validIndices: validIndices) }
         let minZoom = options.minZoom, maxZoom = options.maxZoom
         let nodeSize = options.nodeSize
         let n0 = validIndices.count

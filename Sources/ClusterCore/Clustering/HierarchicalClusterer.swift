@@ -71,6 +71,19 @@ public final class HierarchicalClusterer: PointClusterer {
             self.lowest = lowest
         }
 
+        /// The levels `top` down to `bottom` sharing one index (a band's): `counts` is the
+        /// difference array of entries per level (+1 at an entry's highest level, −1 below its lowest).
+        static func stack(index: CellIndex, top: Int, bottom: Int, counts: [Int], highest: [UInt8],
+                          lowest: [UInt8]) -> [Level] {
+            var levels: [Level] = []
+            var running = 0
+            for level in stride(from: top, through: bottom, by: -1) {
+                running += counts[top - level]
+                levels.append(Level(index: index, level: UInt8(level), count: running, highest: highest, lowest: lowest))
+            }
+            return levels
+        }
+
         /// Calls `body` with the item reference of each entry on this level in the box, in cell order.
         @inline(__always)
         func forEachItem(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
@@ -134,9 +147,10 @@ public final class HierarchicalClusterer: PointClusterer {
         self.init(points: points, categories: categories, values: values, options: options, maxBandLength: 8)
     }
 
-    /// As above; `maxBandLength` is the most zooms one `LevelBand` serves (1 sorts every level
-    /// from scratch: tests compare the two).
-    init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options, maxBandLength: Int) {
+    /// As above; `maxBandLength` is the most zooms one band serves (1 sorts every level from
+    /// scratch), `bySlots: false` builds `minPoints ≤ 2` levels the older way: tests compare them.
+    init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options, maxBandLength: Int,
+         bySlots: Bool = true) {
         var options = options
         options.maxZoom = min(max(options.maxZoom, 0), 30)
         options.minZoom = min(max(options.minZoom, 0), options.maxZoom)
@@ -154,6 +168,7 @@ public final class HierarchicalClusterer: PointClusterer {
         var builder = LevelBuilder(options: options, inputCount: points.count, projected: projected,
                                    attributes: attributes)
         builder.maxBandLength = maxBandLength
+        builder.bySlots = bySlots
         let built = builder.build(validIndices: validIndices)
         self.levels = built
         self.table = builder.table

@@ -101,8 +101,28 @@ struct NeighborGraph {
     /// Builds the lists for `positions` visiting positions from a sweep over `input`'s entries
     /// (entries marked `LevelBand.dead` are skipped); nil past the budget.
     static func build(_ input: SweepInput, positions n: Int, radius r: Double, budget: Int) -> NeighborGraph? {
+        guard input.entries > 0 else { return NeighborGraph(start: [UInt32](repeating: 0, count: n + 1), targets: []) }
+        guard let (edges, candidates) = sweepEdges(input, radius: r, budget: budget) else { return nil }
+
+        var start = [UInt32](repeating: 0, count: n + 1)
+        for e in edges { start[Int(e >> 32) + 1] &+= 1 }
+        for i in 0..<n { start[i + 1] &+= start[i] }
+        var fill = start
+        var targets = [UInt32](repeating: 0, count: edges.count)
+        for e in edges {
+            let s = Int(e >> 32)
+            targets[Int(fill[s])] = UInt32(truncatingIfNeeded: e)
+            fill[s] &+= 1
+        }
+        return NeighborGraph(start: start, targets: targets, candidates: candidates)
+    }
+
+    /// The directed edges `item << 32 | neighbour` of `input`'s entries (the pairs within `r`
+    /// by the radius query's test), in a fixed order, and the candidate pairs looked at; nil
+    /// past the budget.
+    static func sweepEdges(_ input: SweepInput, radius r: Double, budget: Int) -> (edges: [UInt64], candidates: Int)? {
         let entries = input.entries
-        guard entries > 0 else { return NeighborGraph(start: [UInt32](repeating: 0, count: n + 1), targets: []) }
+        guard entries > 0 else { return ([], 0) }
         let eps = searchDistance(radius: r)
         precondition(input.cell >= eps, "grid cells too small for the radius")
         let r2 = r * r
@@ -122,18 +142,7 @@ struct NeighborGraph {
             edges += e.edges
             candidates += e.work
         }
-
-        var start = [UInt32](repeating: 0, count: n + 1)
-        for e in edges { start[Int(e >> 32) + 1] &+= 1 }
-        for i in 0..<n { start[i + 1] &+= start[i] }
-        var fill = start
-        var targets = [UInt32](repeating: 0, count: edges.count)
-        for e in edges {
-            let s = Int(e >> 32)
-            targets[Int(fill[s])] = UInt32(truncatingIfNeeded: e)
-            fill[s] &+= 1
-        }
-        return NeighborGraph(start: start, targets: targets, candidates: candidates)
+        return (edges, candidates)
     }
 
     /// Candidate pairs (a, b) with `from ≤ a < to` and b after a in the same cell or the next one

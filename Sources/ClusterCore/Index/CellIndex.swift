@@ -239,9 +239,21 @@ struct CellIndex: Sendable {
         Self.key(x[p], y[p], cell: cell, width: width)
     }
 
-    /// The first position whose key is at least `k`.
+    /// The first position whose key is at least `k`; every position before `start` must have a
+    /// smaller key.
     @inline(__always) func lowerBound(_ k: UInt64, from start: Int = 0) -> Int {
         var lo = start, hi = count
+        if start > 0 {
+            // Galloping from `start`: a box's next grid row usually begins a few cells on, so a
+            // few nearby probes replace a search over the whole index (sparse levels of a band).
+            var step = 1, probe = start
+            while probe < hi && key(at: probe) < k {
+                lo = probe + 1
+                probe = start + step
+                step <<= 1
+            }
+            hi = min(probe, hi)
+        }
         while lo < hi {
             let mid = (lo + hi) >> 1
             if key(at: mid) < k { lo = mid + 1 } else { hi = mid }

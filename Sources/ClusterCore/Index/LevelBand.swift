@@ -191,13 +191,7 @@ struct LevelBand {
         let index = CellIndex(cell: cell, width: width, x: x, y: y, items: refs)
         // A single level with no dead entries needs no per-entry filter.
         let filtered = top != bottom || deadCount > 0
-        var levels: [HierarchicalClusterer.Level] = []
-        var running = 0
-        for level in stride(from: top, through: bottom, by: -1) {
-            running += counts[top - level]
-            levels.append(HierarchicalClusterer.Level(index: index, level: UInt8(level), count: running,
-                                                      highest: filtered ? highest : [], lowest: filtered ? low : []))
-        }
-        return levels
+        return HierarchicalClusterer.Level.stack(index: index, top: top, bottom: bottom, counts: counts,
+                                                 highest: filtered ? highest : [], lowest: filtered ? low : [])
     }
 }

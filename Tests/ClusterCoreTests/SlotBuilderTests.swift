@@ -1,0 +1,126 @@
+import XCTest
+@testable import ClusterCore
+
+/// The slot builder (`LevelBuilder.buildBySlots`, issue 14) against the older level builder,
+/// and its pair bands against brute force: the same clusters, to the bit.
+final class SlotBuilderTests: XCTestCase {
+    /// Mostly sparse points (bands serve several zooms), a dense city (one band per zoom), a pile
+    /// on one spot, the antimeridian, the poles and invalid points.
+    func testSlotBuilderEqualsTheOlderBuilderToTheBit() {
+        let points = Fixtures.uniform(12_000, seed: 51) + Fixtures.denseCity(2000, seed: 52)
+            + Fixtures.sameSpot(200) + Fixtures.antimeridian(500, seed: 53) + Fixtures.poles(300, seed: 54)
+            + Fixtures.withInvalid(300, seed: 55)
+        let categories = (0..<points.count).map { Int32($0 % 7) - 1 }
+        let values = (0..<points.count).map { $0 % 13 == 0 ? Double.nan : Double($0 % 101) }
+        let optionSets: [HierarchicalClusterer.Options] = [
+            .init(), .init(maxZoom: 18, radius: 60, extent: 256), .init(minZoom: 3, maxZoom: 12, minPoints: 1, radius: 25),
+        ]
+        for options in optionSets {
+            for bandLength in [8, 1] {
+                let slots = HierarchicalClusterer(points: points, categories: categories, values: values, options: options,
+                                                  maxBandLength: bandLength)
+                let older = HierarchicalClusterer(points: points, categories: categories, values: values, options: options,
+                                                  maxBandLength: bandLength, bySlots: false)
+                assertSameClusters(slots, older, "\(options) bands of \(bandLength)")
+            }
+        }
+    }
+
+    /// A pile too dense for a sweep (its candidate pairs exceed the budget: radius queries) and
+    /// too dense for a band of several zooms.
+    func testAPileTooDenseForASweepEqualsTheOlderBuilder() {
+        let points = Fixtures.sameSpot(500) + Fixtures.denseCity(400, seed: 56)
+        let slots = HierarchicalClusterer(points: points, categories: [], values: [], options: .init(), maxBandLength: 8)
+        let older = HierarchicalClusterer(points: points, categories: [], values: [], options: .init(), maxBandLength: 8,
+                                          bySlots: false)
+        assertSameClusters(slots, older, "a pile", minClusters: 50)
+    }
+
+    /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
+    /// origins, children in order, zooms) and the items on every level.
+    private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
+                                    minClusters: Int = 1000) {
+        XCTAssertEqual(a.table.x.map(\.bitPattern), b.table.x.map(\.bitPattern), "centres x, \(what)")
+        XCTAssertEqual(a.table.y.map(\.bitPattern), b.table.y.map(\.bitPattern), "centres y, \(what)")
+        XCTAssertEqual(a.table.count, b.table.count, "counts, \(what)")
+        XCTAssertEqual(a.table.origin, b.table.origin, "origins, \(what)")
+        XCTAssertEqual(a.table.childStart, b.table.childStart, "children, \(what)")
+        XCTAssertEqual(a.table.childItems, b.table.childItems, "children, \(what)")
+        XCTAssertEqual(a.table.zoom, b.table.zoom, "zooms, \(what)")
+        XCTAssertEqual(a.table.zoomStart, b.table.zoomStart, "zoom starts, \(what)")
+        XCTAssertGreaterThan(a.table.x.count, minClusters, "the points cluster, \(what)")
+        for z in a.minZoom...(a.maxZoom + 1) {
+            var itemsA: [UInt32] = [], itemsB: [UInt32] = []
+            a.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsA.append($0) }
+            b.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsB.append($0) }
+            XCTAssertEqual(itemsA.sorted(), itemsB.sorted(), "items at zoom \(z), \(what)")
+            XCTAssertEqual(a.itemCount(atZoom: z), itemsA.count, "item count at zoom \(z), \(what)")
+            let box = GeoBounds(west: -4.2, south: 40, east: -3.2, north: 40.8)
+            XCTAssertEqual(Set(a.clusters(in: box, zoom: Double(z))), Set(b.clusters(in: box, zoom: Double(z))),
+                           "box at zoom \(z), \(what)")
+        }
+        for c in stride(from: 0, to: a.table.x.count, by: 7) {
+            let item = a.makeItem(UInt32(a.inputCount + c))
+            XCTAssertEqual(a.aggregates(of: item), b.aggregates(of: item), "aggregates, \(what)")
+        }
+    }
+
+    /// A band's candidate pairs are the same whether its sweep runs in one part or in two on
+    /// two threads, and they are exactly the pairs within the search distance of its lowest zoom,
+    /// each with the highest zoom whose search distance covers it.
+    func testPairSweepInPartsEqualsOneSweepAndBruteForce() {
+        var rng = SeededRandom(seed: 61)
+        let n = 3000
+        var xs = (0..<n).map { _ in 0.3 + 0.01 * rng.unit() }, ys = (0..<n).map { _ in 0.6 + 0.01 * rng.unit() }
+        for i in stride(from: 0, to: n, by: 9) {  // exact duplicates and near ones
+            xs[i] = xs[i / 2]
+            ys[i] = ys[i / 2] + (i % 2 == 0 ? 0 : 1e-9)
+        }
+        let slots = (0..<n).map(UInt32.init), refs = slots.map { $0 + 1_000_000 }
+        let radius = { (z: Int) in 40 / (512 * pow(2, Double(z))) }
+        let lastZoom = 9, level = 17
+        func band(parts: Int) -> PairBand {
+            let scratch = CellIndex.SortScratch()
+            let index = xs.withUnsafeBufferPointer { x in
+                ys.withUnsafeBufferPointer { y in
+                    CellIndex(xs: x.baseAddress, ys: y.baseAddress, count: n,
+                              cell: NeighborGraph.cellSize(radius: radius(lastZoom)), scratch: scratch)
+                }
+            }
+            var band = slots.withUnsafeBufferPointer { s in
+                refs.withUnsafeBufferPointer { r in
+                    PairBand(index: index, scratch: scratch, slotOf: s.baseAddress!, refOf: r.baseAddress!, level: level,
+                             lastZoom: lastZoom) { NeighborGraph.searchDistance(radius: radius($0)) }
+                }
+            }
+            XCTAssertTrue(band.sweepPairs(budget: .max, parts: parts))
+            return band
+        }
+        let one = band(parts: 1), two = band(parts: 2), three = band(parts: 3)
+        let pairs = one.candidatePairs
+        XCTAssertGreaterThan(pairs.count, 1000)
+        XCTAssertTrue(pairs.elementsEqual(two.candidatePairs) { $0 == $1 }, "two parts")
+        XCTAssertTrue(pairs.elementsEqual(three.candidatePairs) { $0 == $1 }, "three parts")
+        // Highest zoom first.
+        XCTAssertTrue(zip(pairs, pairs.dropFirst()).allSatisfy { $0.2 >= $1.2 })
+
+        // Brute force over the band's Float coordinates, by slot.
+        var expected: [String: UInt8] = [:]
+        for a in 0..<n {
+            for b in (a + 1)..<n {
+                let d = max(abs(Double(one.x[a]) - Double(one.x[b])), abs(Double(one.y[a]) - Double(one.y[b])))
+                guard d <= NeighborGraph.searchDistance(radius: radius(lastZoom)) else { continue }
+                var z = level - 1
+                while NeighborGraph.searchDistance(radius: radius(z)) < d { z -= 1 }
+                expected["\(min(one.slots[a], one.slots[b]))-\(max(one.slots[a], one.slots[b]))"] = UInt8(z)
+            }
+        }
+        var found: [String: UInt8] = [:]
+        for (a, b, z) in pairs {
+            let sa = one.slots[Int(a)], sb = one.slots[Int(b)]
+            found["\(min(sa, sb))-\(max(sa, sb))"] = z
+        }
+        XCTAssertEqual(found.count, pairs.count, "each pair once")
+        XCTAssertEqual(found, expected)
+    }
+}
