@@ -1,0 +1,152 @@
+import CCairo
+import Foundation
+
+/// Frames drawn from scaled tiles: during motion (the nearest integer level), and at rest at a new
+/// zoom while its exact tiles are on their way (neighbouring levels stand in).
+extension BaseMapRenderer {
+    /// A frame at rest at a new zoom: exact tiles where cached (or rendered within the budget), the
+    /// rest from a cached neighbouring zoom, scaled. Returns false (drawing nothing) when too little
+    /// is cached nearby to stand in, so that the caller paints directly instead.
+    func drawProgressively(_ view: TileView, in cr: OpaquePointer) -> Bool {
+        let level = view.zoom
+        let r = view.tileRange(zoom: level, snapped: true)
+        guard r.jMin <= r.jMax else { return false }
+        var missing: [(i: Int, j: Int, fallback: Double)] = []
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax where cache.cachedTile(key(zoom: level, i: i, j: j, view: view)) == nil {
+                guard let fallback = fallbackZoom(forTile: i, j, level: level, view: view) else { return false }
+                missing.append((i, j, fallback))
+            }
+        }
+        var budget = tileWorker == nil ? tilesPerProgressiveFrame : 0
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax {
+                let k = key(zoom: level, i: i, j: j, view: view)
+                var image = cache.cachedTile(k)
+                if image == nil { want(k) }
+                if image == nil && budget > 0 {
+                    budget -= 1
+                    image = renderTile(k, view: view)
+                }
+                if let image {
+                    paintScaled(image, zoom: level, i: i, j: j, view: view, in: cr)
+                } else if let m = missing.first(where: { $0.i == i && $0.j == j }) {
+                    paintFallback(forTile: i, j, level: level, from: m.fallback, view: view, in: cr)
+                }
+            }
+        }
+        hasPendingTiles = tileWorker == nil && missing.count > tilesPerProgressiveFrame
+        return true
+    }
+
+    /// Fills tile (i, j) of `level` from the cached tiles of zoom `zs`, scaled.
+    func paintFallback(forTile i: Int, _ j: Int, level: Double, from zs: Double, view: TileView, in cr: OpaquePointer) {
+        let rect = view.snappedRect(zoom: level, i: i, j: j)
+        cairo_save(cr)
+        cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
+        cairo_clip(cr)
+        let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
+        guard s.jMin <= s.jMax, s.iMin <= s.iMax else { cairo_restore(cr); return }
+        for sj in s.jMin...s.jMax {
+            for si in s.iMin...s.iMax {
+                if let image = cache.cachedTile(key(zoom: zs, i: si, j: sj, view: view)) {
+                    paintScaled(image, zoom: zs, i: si, j: sj, view: view, in: cr)
+                }
+            }
+        }
+        cairo_restore(cr)
+    }
+
+    /// A frame during motion: the nearest integer level's tiles, scaled.
+    func drawAnimated(_ view: TileView, in cr: OpaquePointer) {
+        let level = max(0, view.zoom.rounded())
+        let r = view.tileRange(zoom: level, snapped: false)
+        guard r.jMin <= r.jMax else { return }
+        var missing: [(i: Int, j: Int, fallback: Double?)] = []
+        var uncovered = 0
+        for j in r.jMin...r.jMax {
+            for i in r.iMin...r.iMax {
+                let k = key(zoom: level, i: i, j: j, view: view)
+                if let image = cache.cachedTile(k) {
+                    paintScaled(image, zoom: level, i: i, j: j, view: view, in: cr)
+                } else {
+                    let fallback = fallbackZoom(forTile: i, j, level: level, view: view, allowingFar: true)
+                    if fallback == nil { uncovered += 1 }
+                    missing.append((i, j, fallback))
+                }
+            }
+        }
+        guard !missing.isEmpty else { return }
+        var budget = tilesPerAnimationFrame
+        if uncovered > 2 * tilesPerAnimationFrame, let map = baseMap(forZoom: view.zoom) {
+            // Nothing cached near this zoom (a jump, or the first frame): one direct paint costs
+            // less than rendering every tile; start filling the level for the next frames.
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            paintDirectly(map, view: view, in: cr)
+            for m in missing {
+                let k = key(zoom: level, i: m.i, j: m.j, view: view)
+                if tileWorker != nil { want(k) } else if budget > 0 { budget -= 1; _ = renderTile(k, view: view) }
+            }
+            return
+        }
+        // With a background worker, only tiles nothing can stand in for are rendered here.
+        if tileWorker != nil { budget = 0 }
+        // Tiles nothing can stand in for first, then as many others as the budget allows.
+        for m in missing.sorted(by: { ($0.fallback == nil ? 0 : 1) < ($1.fallback == nil ? 0 : 1) }) {
+            if m.fallback == nil || budget > 0 {
+                budget -= 1
+                if let image = renderTile(key(zoom: level, i: m.i, j: m.j, view: view), view: view) {
+                    paintScaled(image, zoom: level, i: m.i, j: m.j, view: view, in: cr)
+                }
+            } else if let zs = m.fallback {
+                want(key(zoom: level, i: m.i, j: m.j, view: view))
+                paintFallback(forTile: m.i, m.j, level: level, from: zs, view: view, in: cr)
+            }
+        }
+    }
+
+    /// A cached zoom whose tiles fully cover tile (i, j) of `level`: the levels next to it, then
+    /// the zoom the map rested at.
+    func fallbackZoom(forTile i: Int, _ j: Int, level: Double, view: TileView, allowingFar: Bool = false) -> Double? {
+        var candidates = [level - 1, level + 1]
+        // A fractional zoom at rest: the integer levels a zoom animation just drew come first.
+        if level != level.rounded() { candidates = [level.rounded(), level.rounded(.down), level.rounded(.up)] + candidates }
+        if let rest = restZoom, rest != level, abs(rest - level) < 2.5 { candidates.append(rest) }
+        // Farther levels last, and only in motion: very soft, but better than an empty tile for the
+        // frame or two until the exact one comes. At rest they would show as blocks for longer
+        // than one direct paint takes.
+        candidates += allowingFar ? [level - 2, level - 3, level - 4] : [level - 2]
+        for zs in candidates where zs >= 0 {
+            let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
+            guard s.jMin <= s.jMax, s.iMin <= s.iMax, (s.iMax - s.iMin + 1) * (s.jMax - s.jMin + 1) <= 9 else { continue }
+            var complete = true
+            for sj in s.jMin...s.jMax where complete {
+                for si in s.iMin...s.iMax where !cache.contains(key(zoom: zs, i: si, j: sj, view: view)) {
+                    complete = false
+                    break
+                }
+            }
+            if complete { return zs }
+        }
+        return nil
+    }
+
+    /// Paints tile (i, j) of zoom `zs` (unwrapped column) scaled to the view's zoom, its edges on
+    /// whole device pixels so neighbouring tiles meet without seams.
+    func paintScaled(_ image: ImageSurface, zoom zs: Double, i: Int, j: Int, view: TileView,
+                             in cr: OpaquePointer) {
+        let g = exp2(view.zoom - zs), size = cache.tileSize * g
+        let x = Double(i) * size - view.left, y = Double(j) * size - view.top
+        let rect = view.snappedRect(zoom: zs, i: i, j: j)
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        let pattern = cairo_get_source(cr)
+        var m = cairo_matrix_t()
+        cairo_matrix_init_scale(&m, 1 / g, 1 / g)
+        cairo_matrix_translate(&m, -x, -y)
+        cairo_pattern_set_matrix(pattern, &m)
+        cairo_pattern_set_filter(pattern, g == 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
+        cairo_fill(cr)
+    }
+}
