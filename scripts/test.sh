@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test (unit, golden-image, end-to-end under Xvfb) and ends with one summary line,
-# "N passed, M failed", taken from XCTest's own totals.
+# "N passed, M failed, S skipped", taken from XCTest's own totals (M: failed tests).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build
@@ -12,8 +12,11 @@ summary=$(grep -A1 -E "^Test Suite 'All tests' (passed|failed)" .build/test.log 
 total=$(echo "$summary" | sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p')
 failed=$(echo "$summary" | sed -nE 's/.* ([0-9]+) failures? .*/\1/p')
 skipped=$(echo "$summary" | sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p'); skipped=${skipped:-0}
+# XCTest's M counts failed assertions; a test with several counts once here.
+failedTests=$(grep -cE "^Test Case '.*' failed \(" .build/test.log)
 if [ -n "$total" ] && [ -n "$failed" ]; then
-  echo "$((total - failed - skipped)) passed, $failed failed, $skipped skipped"
+  [ "$failed" -gt 0 ] && [ "$failedTests" -eq 0 ] && failedTests=$failed
+  echo "$((total - failedTests - skipped)) passed, $failedTests failed, $skipped skipped"
 else
   echo "0 passed, 1 failed"
   [ "$status" -eq 0 ] && status=1
