@@ -68,7 +68,8 @@ final class MapChoiceTests: XCTestCase {
         let chosen = try h.waitForEvent("basemap", timeout: 10) { $0["level"] as? String == "tiles" }
         let source = chosen.event["source"] as? String ?? ""
         XCTAssertTrue(source.hasPrefix("https://api.maptiler.com/") && source.hasSuffix("key=TestKey0123456789abcd"), source)
-        // Saved at once, readable by its owner only.
+        // Saved at once (right after the switch: wait for the app to say so), readable by its owner only.
+        try h.waitForEvent("state-saved", after: chosen.index, timeout: 10)
         let statePath = h.workDir + "/config/clustermap/state"
         let state = (try? String(contentsOfFile: statePath, encoding: .utf8)) ?? ""
         XCTAssertTrue(state.contains("maptiler-key=TestKey0123456789abcd"), state)
