@@ -24,18 +24,19 @@ final class PathStroker {
     private static func sizeKey(_ w: Int, _ h: Int) -> Int { w << 32 | h }
 
     private func raster(_ w: Int, _ h: Int) -> CoverageRasterizer {
-        if let r = rasters[Self.sizeKey(w, h)] { return r }
-        if rasters.count >= 4 { rasters.removeAll() }
-        let r = CoverageRasterizer(width: w, height: h)
-        rasters[Self.sizeKey(w, h)] = r
-        return r
+        Self.kept(in: &rasters, w, h) { CoverageRasterizer(width: w, height: h) }
     }
 
     private func hairlines(_ w: Int, _ h: Int) -> HairlineRasterizer {
-        if let r = hairlineRasters[Self.sizeKey(w, h)] { return r }
-        if hairlineRasters.count >= 4 { hairlineRasters.removeAll() }
-        let r = HairlineRasterizer(width: w, height: h)
-        hairlineRasters[Self.sizeKey(w, h)] = r
+        Self.kept(in: &hairlineRasters, w, h) { HairlineRasterizer(width: w, height: h) }
+    }
+
+    /// The rasteriser of a device size from `table`, made on first use (a few sizes at most).
+    private static func kept<R>(in table: inout [Int: R], _ w: Int, _ h: Int, make: () -> R) -> R {
+        if let r = table[sizeKey(w, h)] { return r }
+        if table.count >= 4 { table.removeAll() }
+        let r = make()
+        table[sizeKey(w, h)] = r
         return r
     }
 
