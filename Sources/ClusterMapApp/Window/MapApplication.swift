@@ -23,6 +23,8 @@ enum MapApplication {
             initialLoad = MapViewController.startLoad(files: initial.files, datasets: initial.datasets,
                                                       generation: 1, log: eventLog)
         }
+        // Before GTK starts: without a GPU, the cairo renderer (see GtkRendererChoice).
+        if let renderer = GtkRendererChoice.apply() { eventLog.emit("renderer", [("gsk", .string(renderer))]) }
         // NON_UNIQUE lets tests run instances side by side; HANDLES_OPEN delivers FILE arguments.
         let flags = GApplicationFlags(rawValue: G_APPLICATION_NON_UNIQUE.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue)
         let app = gtk_application_new("org.clustermap.ClusterMap", flags)!
