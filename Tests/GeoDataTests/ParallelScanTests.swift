@@ -180,6 +180,11 @@ final class ParallelScanTests: XCTestCase {
     }
 
     /// Everything a point set answers, point by point.
+}
+
+extension XCTestCase {
+    /// Fails unless two point sets give the same answers: points to the bit, record positions,
+    /// categories, numeric values, the report, and every place's name, texts, properties and id.
     func assertSameAnswers(_ a: PointSet, _ b: PointSet, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(a.count, b.count, what, file: file, line: line)
         guard a.count == b.count else { return }

@@ -23,6 +23,9 @@ public struct LoadOptions: Sendable, Equatable {
     public var categoryProperty: String?
     /// Display names for category values (e.g. `["1": "With IATA code"]`); others are kept as is.
     public var categoryLabels: [String: String] = [:]
+    /// GeoJSON: read features by the layout of the ones before them (`FeatureLayout`); off only
+    /// in tests that compare with the general reader.
+    var learnsFeatureLayouts = true
 
     public init(format: Format = .automatic, latitudeColumn: String? = nil, longitudeColumn: String? = nil,
                 numericProperty: String? = nil, categoryProperty: String? = nil,

@@ -130,7 +130,7 @@ extension GeoJSONReader {
     /// points; then reports progress.
     mutating func parseFeature(index: Int) throws {
         featureIndex = index
-        try parseFeatureMembers(depth: 2)
+        try readFeatureMembers()
         commit(position: index)
         featureIndex = nil
         try ticker.tick(pos)

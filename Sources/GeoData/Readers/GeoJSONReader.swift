@@ -33,6 +33,21 @@ struct GeoJSONReader {
     var cur = FeatureState()
     /// Set for a big file's top-level reader: the `features` array is then read on every core.
     var parallel: ParallelScan?
+    /// The layout of the features read so far, when they share one (`FeatureLayout`), and its
+    /// steps and fixed bytes (read through these, so reading a feature retains nothing).
+    var layout: FeatureLayout? {
+        didSet {
+            layoutSteps = layout.map { UnsafeBufferPointer($0.steps) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            layoutFixed = layout.map { UnsafePointer($0.fixed.baseAddress!) }
+        }
+    }
+    var layoutSteps = UnsafeBufferPointer<FeatureLayout.Step>(start: nil, count: 0)
+    var layoutFixed: UnsafePointer<UInt8>?
+    /// Features in a row that did not fit `layout`, and how many layouts were learnt.
+    var layoutMisses = 0
+    var layoutsLearnt = 0
+    /// Whether layouts are learnt at all (tests compare with the general reader alone).
+    let learnsLayouts: Bool
 
     enum GeometryKind { case missing, null, point, multiPoint, other, untyped }
     enum CoordinateShape { case none, empty, position, positions, deeper }
@@ -73,6 +88,7 @@ struct GeoJSONReader {
         numericKey = options.numericProperty.map { Array($0.utf8) }
         categoryKey = options.categoryProperty.map { Array($0.utf8) }
         categoryLabels = options.categoryLabels
+        learnsLayouts = options.learnsFeatureLayouts
         // About 100 bytes per point feature in typical files.
         builder = PointSetBuilder(wantsNumeric: options.numericProperty != nil,
                                   capacityHint: min((expectedBytes ?? count) / 100 + 16, 50_000_000))

@@ -17,6 +17,10 @@ enum FastDouble {
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
+    /// 10^0 … 10^8 as integers: a literal, so it needs no lazy initialisation (digit runs).
+    @usableFromInline static let smallIntegerPowersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+    ]
     /// 10^0 … 10^19 as integers.
     @usableFromInline static let integerPowersOfTen: [UInt64] = {
         var table: [UInt64] = []
@@ -46,14 +50,22 @@ enum FastDouble {
             c = p[i]
             if c &- 48 < 10 { return (0, i, false) }   // leading zero
         } else if c &- 49 < 9 {
-            let intStart = i
-            while i < intStart + 19 {
+            // Up to eight digits at a time while they fit in the 19 kept, then one at a time.
+            while true {
+                let run = digitRun(p + i)
+                guard run.count > 0 && digits + run.count <= 19 else { break }
+                mantissa = mantissa &* smallIntegerPowersOfTen.withUnsafeBufferPointer { $0[run.count] } &+ run.value
+                digits += run.count
+                i += run.count
+                if run.count < 8 { break }
+            }
+            while digits < 19 {
                 c = p[i]
                 guard c &- 48 < 10 else { break }
                 mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+                digits += 1
                 i += 1
             }
-            digits = i - intStart
             c = p[i]
             while c &- 48 < 10 {   // beyond 19 digits: dropped, scaled by the exponent
                 exponent += 1
@@ -70,11 +82,14 @@ enum FastDouble {
             let fractionStart = i
             var dropped = 0
             if mantissa == 0 { while p[i] == 48 { i += 1 } }   // leading zeros are not significant
-            // Long fractions (full-precision coordinates): eight digits at a time first.
-            while digits <= 11, let v = eightDigits(p + i) {
-                mantissa = mantissa &* 100_000_000 &+ v
-                digits += 8
-                i += 8
+            // Up to eight digits at a time while they fit in the 19 kept.
+            while true {
+                let run = digitRun(p + i)
+                guard run.count > 0 && digits + run.count <= 19 else { break }
+                mantissa = mantissa &* smallIntegerPowersOfTen.withUnsafeBufferPointer { $0[run.count] } &+ run.value
+                digits += run.count
+                i += run.count
+                if run.count < 8 { break }
             }
             let keptStart = i
             let keptLimit = i + (19 - digits)
@@ -115,17 +130,23 @@ enum FastDouble {
         return (strtodBytes(p + start, count: i - start), i, true)
     }
 
-    /// The value of the 8 ASCII digits at `p`, or nil when they are not all digits (SWAR).
+    /// The ASCII digits at the start of the 8 bytes at `p` (0 to 8 of them) and their value (SWAR):
+    /// the bytes after the first non-digit are shifted out, and the digits before it become the
+    /// low end of an eight-digit number with leading zeros.
     @inline(__always)
-    static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+    static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int) {
         let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-        let allDigits = ((x & 0xF0F0_F0F0_F0F0_F0F0) | (((x &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
-            == 0x3333_3333_3333_3333
-        guard allDigits else { return nil }
-        var v = x & 0x0F0F_0F0F_0F0F_0F0F
+        // A byte is a digit when its high nibble is 3 both as it is and with 6 added. (A carry
+        // out of a byte ≥ 0xFA only disturbs bytes after it, past the first non-digit.)
+        let notDigit = ((x & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030)
+            | (((x &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030)
+        let count = notDigit.trailingZeroBitCount >> 3
+        guard count > 0 else { return (0, 0) }
+        var v = (x & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(8 * (8 - count))   // count is 1…8
         v = (v &* 2561) >> 8
         v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
-        return ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+        return (v, count)
     }
 
     /// The correctly rounded value of `mantissa · 10^exponent` when a cheap exact method exists.
