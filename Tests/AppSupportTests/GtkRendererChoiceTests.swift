@@ -28,9 +28,9 @@ final class GtkRendererChoiceTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         XCTAssertFalse(GtkRendererChoice.machineHasRenderNode(devicesFolder: dir.path))
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("card0").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("card0").path, contents: nil)
         XCTAssertFalse(GtkRendererChoice.machineHasRenderNode(devicesFolder: dir.path), "a card node alone is not a render node")
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("renderD128").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("renderD128").path, contents: nil)
         XCTAssertTrue(GtkRendererChoice.machineHasRenderNode(devicesFolder: dir.path))
         XCTAssertFalse(GtkRendererChoice.machineHasRenderNode(devicesFolder: dir.path + "/missing"))
     }
