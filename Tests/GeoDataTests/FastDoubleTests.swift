@@ -6,7 +6,7 @@ import Foundation
 /// The number parser is bit-exact with strtod on every path.
 final class FastDoubleTests: XCTestCase {
     func parse(_ s: String) -> Double? {
-        let bytes = Array(s.utf8) + [0, 0, 0, 0]
+        let bytes = Array(s.utf8) + [UInt8](repeating: 0, count: 16)   // scanners read up to 16 bytes ahead
         return bytes.withUnsafeBufferPointer { b -> Double? in
             let r = FastDouble.scanJSONNumber(b.baseAddress!, at: 0)
             return r.ok && r.end == s.utf8.count ? r.value : nil
@@ -21,7 +21,10 @@ final class FastDoubleTests: XCTestCase {
                      "1e400", "-1e-400", "123456789012345678901234567890", "0.000000000000000000000000001234",
                      "45.67890123456789", "-122.41941550000001", "89.999999999999999999",
                      "7.2057594037927933e16", "1.00000000000000011102230246251565404236316680908203125",
-                     "1.00000000000000011102230246251565404236316680908203124", "3.141592653589793238462643383279"]
+                     "1.00000000000000011102230246251565404236316680908203124", "3.141592653589793238462643383279",
+                     // around the short-decimal path's limits (8 whole digits, 7 decimals, 15 in all)
+                     "1234567.1234567", "12345678", "1234567", "12345678.5", "9.9999999", "1.5e3", "1.5E3", "-7.0000001",
+                     "1234567.12345678", "99999999.9999999", "7", "-9"]
         for s in cases {
             XCTAssertEqual(parse(s)?.bitPattern, reference(s).bitPattern, s)
         }
@@ -54,7 +57,7 @@ final class FastDoubleTests: XCTestCase {
 
     func testLenientCSVNumbers() {
         func lenient(_ s: String) -> Double? {
-            let b = Array(s.utf8) + [0, 0, 0, 0]
+            let b = Array(s.utf8) + [UInt8](repeating: 0, count: 16)
             return b.withUnsafeBufferPointer { FastDouble.parseLenient($0.baseAddress!, count: s.utf8.count) }
         }
         XCTAssertEqual(lenient(" 1.5 "), 1.5)
