@@ -51,22 +51,7 @@ enum FastDouble {
             c = p[i]
             if c &- 48 < 10 { return (0, i, false) }   // leading zero
         } else if c &- 49 < 9 {
-            // Up to eight digits at a time while they fit in the 19 kept, then one at a time.
-            while true {
-                let run = digitRun(p + i)
-                guard run.count > 0 && digits + run.count <= 19 else { break }
-                mantissa = mantissa &* smallIntegerPowersOfTen.withUnsafeBufferPointer { $0[run.count] } &+ run.value
-                digits += run.count
-                i += run.count
-                if run.count < 8 { break }
-            }
-            while digits < 19 {
-                c = p[i]
-                guard c &- 48 < 10 else { break }
-                mantissa = mantissa &* 10 &+ UInt64(c &- 48)
-                digits += 1
-                i += 1
-            }
+            keepDigits(p, &i, &mantissa, &digits)
             c = p[i]
             while c &- 48 < 10 {   // beyond 19 digits: dropped, scaled by the exponent
                 exponent += 1
@@ -83,24 +68,7 @@ enum FastDouble {
             let fractionStart = i
             var dropped = 0
             if mantissa == 0 { while p[i] == 48 { i += 1 } }   // leading zeros are not significant
-            // Up to eight digits at a time while they fit in the 19 kept.
-            while true {
-                let run = digitRun(p + i)
-                guard run.count > 0 && digits + run.count <= 19 else { break }
-                mantissa = mantissa &* smallIntegerPowersOfTen.withUnsafeBufferPointer { $0[run.count] } &+ run.value
-                digits += run.count
-                i += run.count
-                if run.count < 8 { break }
-            }
-            let keptStart = i
-            let keptLimit = i + (19 - digits)
-            while i < keptLimit {
-                c = p[i]
-                guard c &- 48 < 10 else { break }
-                mantissa = mantissa &* 10 &+ UInt64(c &- 48)
-                i += 1
-            }
-            digits += i - keptStart
+            keepDigits(p, &i, &mantissa, &digits)
             c = p[i]
             while c &- 48 < 10 {   // beyond 19 digits: dropped
                 dropped += 1
@@ -129,6 +97,27 @@ enum FastDouble {
             return (negative ? -v : v, i, true)
         }
         return (strtodBytes(p + start, count: i - start), i, true)
+    }
+
+    /// Appends the digits at `p[i]` to `mantissa` while fewer than 19 are kept (eight at a time
+    /// while they fit, then one at a time), moving `i` past them.
+    @inline(__always)
+    static func keepDigits(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ mantissa: inout UInt64, _ digits: inout Int) {
+        while true {
+            let run = digitRun(p + i)
+            guard run.count > 0 && digits + run.count <= 19 else { break }
+            mantissa = mantissa &* smallIntegerPowersOfTen.withUnsafeBufferPointer { $0[run.count] } &+ run.value
+            digits += run.count
+            i += run.count
+            if run.count < 8 { return }
+        }
+        while digits < 19 {
+            let c = p[i]
+            guard c &- 48 < 10 else { return }
+            mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+            digits += 1
+            i += 1
+        }
     }
 
     /// The common case, in one pass: `[1-9]` and up to 7 more digits, then optionally `.` and 1 to 7
