@@ -6,14 +6,15 @@ import MapModel
 
 /// Loading the finer base maps and the base-map labels off the GTK thread.
 ///
-/// The 1:50m map loads at once (it is small). The 1:10m map and the labels (≈ 1–2 s of CPU) wait
-/// for the first clustered frame, then load on a background thread at low priority, so launch and
-/// the first frame never get slower on a 2-core machine; until they arrive the map simply has
-/// fewer details and names.
+/// The 1:50m map (≈ 0.1 s of CPU) waits for the first clustered frame unless the camera needs it
+/// sooner; the 1:10m map and the labels (≈ 1–2 s of CPU) wait for the first clustered frame, then
+/// load on a background thread at low priority, so launch and the first frame never get slower on a
+/// 2-core machine; until they arrive the map simply has fewer details and names.
 extension MapViewController {
     /// Loads the 1:50m base map off the GTK thread and hands it back the GLib way.
     func loadDetailedBaseMapInBackground() {
-        guard let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
+        guard !detailedBaseMapRequested, let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) else { return }
+        detailedBaseMapRequested = true
         Thread.detachNewThread {
             guard let detailed = try? BaseMap.load(level: .detailed, dataDirectory: dir) else { return }
             let bands = detailed.standardZoomBands()

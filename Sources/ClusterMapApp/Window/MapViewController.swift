@@ -41,6 +41,7 @@ final class MapViewController {
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
     var fineBaseMapRequested = false
+    var detailedBaseMapRequested = false
     /// Credits for the base map and the data shown (GeoNames is added while its names show).
     var dataAttribution = MapFrameRenderer.defaultAttribution
     /// The street map from `--basemap`, if any, and for an online source its fetcher and requests.
@@ -104,7 +105,6 @@ final class MapViewController {
             MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))
         }
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
-        loadDetailedBaseMapInBackground()
         followDesktopPreferences()
         renderer.overlays = [sceneRenderer]
         openTileBaseMap()
@@ -145,7 +145,13 @@ final class MapViewController {
                                     ("lon", .number(camera.center.longitude)),
                                     ("zoom", .number(camera.zoom))])
         }
-        if !fineBaseMapRequested && (session != nil || currentLoadCancel == nil) { loadFineBaseMapInBackground() }
+        // The finer maps load once the launch data is on screen (or none is loading), so they
+        // don't take a core from the load; the 1:50m map at once if the camera already needs it.
+        let launchLoadDone = session != nil || currentLoadCancel == nil
+        if !detailedBaseMapRequested && (launchLoadDone || camera.zoom >= renderer.baseMap.detailedMinZoom - 0.5) {
+            loadDetailedBaseMapInBackground()
+        }
+        if !fineBaseMapRequested && launchLoadDone { loadFineBaseMapInBackground() }
         if !hasDrawnFirstFrame {
             hasDrawnFirstFrame = true
             eventLog.emit("ready", [("ms", .number(ProcessClock.millisecondsSinceStart().rounded()))])
