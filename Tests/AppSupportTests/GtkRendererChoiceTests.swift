@@ -34,4 +34,15 @@ final class GtkRendererChoiceTests: XCTestCase {
         XCTAssertTrue(GtkRendererChoice.machineHasRenderNode(devicesFolder: dir.path))
         XCTAssertFalse(GtkRendererChoice.machineHasRenderNode(devicesFolder: dir.path + "/missing"))
     }
+
+    func testWithTheCairoRendererGDKLoadsNoGL() {
+        func changes(_ env: [String: String], gpu: Bool) -> [String] {
+            GtkRendererChoice.environmentChanges(environment: env, hasRenderNode: gpu).map { "\($0.0)=\($0.1)" }
+        }
+        XCTAssertEqual(changes([:], gpu: false), ["GSK_RENDERER=cairo", "GDK_DEBUG=gl-disable"])
+        XCTAssertEqual(changes(["GDK_DEBUG": "events"], gpu: false), ["GSK_RENDERER=cairo", "GDK_DEBUG=events,gl-disable"])
+        XCTAssertEqual(changes(["GDK_DEBUG": "gl-disable"], gpu: false), ["GSK_RENDERER=cairo"])
+        XCTAssertEqual(changes([:], gpu: true), [])
+        XCTAssertEqual(changes(["GSK_RENDERER": "gl"], gpu: false), [])
+    }
 }
