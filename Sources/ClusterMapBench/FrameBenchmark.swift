@@ -21,6 +21,10 @@ private struct BenchOptions {
     var frames = 120
     var pngDirectory: URL?
     var zooms: [Double] = [1, 4, 6, 8, 11]
+    /// `--one-core`: the drawing thread alone (no band helper), for before/after comparisons.
+    var oneCore = false
+    /// `--bilinear`: magnified tiles bilinear during zoom animations too.
+    var bilinear = false
 
     init(_ args: [String]) {
         var i = 0
@@ -28,6 +32,8 @@ private struct BenchOptions {
             let a = args[i], next = i + 1 < args.count ? args[i + 1] : nil
             switch a {
             case "--scale": if let v = next.flatMap(Double.init) { scale = v }; i += 1
+            case "--one-core": oneCore = true
+            case "--bilinear": bilinear = true
             case "--frames": if let v = next.flatMap(Int.init) { frames = max(5, v) }; i += 1
             case "--png": if let v = next { pngDirectory = URL(fileURLWithPath: v) }; i += 1
             case "--zooms": if let v = next { zooms = v.split(separator: ",").compactMap { Double($0) } }; i += 1
@@ -118,18 +124,21 @@ private func loadLabels() -> MapLabelIndex {
 
 /// Wall-clock and thread-CPU milliseconds per frame (CPU time stays honest when other processes
 /// share the cores).
-private func measure(_ renderer: MapFrameRenderer, cameras: [Camera], into image: ImageSurface) -> ([Double], [Double]) {
-    var times: [Double] = [], cpu: [Double] = []
+/// Returns wall, drawing-thread CPU and band-helper CPU per frame (see `BandHelper`).
+private func measure(_ renderer: MapFrameRenderer, cameras: [Camera], into image: ImageSurface) -> ([Double], [Double], [Double]) {
+    var times: [Double] = [], cpu: [Double] = [], helper: [Double] = []
     times.reserveCapacity(cameras.count)
     image.withContext { cr in
         for cam in cameras {
+            let h0 = BandHelper.shared.cpuMilliseconds
             let c0 = threadCPUMs(), t0 = nowMs()
             renderer.draw(in: cr, camera: cam)
             times.append(nowMs() - t0)
             cpu.append(threadCPUMs() - c0)
+            helper.append(BandHelper.shared.cpuMilliseconds - h0)
         }
     }
-    return (times, cpu)
+    return (times, cpu, helper)
 }
 
 private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [Double], reportLoad: Bool) {
@@ -154,13 +163,14 @@ private func runFrameBenchmarks(_ options: BenchOptions, bench: String, zooms: [
                     renderer.baseMap.setBaseMap(detailed, bands: bands.0)
                     renderer.baseMap.setBaseMap(fine, bands: bands.1)
                     renderer.baseMap.usesTileCache = cached
-                    let (times, cpu) = measure(renderer, cameras: cameras, into: image)
+                    renderer.baseMap.usesBothCores = !options.oneCore
+                    let (times, cpu, helper) = measure(renderer, cameras: cameras, into: image)
                     print(#"{"bench":"\#(bench)","mode":"\#(mode)","zoom":\#(zoom),"center":"\#(name)","#
                         + #""width":\#(Int(size.width)),"height":\#(Int(size.height)),"scale":\#(options.scale),"#
                         + #""frames":\#(times.count),"median_ms":\#(fmt(percentile(times, 0.5))),"#
                         + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#
                         + #""first_ms":\#(fmt(times.first ?? .nan)),"cpu_median_ms":\#(fmt(percentile(cpu, 0.5))),"#
-                        + #""cpu_p95_ms":\#(fmt(percentile(cpu, 0.95)))}"#)
+                        + #""cpu_p95_ms":\#(fmt(percentile(cpu, 0.95))),"helper_cpu_median_ms":\#(fmt(percentile(helper, 0.5)))}"#)
                     fflush(nil)
                     if mode == "static", let dir = options.pngDirectory {
                         try? image.writePNG(to: dir.appendingPathComponent("\(bench)-z\(zoom)-\(name).png"))
@@ -225,7 +235,8 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
     return s
 }
 
-/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b]`: whole frames —
+/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b] [--one-core]
+/// [--bilinear]`: whole frames —
 /// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
 /// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
 /// out again, drawn with `isAnimating: true` as the app does). `zoom_at_rest` draws the same
@@ -299,12 +310,15 @@ func runFrameBenchmark(_ args: [String]) {
         for (mode, list) in runs where onlyModes.isEmpty || onlyModes.contains(mode) {
             let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
             renderer.baseMap.progressiveAtRest = true  // as the window draws
+            renderer.baseMap.usesBothCores = !options.oneCore
+            renderer.baseMap.nearestWhileZooming = !options.bilinear
             // As the window: missing tiles render on a background thread between frames, which
             // come at most every 16.7 ms (the display's pace); the times are the drawing thread's.
             let worker = BaseMapTileWorker()
             renderer.baseMap.tileWorker = worker
             defer { worker.stop() }
             let overlay = SceneRenderer()
+            overlay.usesBothCores = !options.oneCore
             renderer.overlays = [overlay]
             let layout = MapLabelLayout(index: labels)
             // As the window does every frame: the labels for the camera, clear of the marks.
@@ -318,18 +332,33 @@ func runFrameBenchmark(_ args: [String]) {
                 return s
             }
             overlay.scene = labelled(scene, start)
-            // Warm-up frame at rest (the window was showing the map before the interaction).
-            image.withContext { renderer.draw(in: $0, camera: start) ; renderer.draw(in: $0, camera: start) }
-            var times: [Double] = [], cpu: [Double] = [], labelCPU: [Double] = []
+            // Warm-up at rest: the window was showing the map, settled on exact tiles, before the
+            // interaction (on a busy machine the worker's tiles take a while; wait up to 10 s).
+            image.withContext { cr in
+                let deadline = nowMs() + 10_000
+                repeat {
+                    renderer.draw(in: cr, camera: start)
+                    if renderer.baseMap.lastFrameWasExact { break }
+                    Thread.sleep(forTimeInterval: 0.02)
+                } while nowMs() < deadline
+            }
+            var times: [Double] = [], cpu: [Double] = [], labelCPU: [Double] = [], helperCPU: [Double] = []
+            var baseCPU: [Double] = [], overlayCPU: [Double] = [], chromeCPU: [Double] = []
             var drawnItems = 0
             image.withContext { cr in
                 for f in list {
+                    let h0 = BandHelper.shared.cpuMilliseconds
                     let c0 = threadCPUMs(), t0 = nowMs()
                     overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
                     labelCPU.append(threadCPUMs() - c0)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)
                     cpu.append(threadCPUMs() - c0)
+                    helperCPU.append(BandHelper.shared.cpuMilliseconds - h0)
+                    let phases = renderer.lastFramePhases
+                    baseCPU.append(phases.baseMap)
+                    overlayCPU.append(phases.overlays)
+                    chromeCPU.append(phases.chrome)
                     drawnItems = max(drawnItems, overlay.lastDrawnItemCount)
                     let rest = 1000 / 60 - (nowMs() - t0)
                     if rest > 0 { Thread.sleep(forTimeInterval: rest / 1000) }
@@ -344,7 +373,12 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""labels":\#(overlay.scene.labels.count),"background_tiles":\#(worker.renderedCount),"#
                 + #""in_frame_tiles":\#(renderer.baseMap.inFrameTileCount),"direct_paints":\#(renderer.baseMap.directPaintCount),"#
                 + #""labels_cpu_median_ms":\#(fmt(percentile(labelCPU, 0.5))),"#
-                + #""labels_cpu_p95_ms":\#(fmt(percentile(labelCPU, 0.95)))}"#)
+                + #""labels_cpu_p95_ms":\#(fmt(percentile(labelCPU, 0.95))),"#
+                + #""helper_cpu_median_ms":\#(fmt(percentile(helperCPU, 0.5))),"#
+                + #""helper_cpu_p95_ms":\#(fmt(percentile(helperCPU, 0.95))),"#
+                + #""base_map_cpu_median_ms":\#(fmt(percentile(baseCPU, 0.5))),"#
+                + #""overlays_cpu_median_ms":\#(fmt(percentile(overlayCPU, 0.5))),"#
+                + #""chrome_cpu_median_ms":\#(fmt(percentile(chromeCPU, 0.5)))}"#)
             fflush(nil)
             if let dir = options.pngDirectory {
                 try? image.writePNG(to: dir.appendingPathComponent("frame-\(mode)-\(name).png"))

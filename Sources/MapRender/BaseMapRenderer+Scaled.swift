@@ -36,17 +36,16 @@ extension BaseMapRenderer {
             }
         }
         hasPendingTiles = tileWorker == nil && missing.count > tilesPerProgressiveFrame
+        blits.execute(in: cr, usingBothCores: usesBothCores)
         return true
     }
 
     /// Fills tile (i, j) of `level` from the cached tiles of zoom `zs`, scaled.
     func paintFallback(forTile i: Int, _ j: Int, level: Double, from zs: Double, view: TileView, in cr: OpaquePointer) {
         let rect = view.snappedRect(zoom: level, i: i, j: j)
-        cairo_save(cr)
-        cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
-        cairo_clip(cr)
         let s = view.sourceRange(zoom: zs, coveringTile: i, j, level: level, visibleOnly: true)
-        guard s.jMin <= s.jMax, s.iMin <= s.iMax else { cairo_restore(cr); return }
+        guard s.jMin <= s.jMax, s.iMin <= s.iMax else { return }
+        blits.append(.clip(ScaledBlitList.Rect(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1)))
         for sj in s.jMin...s.jMax {
             for si in s.iMin...s.iMax {
                 if let image = cache.cachedTile(key(zoom: zs, i: si, j: sj, view: view)) {
@@ -54,11 +53,16 @@ extension BaseMapRenderer {
                 }
             }
         }
-        cairo_restore(cr)
+        blits.append(.unclip)
     }
 
     /// A frame during motion: the nearest integer level's tiles, scaled.
     func drawAnimated(_ view: TileView, in cr: OpaquePointer) {
+        // Magnified tiles are sampled nearest while the zoom changes (half the cost of bilinear;
+        // the softness of either is gone at rest), bilinear when it holds (a pinch held still).
+        magnifyNearest = nearestWhileZooming && lastAnimatedZoom != nil && lastAnimatedZoom != view.zoom
+        lastAnimatedZoom = view.zoom
+        defer { magnifyNearest = false }
         let level = max(0, view.zoom.rounded())
         let r = view.tileRange(zoom: level, snapped: false)
         guard r.jMin <= r.jMax else { return }
@@ -76,11 +80,12 @@ extension BaseMapRenderer {
                 }
             }
         }
-        guard !missing.isEmpty else { return }
+        guard !missing.isEmpty else { return blits.execute(in: cr, usingBothCores: usesBothCores) }
         var budget = tilesPerAnimationFrame
         if uncovered > 2 * tilesPerAnimationFrame, let map = baseMap(forZoom: view.zoom) {
             // Nothing cached near this zoom (a jump, or the first frame): one direct paint costs
             // less than rendering every tile; start filling the level for the next frames.
+            blits.removeAll()
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
             paintDirectly(map, view: view, in: cr)
             for m in missing {
@@ -103,6 +108,7 @@ extension BaseMapRenderer {
                 paintFallback(forTile: m.i, m.j, level: level, from: zs, view: view, in: cr)
             }
         }
+        blits.execute(in: cr, usingBothCores: usesBothCores)
     }
 
     /// A cached zoom whose tiles fully cover tile (i, j) of `level`: the levels next to it, then
@@ -131,22 +137,15 @@ extension BaseMapRenderer {
         return nil
     }
 
-    /// Paints tile (i, j) of zoom `zs` (unwrapped column) scaled to the view's zoom, its edges on
-    /// whole device pixels so neighbouring tiles meet without seams.
+    /// Records tile (i, j) of zoom `zs` (unwrapped column) scaled to the view's zoom, its edges on
+    /// whole device pixels so neighbouring tiles meet without seams (painted by `blits.execute`).
     func paintScaled(_ image: ImageSurface, zoom zs: Double, i: Int, j: Int, view: TileView,
                              in cr: OpaquePointer) {
         let g = exp2(view.zoom - zs), size = cache.tileSize * g
         let x = Double(i) * size - view.left, y = Double(j) * size - view.top
         let rect = view.snappedRect(zoom: zs, i: i, j: j)
-        cairo_set_source_surface(cr, image.surface, 0, 0)
-        let pattern = cairo_get_source(cr)
-        var m = cairo_matrix_t()
-        cairo_matrix_init_scale(&m, 1 / g, 1 / g)
-        cairo_matrix_translate(&m, -x, -y)
-        cairo_pattern_set_matrix(pattern, &m)
-        cairo_pattern_set_filter(pattern, g == 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
-        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-        cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
-        cairo_fill(cr)
+        let filter = g == 1 || (g > 1 && magnifyNearest) ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR
+        blits.append(.tile(image, x: x, y: y, g: g, rect: ScaledBlitList.Rect(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1),
+                           filter: filter))
     }
 }

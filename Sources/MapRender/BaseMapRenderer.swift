@@ -155,6 +155,7 @@ public final class BaseMapRenderer {
         }
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         hasPendingTiles = false
+        if !isAnimating { lastAnimatedZoom = nil }
         if isAnimating {
             drawAnimated(view, in: cr)
         } else if tileWorker != nil && !allTilesCached(zoom: camera.zoom, view: view) {
@@ -202,6 +203,18 @@ public final class BaseMapRenderer {
     /// The zoom of the last frame drawn from tiles at rest (a fallback source while animating).
     var restZoom: Double?
 
+    /// Whether scaled tiles are painted in two bands at once, on the drawing thread and a helper
+    /// (see `ScaledBlitList`; the pixels are the same either way).
+    public var usesBothCores = true
+    /// Whether magnified tiles are sampled nearest (not bilinear) while the zoom is changing.
+    public var nearestWhileZooming = true
+    /// The scaled blits of the frame being drawn.
+    let blits = ScaledBlitList()
+    /// The zoom of the last frame drawn in motion (nil after a frame at rest).
+    var lastAnimatedZoom: Double?
+    /// Set while recording the blits of a frame whose zoom is changing.
+    var magnifyNearest = false
+
     /// Direct paints so far (each costs a viewport of map; for tests and benchmarks).
     public private(set) var directPaintCount = 0
     /// Tiles rendered inside frames so far (not by the background worker).
@@ -210,6 +223,7 @@ public final class BaseMapRenderer {
     func paintDirectly(_ map: BaseMap, view: TileView, in cr: OpaquePointer) {
         directPaintCount += 1
         if paintWorldStrip(map, view: view, in: cr) { return }
+        if usesBothCores && paintDirectlyInBands(map, view: view, in: cr) { return }
         let painter = BaseMapPainter(originX: view.left, originY: view.top, width: view.width, height: view.height,
                                      worldSize: view.worldSize, deviceScale: view.scale)
         painter.paint(map, palette: palette.pastScale(zoom: view.zoom), into: cr)

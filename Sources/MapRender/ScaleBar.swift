@@ -34,8 +34,13 @@ public struct ScaleBar: Hashable, Sendable {
     /// Draws the bar with its bottom-left corner at (x, y): a bracket-shaped line with the label
     /// inside, on a translucent backing.
     public func draw(in cr: OpaquePointer, bottomLeft x: Double, _ y: Double, palette: MapPalette) {
-        guard let text = TextLabel(label, font: "Sans 8", in: cr) else { return }
-        defer { text.release() }
+        draw(in: cr, bottomLeft: x, y, palette: palette, texts: ChromeText())
+    }
+
+    /// Draws the bar as `draw(in:bottomLeft:palette:)`, its label from `texts`.
+    func draw(in cr: OpaquePointer, bottomLeft x: Double, _ y: Double, palette: MapPalette, texts: ChromeText) {
+        let font = "Sans 8", label = self.label
+        let text = texts.size(of: label, font: font)
         let padding = 4.0
         let barWidth = max(pixels, text.width + 6)
         let boxW = barWidth + 2 * padding, boxH = text.height + 2 * padding + 2
@@ -55,8 +60,7 @@ public struct ScaleBar: Hashable, Sendable {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
         cairo_stroke(cr)
-        palette.overlayText.setSource(on: cr)
-        text.show(in: cr, x: left + 3, y: bottom - 2 - text.height)
+        texts.show(label, font: font, color: palette.overlayText, in: cr, x: left + 3, y: bottom - 2 - text.height)
         cairo_restore(cr)
     }
 }

@@ -48,23 +48,30 @@ public final class MapLabelRenderer {
 
     /// Draws the labels (screen coordinates) in order.
     public func draw(_ labels: [SceneLabel], in cr: OpaquePointer, palette: MapPalette, scale: Double) {
+        let batch = SpriteBatch()
+        draw(labels, in: cr, palette: palette, scale: scale, batch: batch)
+        batch.flush(into: cr)
+    }
+
+    /// Adds the labels' sprites (screen coordinates) to `batch`, in order.
+    func draw(_ labels: [SceneLabel], in cr: OpaquePointer, palette: MapPalette, scale: Double, batch: SpriteBatch) {
         for label in labels where label.alpha > 0.004 {
             if let d = label.dot {
                 let key = Key(text: "", kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale)
                 let sprite = dots.sprite(for: key) { makeDot(label.kind, palette: palette, scale: scale) }
-                sprite.paint(in: cr, x: d.x, y: d.y, alpha: label.alpha, deviceScale: scale)
+                sprite.paint(into: batch, in: cr, x: d.x, y: d.y, alpha: label.alpha, deviceScale: scale)
             }
             let degrees = Int((label.angle * 180 / .pi).rounded())
             let key = Key(text: label.text, kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale,
                           degrees: degrees)
             if degrees == 0 {
                 let sprite = sprites.sprite(for: key) { makeText(label.text, kind: label.kind, palette: palette, scale: scale) }
-                sprite.paint(in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
+                sprite.paint(into: batch, in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
             } else {
                 let sprite = sprites.sprite(for: key) {
                     makeText(label.text, kind: label.kind, palette: palette, scale: scale, degrees: degrees)
                 }
-                sprite.paint(in: cr, x: label.frame.x + label.frame.width / 2,
+                sprite.paint(into: batch, in: cr, x: label.frame.x + label.frame.width / 2,
                              y: label.frame.y + label.frame.height / 2, alpha: label.alpha, deviceScale: scale)
             }
         }

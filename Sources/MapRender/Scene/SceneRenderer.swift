@@ -32,6 +32,14 @@ public final class SceneRenderer: MapOverlay {
     private struct StyleKey: Hashable { var palette: MapPalette; var scale: Double }
     private var lastStyle: (key: StyleKey, id: Int)?
 
+    /// The sprites of the frame being drawn.
+    let batch = SpriteBatch()
+    /// Whether sprites may be composited on both cores (see `SpriteBatch`; same pixels either way).
+    public var usesBothCores: Bool {
+        get { batch.usesBothCores }
+        set { batch.usesBothCores = newValue }
+    }
+
     /// Items (bubbles and pins) painted by the last `draw`, after culling (for tests and benchmarks).
     public private(set) var lastDrawnItemCount = 0
 
@@ -56,8 +64,12 @@ public final class SceneRenderer: MapOverlay {
         var clip = ScreenBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         cairo_clip_extents(cr, &clip.minX, &clip.minY, &clip.maxX, &clip.maxY)
         cairo_save(cr)
-        labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale)
-        labelRenderer.draw(scene.placeNames, in: cr, palette: palette, scale: scale)
+        // Sprites are collected and composited together (see `SpriteBatch`); anything cairo draws
+        // itself paints the batch so far first, so the order stays.
+        let batch = self.batch
+        labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale, batch: batch)
+        labelRenderer.draw(scene.placeNames, in: cr, palette: palette, scale: scale, batch: batch)
+        if scene.hull.count >= 2 || !scene.fanLegs.isEmpty { batch.flush(into: cr) }
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)
         var drawn = 0
@@ -66,6 +78,7 @@ public final class SceneRenderer: MapOverlay {
             // HiDPI: the frame is 16 MB, more than the caches hold, and marks overlap a lot. Drawn
             // a band of rows at a time (each band clipped, marks in their usual order, so every
             // pixel gets the same paints in the same order), the pixels being blended stay cached.
+            batch.flush(into: cr)
             var top = clip.minY
             while top < clip.maxY {
                 let bottom = min(clip.maxY, ((top + bandHeight) / bandHeight).rounded(.down) * bandHeight)
@@ -79,6 +92,7 @@ public final class SceneRenderer: MapOverlay {
                                      clip: band, countAbove: top == clip.minY ? -.infinity : top)
                 drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID,
                                   clip: band, countAbove: top == clip.minY ? -.infinity : top)
+                batch.flush(into: cr)
                 cairo_restore(cr)
                 top = bottom
             }
@@ -86,10 +100,14 @@ public final class SceneRenderer: MapOverlay {
             drawn += drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
             drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
         }
-        if let ring = scene.focusRing { drawFocusRing(ring, in: cr, palette: palette, clip: clip) }
+        if let ring = scene.focusRing {
+            batch.flush(into: cr)
+            drawFocusRing(ring, in: cr, palette: palette, clip: clip)
+        }
         if let callout = scene.callout {
             drawCallout(callout, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
         }
+        batch.flush(into: cr)
         cairo_restore(cr)
         lastDrawnItemCount = drawn
     }
@@ -133,7 +151,8 @@ public final class SceneRenderer: MapOverlay {
                     MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                        selected: b.containsSelection, label: b.label, look: b.look, palette: palette, scale: scale)
                 }
-                sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
+                sprite.paint(into: batch, in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale,
+                             zoom: b.scale)
                 if b.center.y - extent >= countAbove { drawn += 1 }
                 continue
             }
@@ -142,7 +161,7 @@ public final class SceneRenderer: MapOverlay {
                 MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                    selected: b.containsSelection, look: b.look, palette: palette, scale: scale)
             }
-            sprite.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
+            sprite.paint(into: batch, in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
             if !b.label.isEmpty {
                 let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
                                                    fill: b.look.fill)
@@ -150,7 +169,7 @@ public final class SceneRenderer: MapOverlay {
                     MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4, fill: b.look.fill,
                                             palette: palette, scale: scale)
                 }
-                text.paint(in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
+                text.paint(into: batch, in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
             }
             if b.center.y - extent >= countAbove { drawn += 1 }
         }
@@ -194,7 +213,7 @@ public final class SceneRenderer: MapOverlay {
             let capsule = sprites.sprite(for: key) {
                 MarkSprites.capsule(text: label, selected: p.isSelected, style: style, palette: palette, scale: scale)
             }
-            capsule.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
+            capsule.paint(into: batch, in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
             // A price capsule is the marker itself: no round pin under it.
             if PinLabel.isMarker(label) { return p.center.y + box.minY >= countAbove }
         }
@@ -204,7 +223,7 @@ public final class SceneRenderer: MapOverlay {
             MarkSprites.pin(color: p.color, selected: p.isSelected, hovered: p.isHovered, style: style,
                             palette: palette, scale: scale)
         }
-        sprite.paint(in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
+        sprite.paint(into: batch, in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
         return p.center.y + box.minY >= countAbove
     }
 
@@ -281,9 +300,10 @@ public final class SceneRenderer: MapOverlay {
         }
         guard sprite.bounds.intersects(at: f.minX, f.minY, clip) else { return }
         if progress >= 1 || c.fades {
-            sprite.paint(in: cr, x: f.minX, y: f.minY, alpha: progress, deviceScale: scale)
+            sprite.paint(into: batch, in: cr, x: f.minX, y: f.minY, alpha: progress, deviceScale: scale)
             return
         }
+        batch.flush(into: cr)
         // Grow from the arrow tip (or the anchor): scale the finished sprite about that point.
         let origin = tip.map { ScreenPoint(x: f.minX + $0.x, y: f.minY + $0.y) } ?? c.anchor
         cairo_save(cr)

@@ -57,6 +57,19 @@ public final class Sprite {
         cairo_restore(cr)
     }
 
+    /// Adds the sprite to `batch` at (x, y) (as `paint(in:x:y:alpha:deviceScale:)`), or, when it is
+    /// drawn scaled (`zoom` ≠ 1), paints the batch so far and then the sprite through cairo.
+    @inline(__always)
+    func paint(into batch: SpriteBatch, in cr: OpaquePointer, x: Double, y: Double, alpha: Double,
+               deviceScale s: Double, zoom: Double = 1) {
+        if abs(zoom - 1) > 0.001 {
+            batch.flush(into: cr)
+            paint(in: cr, x: x, y: y, alpha: alpha, deviceScale: s, zoom: zoom)
+        } else {
+            batch.add(self, x: x, y: y, alpha: alpha, deviceScale: s)
+        }
+    }
+
     /// Paints the sprite with its anchor at (x, y), snapped to whole device pixels so it is copied
     /// without resampling (crisp, and pixman's fastest path).
     @inline(__always)
