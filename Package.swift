@@ -18,9 +18,11 @@ let package = Package(
         .target(name: "ClusterCore"),
         .target(name: "MapModel", dependencies: ["ClusterCore"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Whole-buffer gzip (vector tiles): about twice zlib's inflate speed.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
         // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
-        .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib"], swiftSettings: optimisedInDebug),
+        .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib", "CDeflate"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
         .target(name: "Tiles", dependencies: ["GeoData", "CSQLite"]),

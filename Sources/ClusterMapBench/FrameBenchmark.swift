@@ -5,6 +5,7 @@ import Foundation
 import GeoData
 import MapModel
 import MapRender
+import Tiles
 
 // `clustermap-bench basemap` and `clustermap-bench frame`: base-map load times and per-frame draw
 // times for a 1280×800 frame, one JSON line per measurement.
@@ -236,7 +237,7 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
 }
 
 /// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b] [--one-core]
-/// [--bilinear]`: whole frames —
+/// [--bilinear] [--tiles FILE]`: whole frames —
 /// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
 /// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
 /// out again, drawn with `isAnimating: true` as the app does). `zoom_at_rest` draws the same
@@ -248,6 +249,12 @@ func runFrameBenchmark(_ args: [String]) {
     // `--modes zoom_animation,panning`: only these (e.g. to profile one).
     var onlyModes: Set<String> = []
     if let i = args.firstIndex(of: "--modes"), i + 1 < args.count { onlyModes = Set(args[i + 1].split(separator: ",").map(String.init)) }
+    // `--tiles FILE.mbtiles|FILE.pmtiles`: the same frames over a street map from a tile file
+    // (only over its centre), its tiles painted between frames as the window's loader threads do.
+    var tiles: TileMapLayer?
+    if let i = args.firstIndex(of: "--tiles"), i + 1 < args.count {
+        do { tiles = try TileMapLayer(path: args[i + 1]) } catch { benchFail("\(error)") }
+    }
     guard let (coarse, detailed, fine) = loadMaps(report: false) else { return }
     let labels = loadLabels()
     let size = ScreenSize(width: options.width, height: options.height)
@@ -273,8 +280,26 @@ func runFrameBenchmark(_ args: [String]) {
         + #""cpu_median_ms":\#(fmt(percentile(sceneCPU, 0.5)))}"#)
     // Zoom 4 over Europe and the US (1:50m → 1:10m during the zoom animation), and zoom 8 over
     // Paris (1:10m, rivers, dense town names).
-    let places = benchCentres.prefix(2).map { ($0.name, $0.coordinate, 4.0) }
+    var places = benchCentres.prefix(2).map { ($0.name, $0.coordinate, 4.0) }
         + [("paris", GeoCoordinate(latitude: 48.85, longitude: 2.35), 8.0)]
+    if let tiles {
+        // `--at LAT,LON` (default: the file's centre, else the middle of its bounds), a little past
+        // the source's deepest zoom, so that the zoom animation runs over over-zoomed tiles.
+        var centre = GeoCoordinate(latitude: 0, longitude: 0)
+        if let meta = tiles.source?.metadata {
+            if let c = meta.center {
+                centre = GeoCoordinate(latitude: c.latitude, longitude: c.longitude)
+            } else if let b = meta.bounds {
+                centre = GeoCoordinate(latitude: (b.south + b.north) / 2, longitude: (b.west + b.east) / 2)
+            }
+        }
+        if let i = args.firstIndex(of: "--at"), i + 1 < args.count {
+            let p = args[i + 1].split(separator: ",").compactMap { Double($0) }
+            guard p.count == 2 else { benchFail("--at wants LAT,LON") }
+            centre = GeoCoordinate(latitude: p[0], longitude: p[1])
+        }
+        places = [("tiles", centre, Double(tiles.maxZoom) + 0.3)]
+    }
     for (name, centre, startZoom) in places {
         let start = Camera(center: centre, zoom: startZoom, viewportSize: size)
         typealias Frame = (camera: Camera, scene: Scene, animating: Bool)
@@ -320,10 +345,12 @@ func runFrameBenchmark(_ args: [String]) {
             let overlay = SceneRenderer()
             overlay.usesBothCores = !options.oneCore
             renderer.overlays = [overlay]
+            if let tiles { renderer.overlays.insert(tiles, at: 0) }
             let layout = MapLabelLayout(index: labels)
             // As the window does every frame: the labels for the camera, clear of the marks.
             func labelled(_ scene: Scene, _ camera: Camera, animating: Bool = false) -> Scene {
                 var s = scene
+                if let tiles { layout.setOverlay(tiles.labelOverlay(for: camera, margin: layout.margin)) }
                 s.labels = layout.labels(for: camera, isAnimating: animating) { id in
                     guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
                     return overlay.labelRenderer.size(of: c.text, kind: c.kind)
@@ -334,6 +361,7 @@ func runFrameBenchmark(_ args: [String]) {
             overlay.scene = labelled(scene, start)
             // Warm-up at rest: the window was showing the map, settled on exact tiles, before the
             // interaction (on a busy machine the worker's tiles take a while; wait up to 10 s).
+            tiles?.loadSynchronously(camera: start, scale: options.scale, dark: false)
             image.withContext { cr in
                 let deadline = nowMs() + 10_000
                 repeat {
@@ -347,6 +375,8 @@ func runFrameBenchmark(_ args: [String]) {
             var drawnItems = 0
             image.withContext { cr in
                 for f in list {
+                    // The tiles a loader thread would have painted by now (not the drawing thread's time).
+                    tiles?.loadSynchronously(camera: f.camera, scale: options.scale, dark: false)
                     let h0 = BandHelper.shared.cpuMilliseconds
                     let c0 = threadCPUMs(), t0 = nowMs()
                     overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
@@ -365,6 +395,7 @@ func runFrameBenchmark(_ args: [String]) {
                 }
             }
             print(#"{"bench":"frame","mode":"\#(mode)","center":"\#(name)","items":\#(items),"drawn_items":\#(drawnItems),"#
+                + #""street_tiles":\#(tiles == nil ? "false" : "true"),"#
                 + #""width":\#(Int(size.width)),"height":\#(Int(size.height)),"scale":\#(options.scale),"#
                 + #""frames":\#(times.count),"median_ms":\#(fmt(percentile(times, 0.5))),"#
                 + #""p95_ms":\#(fmt(percentile(times, 0.95))),"max_ms":\#(fmt(times.max() ?? .nan)),"#

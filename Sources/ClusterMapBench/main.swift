@@ -6,7 +6,8 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench open FILE…
        clustermap-bench generate N OUT.geojson [--seed S]
        clustermap-bench points FILE.geojson OUT.f64
-       clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR]
+       clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b]
+                              [--tiles FILE.mbtiles|FILE.pmtiles [--at LAT,LON]]
        clustermap-bench basemap
        clustermap-bench update [--points N] [--changes K] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]

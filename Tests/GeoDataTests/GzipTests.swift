@@ -39,4 +39,21 @@ final class GzipTests: XCTestCase {
         XCTAssertThrowsError(try Gzip.decompress(Data([1, 2, 3, 4])))
         XCTAssertThrowsError(try Gzip.decompress(Data()))
     }
+
+    /// A whole gzip member is inflated by libdeflate into a buffer of its trailer's size; what that
+    /// path can't take (a limit below the size, two members, a lying size) goes through zlib as before.
+    func testWholeGzipMembersAndTheirEdgeCases() throws {
+        // gzip.compress(bytes(range(256)) * 400, 9, mtime=0)
+        let big = Data(base64Encoded: "H4sIAAAAAAACA+3PAwIQBgAAwGzbtm3b5rJt27ZtblnLtm3btntIdz+4AAEDBQ4SNFjwECFDhQ4TNlz4CBEjRY4SNVr0GDFjxY4TN178BAkTJU6SNFnyFClTpU6TNl36DBkzZc6SNVv2HDlz5c6TN1/+AgULFS5StFjxEiVLlS5Ttlz5ChUrVa5StVr1GjX/qVW7Tt169Rs0bNS4SdNmzVu0bNW6Tdt27Tt07NS5S9du3Xv07NW7T99+/QcMHDR4yNBhw0eMHDV6zNhx4ydMnDR5ytRp02fMnDV7ztx58xcsXLR4ydJly//9b8XKVavXrF23fsPGTf9v3rJ12/YdO3ft3rN33/4DBw8dPnL02PETJ0+dPnP23PkLFy9dvnL12vUbN2/dvnP33v0HDx89fvL02fMXL1+9fvP23fsPHz99/vL12/cfP3/9DuDv7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v7+/v/9f8/wCMDA6aAJABAA==")!
+        let out = try Gzip.decompress(big)
+        XCTAssertEqual(out, Data((0..<400).flatMap { _ in (0...255).map { UInt8($0) } }))
+        XCTAssertThrowsError(try Gzip.decompress(big, sizeLimit: 102_399))
+        // Two members (gzip "first " then "second member"): zlib stops after the first, as before.
+        let two = Data(base64Encoded: "H4sIAAAAAAACA0vLLCouUQAA/HrxHAYAAAAfiwgAAAAAAAIDK05Nzs9LUchNzU1KLQIAJHT6nw0AAAA=")!
+        XCTAssertEqual(String(decoding: try Gzip.decompress(two), as: UTF8.self), "first ")
+        // A trailer claiming another size: not trusted, zlib's answer stands.
+        var lying = [UInt8](big)
+        lying[lying.count - 4] ^= 0x10
+        XCTAssertThrowsError(try Gzip.decompress(Data(lying)))
+    }
 }

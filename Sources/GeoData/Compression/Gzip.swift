@@ -1,7 +1,8 @@
+import CDeflate
 import CZlib
 import Foundation
 
-/// gzip / zlib decompression through the system zlib.
+/// gzip / zlib decompression through the system zlib, and libdeflate for a whole gzip member.
 ///
 /// Used for the gzipped Natural Earth 1:10m layers and, by the tile sources, for gzipped vector
 /// tiles and PMTiles directories. `decompress` accepts both gzip and zlib framing (zlib detects
@@ -33,6 +34,7 @@ public enum Gzip {
     /// Decompresses gzip- or zlib-framed bytes (see `decompress(_:sizeHint:sizeLimit:)`).
     public static func decompress(_ input: UnsafeRawBufferPointer, sizeHint: Int = 0,
                                   sizeLimit: Int = Int.max) throws -> Data {
+        if let whole = wholeGzipMember(input, sizeLimit: sizeLimit) { return whole }
         var stream = z_stream()
         // 15 window bits + 32: detect gzip or zlib headers automatically.
         var rc = inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -65,6 +67,27 @@ public enum Gzip {
             }
         } while rc != Z_STREAM_END
         output.count = produced
+        return output
+    }
+
+    /// One gzip member filling the input, whose trailer gives its size, inflated in one call by
+    /// libdeflate into a buffer of exactly that size (a dense street tile: 2 ms with zlib).
+    /// Nil when that doesn't apply — zlib framing, several members, a size past the limit or
+    /// past what deflate can expand to, bad data — and zlib then decides, with its own errors.
+    private static func wholeGzipMember(_ input: UnsafeRawBufferPointer, sizeLimit: Int) -> Data? {
+        let n = input.count
+        // 10-byte header + 8-byte trailer; deflate expands at most ~1032:1.
+        guard n >= 18, input[0] == 0x1f, input[1] == 0x8b else { return nil }
+        let size = Int(input[n - 4]) | Int(input[n - 3]) << 8 | Int(input[n - 2]) << 16 | Int(input[n - 1]) << 24
+        guard size > 0, size <= sizeLimit, size <= 1032 * n, size <= 1 << 28,
+              let decompressor = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var output = Data(count: size)
+        var consumed = 0, produced = 0
+        let result = output.withUnsafeMutableBytes { out in
+            libdeflate_gzip_decompress_ex(decompressor, input.baseAddress, n, out.baseAddress, size, &consumed, &produced)
+        }
+        guard result == LIBDEFLATE_SUCCESS, consumed == n, produced == size else { return nil }
         return output
     }
 }

@@ -21,6 +21,48 @@ extension CoverageRasterizer {
         return (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) << 8)
     }
 
+    /// Blends one block of 8 cells (`blockShift` = 3) of an opaque colour over 8 pixels, eight
+    /// lanes at once, and clears the cells; `acc` carries the row's running coverage in and out.
+    ///
+    /// Gives the pixels of `blendOpaque` over each cell in turn (the same weights, truncated the
+    /// same way, up to the last bit of a float sum taken in another order): the prefix sum is
+    /// three shifted adds, |coverage| and the clamp are bit and lane operations, and the
+    /// float → integer weight is exact without a trapping conversion (round via 2²³, then
+    /// step down where that rounded up).
+    @inline(__always)
+    static func blendOpaqueBlock(_ cells: UnsafeMutablePointer<Float>, _ pixels: UnsafeMutablePointer<UInt32>,
+                                 acc: inout Float, srcRB: UInt32, srcAG: UInt32) {
+        let raw = UnsafeMutableRawPointer(cells)
+        var v = raw.loadUnaligned(as: SIMD8<Float>.self)
+        raw.storeBytes(of: SIMD8<Float>(repeating: 0), as: SIMD8<Float>.self)
+        v += SIMD8(0, v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        v += SIMD8(0, 0, v[0], v[1], v[2], v[3], v[4], v[5])
+        v += SIMD8(0, 0, 0, 0, v[0], v[1], v[2], v[3])
+        v += acc
+        acc = v[7]
+        let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+        var c = magnitude * 256
+        c.replace(with: 256, where: c .> 256)
+        var k = unsafeBitCast(c + 8_388_608, to: SIMD8<UInt32>.self) & 0x1FF
+        let back = unsafeBitCast(k | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
+        k &-= unsafeBitCast(SIMD8<Int32>(repeating: 0).replacing(with: 1, where: back .> c), to: SIMD8<UInt32>.self)
+        let inv = 256 &- k
+        // The channel pairs as 16-bit lanes: a channel times a weight (≤ 255 · 256, and the two
+        // products of one channel add up to at most that) fits in 16 bits, so one 16-bit multiply
+        // per lane (SSE2 has it) replaces the 32-bit lane multiply it would have to emulate.
+        let k16 = unsafeBitCast(k | k &<< 16, to: SIMD16<UInt16>.self)
+        let inv16 = unsafeBitCast(inv | inv &<< 16, to: SIMD16<UInt16>.self)
+        let out = UnsafeMutableRawPointer(pixels)
+        let p = out.loadUnaligned(as: SIMD8<UInt32>.self)
+        let pRB = unsafeBitCast(p & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        let pAG = unsafeBitCast((p &>> 8) & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        let sRB = unsafeBitCast(SIMD8<UInt32>(repeating: srcRB), to: SIMD16<UInt16>.self)
+        let sAG = unsafeBitCast(SIMD8<UInt32>(repeating: srcAG), to: SIMD16<UInt16>.self)
+        let rb = unsafeBitCast((pRB &* inv16 &+ sRB &* k16) &>> 8, to: SIMD8<UInt32>.self)
+        let ag = unsafeBitCast((pAG &* inv16 &+ sAG &* k16) &>> 8, to: SIMD8<UInt32>.self)
+        out.storeBytes(of: rb | ag &<< 8, as: SIMD8<UInt32>.self)
+    }
+
     /// The source colour of one composite, premultiplied, in the forms the pixel loop wants.
     struct Source {
         var alpha: Float
@@ -73,7 +115,12 @@ extension CoverageRasterizer {
             var kept = 0
             for k in 0..<activeCount {
                 let i = Int(active[k])
-                let lastRow = min(height - 1, Int(sorted[i].bottom.rounded(.up)) - 1)
+                // ⌈bottom⌉ − 1 without `rounded(.up)` (a libm call per edge and band on baseline
+                // x86-64); `bottom` is above 0.
+                let bottom = sorted[i].bottom
+                var lastRow = Int(bottom)
+                if Float(lastRow) == bottom { lastRow -= 1 }
+                lastRow = min(height - 1, lastRow)
                 let firstRow = Int(sorted[i].y)
                 if firstRow <= min(lastRow, bandLast) {
                     accumulate(&sorted[i], firstRow: firstRow, lastRow: min(lastRow, bandLast), bandTop: bandTop)
@@ -139,7 +186,10 @@ extension CoverageRasterizer {
                         // gives the colour exactly, and coverage under 1/256 leaves the pixel as it
                         // was (a weight of 0), so tests per pixel would only cost mispredictions.
                         let px = line + originX
-                        if opaque {
+                        if opaque && end - x == 7 {
+                            Self.blendOpaqueBlock(a + base + x, px + x, acc: &acc, srcRB: srcRB, srcAG: srcAG)
+                            x = end + 1
+                        } else if opaque {
                             while x <= end {
                                 acc += a[base + x]
                                 a[base + x] = 0

@@ -22,7 +22,7 @@ extension CoverageRasterizer {
         let roundJoins = h >= 1
         for i in 1..<n {
             let ax = xs[i - 1], ay = ys[i - 1], bx = xs[i], by = ys[i]
-            let len = hypot(bx - ax, by - ay)
+            let len = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
             guard len > 0 else { continue }
             let ux = (bx - ax) / len, uy = (by - ay) / len
             let nx = -uy * h, ny = ux * h
@@ -37,7 +37,7 @@ extension CoverageRasterizer {
                 let p = i == 0 ? n - 2 : i - 1, q = i == n - 1 ? 1 : i + 1
                 guard p >= 0, q < n else { continue }
                 let ax = xs[i] - xs[p], ay = ys[i] - ys[p], bx = xs[q] - xs[i], by = ys[q] - ys[i]
-                let la = hypot(ax, ay), lb = hypot(bx, by)
+                let la = (ax * ax + ay * ay).squareRoot(), lb = (bx * bx + by * by).squareRoot()
                 guard la > 0, lb > 0 else { continue }
                 let sinTurn = abs(ax * by - ay * bx) / (la * lb)
                 let cosTurn = (ax * bx + ay * by) / (la * lb)
@@ -51,7 +51,15 @@ extension CoverageRasterizer {
     func addOctagon(_ cx: Double, _ cy: Double, _ r: Double) {
         let k = r * 1.02
         let c = k * 0.9238795, s = k * 0.3826834
-        addRing([cx + c, cx + s, cx - s, cx - c, cx - c, cx - s, cx + s, cx + c],
-                [cy + s, cy + c, cy + c, cy + s, cy - s, cy - c, cy - c, cy - s])
+        // The ring's eight edges added directly: two arrays per octagon (one at every end and
+        // sharp bend of a wide line) were thousands of allocations per tile.
+        addEdge(cx + c, cy - s, cx + c, cy + s)
+        addEdge(cx + c, cy + s, cx + s, cy + c)
+        addEdge(cx + s, cy + c, cx - s, cy + c)
+        addEdge(cx - s, cy + c, cx - c, cy + s)
+        addEdge(cx - c, cy + s, cx - c, cy - s)
+        addEdge(cx - c, cy - s, cx - s, cy - c)
+        addEdge(cx - s, cy - c, cx + s, cy - c)
+        addEdge(cx + s, cy - c, cx + c, cy - s)
     }
 }

@@ -166,14 +166,18 @@ final class CoverageRasterizer {
 
     /// Accumulates rows `firstRow…lastRow` (all in the band starting at `bandTop`) of an edge into
     /// the band's cells, and moves the edge's top to the end of those rows.
+    ///
+    /// Index arithmetic wraps (`&+`, `&*`, masking shifts): every index is inside the band by
+    /// construction, and Swift's overflow and over-shift checks were a third of this loop.
     @inline(__always)
     func accumulate(_ e: inout Edge, firstRow: Int, lastRow: Int, bandTop: Int) {
-        let a = cells, width = width, w = Double(width), wordsPerRow = wordsPerRow
+        let width = width, w = Double(width), wordsPerRow = wordsPerRow, rowCells = width &+ 2
         let by = Double(e.bottom), dxdy = Double(e.dxdy), d = e.dir
         var x = Double(e.x)
         var top = Double(e.y)
-        for row in firstRow...lastRow {
-            let rowBottom = min(Double(row + 1), by)
+        var row = firstRow
+        while row <= lastRow {
+            let rowBottom = min(Double(row &+ 1), by)
             let dy = rowBottom - top
             let xnext = x + dxdy * dy
             top = rowBottom
@@ -182,18 +186,18 @@ final class CoverageRasterizer {
             let xa = min(w, max(0, x)), xb = min(w, max(0, xnext))
             x = xnext
             let dd = Float(dy) * d
-            let (lo, hi) = xa < xb ? (xa, xb) : (xb, xa)
+            let lo = min(xa, xb), hi = max(xa, xb)
             // Both are in 0…width here, so truncation is floor (and avoids a libm call per row).
             let li = Int(lo)
             let loFloor = Double(li)
             var hiI = Int(hi)
-            if Double(hiI) < hi { hiI += 1 }
-            let r = row - bandTop
-            let base = r * (width + 2)
-            if hiI <= li + 1 {
+            if Double(hiI) < hi { hiI &+= 1 }
+            let r = row &- bandTop
+            let a = cells + r &* rowCells
+            if hiI <= li &+ 1 {
                 let mid = Float(0.5 * (xa + xb) - loFloor)
-                a[base + li] += dd - dd * mid
-                a[base + li + 1] += dd * mid
+                a[li] += dd - dd * mid
+                a[li &+ 1] += dd * mid
             } else {
                 let hiCeil = Double(hiI)
                 let s = Float(1 / (hi - lo))
@@ -201,29 +205,30 @@ final class CoverageRasterizer {
                 let a0 = 0.5 * s * (1 - lof) * (1 - lof)
                 let hif = Float(hi - hiCeil + 1)
                 let am = 0.5 * s * hif * hif
-                a[base + li] += dd * a0
-                if hiI == li + 2 {
-                    a[base + li + 1] += dd * (1 - a0 - am)
+                a[li] += dd * a0
+                if hiI == li &+ 2 {
+                    a[li &+ 1] += dd * (1 - a0 - am)
                 } else {
                     let a1 = s * (1.5 - lof)
-                    a[base + li + 1] += dd * (a1 - a0)
-                    var xi = li + 2
-                    while xi < hiI - 1 { a[base + xi] += dd * s; xi += 1 }
-                    let a2 = a1 + Float(hiI - li - 3) * s
-                    a[base + hiI - 1] += dd * (1 - a2 - am)
+                    a[li &+ 1] += dd * (a1 - a0)
+                    var xi = li &+ 2
+                    while xi < hiI &- 1 { a[xi] += dd * s; xi &+= 1 }
+                    let a2 = a1 + Float(hiI &- li &- 3) * s
+                    a[hiI &- 1] += dd * (1 - a2 - am)
                 }
-                a[base + hiI] += dd * am
+                a[hiI] += dd * am
             }
-            let end = min(width + 1, hiI + 1)
+            let end = min(width &+ 1, hiI &+ 1)
             // Cells li…end were written: set the bits of their blocks.
-            let words = touched + r * wordsPerRow
-            var b0 = li >> Self.blockShift
-            let b1 = end >> Self.blockShift
-            while b0 >> 6 != b1 >> 6 {
-                words[b0 >> 6] |= UInt64.max << UInt64(b0 & 63)
-                b0 = (b0 | 63) + 1
+            let words = touched + r &* wordsPerRow
+            var b0 = li &>> Self.blockShift
+            let b1 = end &>> Self.blockShift
+            while b0 &>> 6 != b1 &>> 6 {
+                words[b0 &>> 6] |= UInt64.max &<< UInt64(truncatingIfNeeded: b0)
+                b0 = (b0 | 63) &+ 1
             }
-            words[b0 >> 6] |= (UInt64.max >> UInt64(63 - (b1 - b0))) << UInt64(b0 & 63)
+            words[b0 &>> 6] |= (UInt64.max &>> UInt64(truncatingIfNeeded: 63 &- (b1 &- b0))) &<< UInt64(truncatingIfNeeded: b0)
+            row &+= 1
         }
         e.x = Float(x)
         e.y = Float(top)

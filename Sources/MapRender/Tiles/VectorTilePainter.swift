@@ -213,7 +213,8 @@ public struct VectorTilePainter: Sendable {
         var left = dashes[0]
         for i in 1..<count {
             let ax = xs[i - 1], ay = ys[i - 1]
-            let len = hypot(xs[i] - ax, ys[i] - ay)
+            let dx = xs[i] - ax, dy = ys[i] - ay
+            let len = (dx * dx + dy * dy).squareRoot()  // not `hypot`: a libm call per segment, and no overflow to guard against here
             guard len > 0 else { continue }
             let ux = (xs[i] - ax) / len, uy = (ys[i] - ay) / len
             let nx = -uy * h, ny = ux * h

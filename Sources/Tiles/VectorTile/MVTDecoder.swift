@@ -71,7 +71,8 @@ public enum MVTDecoder {
         guard let name else { throw MVTError.malformed("layer without a name") }
         var features: [VectorTileFeature] = []
         features.reserveCapacity(featureRanges.count)
-        for r in featureRanges { features.append(try decodeFeature(bytes, range: r)) }
+        var scratch = FeatureScratch()
+        for r in featureRanges { features.append(try decodeFeature(bytes, range: r, scratch: &scratch)) }
         return VectorTileLayer(name: name, extent: extent, keys: keys, values: values, features: features)
     }
 
@@ -96,10 +97,21 @@ public enum MVTDecoder {
         return value
     }
 
-    private static func decodeFeature(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) throws -> VectorTileFeature {
+    /// Buffers reused for every feature of a layer. Each feature's arrays are then made once, at
+    /// their exact size: growing them append by append, and reserving a point per geometry byte,
+    /// were most of the decoder's allocations on a dense street tile.
+    private struct FeatureScratch {
+        var tags: [UInt32] = []
+        var points: [Int32] = []
+        var parts: [Int32] = []
+    }
+
+    private static func decodeFeature(_ bytes: UnsafeRawBufferPointer, range: Range<Int>,
+                                      scratch: inout FeatureScratch) throws -> VectorTileFeature {
         var reader = ProtobufReader(bytes, range: range)
         var feature = VectorTileFeature(type: .unknown)
         var geometry: Range<Int>?
+        scratch.tags.removeAll(keepingCapacity: true)
         while !reader.isAtEnd {
             let (field, type) = try reader.key()
             switch (field, type) {
@@ -109,7 +121,7 @@ public enum MVTDecoder {
                 while !packed.isAtEnd {
                     let v = try packed.varint()
                     guard v <= UInt64(UInt32.max) else { throw MVTError.malformed("tag index \(v)") }
-                    feature.tags.append(UInt32(v))
+                    scratch.tags.append(UInt32(v))
                 }
             case (3, .varint):
                 let t = try reader.varint()
@@ -118,18 +130,18 @@ public enum MVTDecoder {
             default: try reader.skip(type)
             }
         }
-        guard feature.tags.count % 2 == 0 else { throw MVTError.malformed("odd number of tags") }
-        if let geometry { try decodeGeometry(bytes, range: geometry, into: &feature) }
+        guard scratch.tags.count % 2 == 0 else { throw MVTError.malformed("odd number of tags") }
+        feature.tags = scratch.tags.withUnsafeBufferPointer { Array($0) }
+        if let geometry { try decodeGeometry(bytes, range: geometry, into: &feature, scratch: &scratch) }
         return feature
     }
 
     private static func decodeGeometry(_ bytes: UnsafeRawBufferPointer, range: Range<Int>,
-                                       into feature: inout VectorTileFeature) throws {
+                                       into feature: inout VectorTileFeature, scratch: inout FeatureScratch) throws {
         var reader = ProtobufReader(bytes, range: range)
         var x: Int64 = 0, y: Int64 = 0
-        var points: [Int32] = []
-        points.reserveCapacity(range.count)
-        var parts: [Int32] = []
+        scratch.points.removeAll(keepingCapacity: true)
+        scratch.parts.removeAll(keepingCapacity: true)
         var inPart = false
         while !reader.isAtEnd {
             let command = try reader.varint()
@@ -150,11 +162,11 @@ public enum MVTDecoder {
                     }
                     if id == moveTo {
                         // Each MoveTo point starts a part (a point of a multipoint, a line, a ring).
-                        parts.append(Int32(points.count / 2))
+                        scratch.parts.append(Int32(scratch.points.count / 2))
                         inPart = true
                     }
-                    points.append(Int32(x))
-                    points.append(Int32(y))
+                    scratch.points.append(Int32(x))
+                    scratch.points.append(Int32(y))
                 }
             case closePath:
                 guard count == 1, inPart else { throw MVTError.badGeometry("ClosePath count \(count)") }
@@ -162,7 +174,7 @@ public enum MVTDecoder {
                 throw MVTError.badGeometry("unknown command \(id)")
             }
         }
-        feature.points = points
-        feature.parts = parts
+        feature.points = scratch.points.withUnsafeBufferPointer { Array($0) }
+        feature.parts = scratch.parts.withUnsafeBufferPointer { Array($0) }
     }
 }
