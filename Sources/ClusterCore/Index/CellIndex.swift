@@ -57,39 +57,56 @@ struct CellIndex: Sendable {
 
     /// Reusable buffers for building indexes, and by-products of the last build that the
     /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
-    /// `cx/cy[p]` its Double coordinates.
+    /// `cx/cy[p]` its Double coordinates. The centre buffers are allocated only when asked for
+    /// (`reserve(_:centres:)`): a band that is not swept exactly doesn't need them.
     final class SortScratch {
         private(set) var capacity = 0
+        private(set) var centreCapacity = 0
         var sorted: UnsafeMutablePointer<UInt64>
         var spare: UnsafeMutablePointer<UInt64>
-        var cx: UnsafeMutablePointer<Double>
-        var cy: UnsafeMutablePointer<Double>
+        private(set) var cx: UnsafeMutablePointer<Double>
+        private(set) var cy: UnsafeMutablePointer<Double>
         var counts: [Int] = []
         var shift: UInt64 = 0
 
         init(capacity: Int = 0) {
             self.capacity = max(capacity, 1)
-            sorted = .allocate(capacity: self.capacity)
-            spare = .allocate(capacity: self.capacity)
-            cx = .allocate(capacity: self.capacity)
-            cy = .allocate(capacity: self.capacity)
+            centreCapacity = 1
+            sorted = LargeBuffer.allocate(UInt64.self, count: self.capacity)
+            spare = LargeBuffer.allocate(UInt64.self, count: self.capacity)
+            cx = .allocate(capacity: 1)
+            cy = .allocate(capacity: 1)
         }
 
-        private func free() {
-            sorted.deallocate(); spare.deallocate(); cx.deallocate(); cy.deallocate()
+        /// Room for sorting `n` values, and their centres too when `centres`.
+        func reserve(_ n: Int, centres: Bool = true) {
+            if n > capacity {
+                LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
+                capacity = n
+                sorted = LargeBuffer.allocate(UInt64.self, count: n)
+                spare = LargeBuffer.allocate(UInt64.self, count: n)
+            }
+            if centres && n > centreCapacity {
+                LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
+                centreCapacity = n
+                cx = LargeBuffer.allocate(Double.self, count: n)
+                cy = LargeBuffer.allocate(Double.self, count: n)
+            }
         }
 
-        func reserve(_ n: Int) {
-            guard n > capacity else { return }
-            free()
-            capacity = n
-            sorted = .allocate(capacity: n)
-            spare = .allocate(capacity: n)
-            cx = .allocate(capacity: n)
-            cy = .allocate(capacity: n)
+        /// Gives the centre buffers back (until the next `reserve` asking for them).
+        func releaseCentres() {
+            guard centreCapacity > 1 else { return }
+            LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
+            centreCapacity = 1
+            cx = .allocate(capacity: 1)
+            cy = .allocate(capacity: 1)
         }
 
-        deinit { free() }
+        deinit {
+            LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
+            LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
+        }
     }
 
     /// Indexes `Float(xs[i]), Float(ys[i])` for i in 0..<count with `items[position] = i`, using
@@ -190,20 +207,32 @@ struct CellIndex: Sendable {
     }
 
     /// Stable LSD radix sort of `scratch.sorted[0..<n]` on bits `lowBit..<lowBit + bits`; the
-    /// result is left in `scratch.sorted`. Counting and scattering run on two threads for big
-    /// inputs (the result doesn't depend on them).
+    /// result is left in `scratch.sorted`.
     static func radixSortPacked(_ scratch: SortScratch, count n: Int, lowBit: Int, bits: Int) {
-        guard n > 1, bits > 0 else { return }
-        let passes = (bits + 10) / 11
+        if radixSort(scratch.sorted, spare: scratch.spare, count: n, lowBit: lowBit, bits: bits, counts: &scratch.counts) {
+            swap(&scratch.sorted, &scratch.spare)
+        }
+    }
+
+    /// Stable LSD radix sort of `values[0..<n]` on bits `lowBit..<lowBit + bits`, passing the
+    /// values back and forth with `spare`; returns whether the result ended in `spare`.
+    /// Counting and scattering run on two threads for big inputs (the result doesn't depend on
+    /// them). `counts` is reusable scratch.
+    static func radixSort(_ values: UnsafeMutablePointer<UInt64>, spare: UnsafeMutablePointer<UInt64>, count n: Int,
+                          lowBit: Int, bits: Int, counts: inout [Int]) -> Bool {
+        guard n > 1, bits > 0 else { return false }
+        // Digits of up to 13 bits: two passes for the keys of a level's cells (up to 26 bits).
+        let passes = (bits + 12) / 13
         let digitBits = (bits + passes - 1) / passes
         let buckets = 1 << digitBits
         let mask = UInt64(buckets - 1)
         let halves = n >= 65_536 ? 2 : 1
-        if scratch.counts.count < 2 * buckets { scratch.counts = [Int](repeating: 0, count: 2 * buckets) }
+        if counts.count < 2 * buckets { counts = [Int](repeating: 0, count: 2 * buckets) }
+        var from = values, to = spare
         for pass in 0..<passes {
             let shift = UInt64(lowBit + pass * digitBits)
-            let s = SendableConstPointer(UnsafePointer(scratch.sorted)), d = SendablePointer(scratch.spare)
-            scratch.counts.withUnsafeMutableBufferPointer { counts in
+            let s = SendableConstPointer(UnsafePointer(from)), d = SendablePointer(to)
+            counts.withUnsafeMutableBufferPointer { counts in
                 let c = SendablePointer(counts.baseAddress)
                 DispatchQueue.concurrentPerform(iterations: halves) { h in
                     let src = s.pointer!, cnt = c.pointer! + h * buckets
@@ -223,8 +252,9 @@ struct CellIndex: Sendable {
                     }
                 }
             }
-            swap(&scratch.sorted, &scratch.spare)
+            swap(&from, &to)
         }
+        return passes % 2 == 1
     }
 
     @inline(__always) static func column(_ v: Double, cell: Double) -> UInt64 {
