@@ -111,8 +111,7 @@ extension LevelBuilder {
                     p.y[c] = cy
                     p.count[c] = numPoints
                     p.origin[c] = slots.rank(i)
-                    slots.item[i] = Slots.Item(x: cx, y: cy, ref: clusterBase + UInt32(c), count: numPoints,
-                                               entry: origin.entry)
+                    slots.item[i] = Slots.Item(x: cx, y: cy, ref: clusterBase + UInt32(c), count: numPoints)
                 }
             }
         }}}}}}}}

@@ -14,7 +14,7 @@ extension LevelBuilder {
         let keyBits = 64 - (width * width).leadingZeroBitCount
         let slotBits = slots.n <= 1 ? 0 : 64 - UInt64(slots.n - 1).leadingZeroBitCount
         guard keyBits + slotBits <= 64 else { return nil }
-        scratch.reserve(m, centres: centres)
+        scratch.fit(m, centres: centres)
         if !centres { scratch.releaseCentres() }
         let parts = m >= 65_536 ? 2 : 1
         let words = slots.words

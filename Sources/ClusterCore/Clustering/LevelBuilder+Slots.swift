@@ -15,8 +15,8 @@ import Foundation
 /// - Edges come from `PairBand`s: one sort and one sweep serve several zooms while few items
 ///   merge; dense levels get a band (sort and exact sweep) each.
 extension LevelBuilder {
-    /// Per-slot state: the item's reference, Double centre, point count and band entry, and
-    /// whether it is on the level being read.
+    /// Per-slot state: the item's reference, Double centre and point count, and whether it is
+    /// on the level being read.
     struct Slots: @unchecked Sendable {
         /// One slot's item, in one cache line's part: a merge reads its neighbours' at random.
         struct Item {
@@ -24,7 +24,6 @@ extension LevelBuilder {
             var y: Double
             var ref: UInt32
             var count: UInt32
-            var entry: UInt32
         }
 
         let n: Int
@@ -71,7 +70,7 @@ extension LevelBuilder {
                     for i in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) where src[i].isValid {
                         let x = Float(WebMercator.x(longitude: src[i].longitude))
                         let y = Float(WebMercator.y(latitude: src[i].latitude))
-                        out[slot] = Item(x: Double(x), y: Double(y), ref: UInt32(i), count: 1, entry: 0)
+                        out[slot] = Item(x: Double(x), y: Double(y), ref: UInt32(i), count: 1)
                         slot += 1
                     }
                 }
@@ -125,6 +124,10 @@ extension LevelBuilder {
         builtLevels.reserveCapacity(maxZoom - minZoom + 2)
         table.childStart.append(0)
         var aliveCount = n0
+        // Each slot's entry in the current band, while that band stores several levels (where
+        // merged items' entries are marked).
+        var entryOf: UnsafeMutablePointer<UInt32>? = nil
+        defer { entryOf?.deallocate() }
 
         /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
         func makeBand(level: Int, lastZoom: Int) -> PairBand {
@@ -144,7 +147,14 @@ extension LevelBuilder {
             buildTrace("band \(level)-\(lastZoom) sorted")
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
-                for e in 0..<band.entryCount { slots.item[Int(band.slots[e])].entry = UInt32(e) }
+                let entries = entryOf ?? .allocate(capacity: max(n0, 1))
+                entryOf = entries
+                band.slots.withUnsafeBufferPointer { bandSlots in
+                    for e in 0..<bandSlots.count { entries[Int(bandSlots[e])] = UInt32(e) }
+                }
+            } else {
+                entryOf?.deallocate()
+                entryOf = nil
             }
             if level - 1 > lastZoom && !band.sweepPairs(budget: 4 * m) {
                 return makeBand(level: level, lastZoom: level - (level - lastZoom) / 2)  // denser than expected: fewer zooms
@@ -202,10 +212,10 @@ extension LevelBuilder {
                 }
                 aggregateBuilder = builder
             }
-            if multiLevel {
+            if multiLevel, let entryOf {
                 for k in 0..<merges.count {
-                    band.retire(Int(slots.item[Int(merges.origins[k])].entry))
-                    for m in merges.takenRange(k) { band.retire(Int(slots.item[Int(merges.taken[m])].entry)) }
+                    band.retire(Int(entryOf[Int(merges.origins[k])]))
+                    for m in merges.takenRange(k) { band.retire(Int(entryOf[Int(merges.taken[m])])) }
                 }
             }
 
@@ -216,7 +226,9 @@ extension LevelBuilder {
                 band.extend(toLevel: z)
                 let first = band.appendClusters(origins: merges.origins, firstRef: UInt32(inputCount + c0),
                                                 xs: table.x[c0...], ys: table.y[c0...])
-                for (k, i) in merges.origins.enumerated() { slots.item[Int(i)].entry = UInt32(first + k) }
+                if let entryOf {
+                    for (k, i) in merges.origins.enumerated() { entryOf[Int(i)] = UInt32(first + k) }
+                }
                 if z == minZoom { builtLevels += band.finish() }
                 buildTrace("z\(z) carried")
             } else if z == minZoom {

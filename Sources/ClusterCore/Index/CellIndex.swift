@@ -94,6 +94,19 @@ struct CellIndex: Sendable {
             }
         }
 
+        /// Room for exactly `n` values (and centres when `centres`) when the buffers are over
+        /// twice that: levels shrink as they merge, and the buffers needn't stay at their peak.
+        func fit(_ n: Int, centres: Bool) {
+            if capacity > 2 * max(n, 1) {
+                LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
+                capacity = max(n, 1)
+                sorted = LargeBuffer.allocate(UInt64.self, count: capacity)
+                spare = LargeBuffer.allocate(UInt64.self, count: capacity)
+            }
+            if centres && centreCapacity > 2 * max(n, 1) { releaseCentres() }
+            reserve(n, centres: centres)
+        }
+
         /// Gives the centre buffers back (until the next `reserve` asking for them).
         func releaseCentres() {
             guard centreCapacity > 1 else { return }
