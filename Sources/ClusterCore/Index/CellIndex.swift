@@ -55,73 +55,6 @@ struct CellIndex: Sendable {
         self.items = items
     }
 
-    /// Reusable buffers for building indexes, and by-products of the last build that the
-    /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
-    /// `cx/cy[p]` its Double coordinates. The centre buffers are allocated only when asked for
-    /// (`reserve(_:centres:)`): a band that is not swept exactly doesn't need them.
-    final class SortScratch {
-        private(set) var capacity = 0
-        private(set) var centreCapacity = 0
-        var sorted: UnsafeMutablePointer<UInt64>
-        var spare: UnsafeMutablePointer<UInt64>
-        private(set) var cx: UnsafeMutablePointer<Double>
-        private(set) var cy: UnsafeMutablePointer<Double>
-        var counts: [Int] = []
-        var shift: UInt64 = 0
-
-        init(capacity: Int = 0) {
-            self.capacity = max(capacity, 1)
-            centreCapacity = 1
-            sorted = LargeBuffer.allocate(UInt64.self, count: self.capacity)
-            spare = LargeBuffer.allocate(UInt64.self, count: self.capacity)
-            cx = .allocate(capacity: 1)
-            cy = .allocate(capacity: 1)
-        }
-
-        /// Room for sorting `n` values, and their centres too when `centres`.
-        func reserve(_ n: Int, centres: Bool = true) {
-            if n > capacity {
-                LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
-                capacity = n
-                sorted = LargeBuffer.allocate(UInt64.self, count: n)
-                spare = LargeBuffer.allocate(UInt64.self, count: n)
-            }
-            if centres && n > centreCapacity {
-                LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
-                centreCapacity = n
-                cx = LargeBuffer.allocate(Double.self, count: n)
-                cy = LargeBuffer.allocate(Double.self, count: n)
-            }
-        }
-
-        /// Room for exactly `n` values (and centres when `centres`) when the buffers are over
-        /// twice that: levels shrink as they merge, and the buffers needn't stay at their peak.
-        func fit(_ n: Int, centres: Bool) {
-            if capacity > 2 * max(n, 1) {
-                LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
-                capacity = max(n, 1)
-                sorted = LargeBuffer.allocate(UInt64.self, count: capacity)
-                spare = LargeBuffer.allocate(UInt64.self, count: capacity)
-            }
-            if centres && centreCapacity > 2 * max(n, 1) { releaseCentres() }
-            reserve(n, centres: centres)
-        }
-
-        /// Gives the centre buffers back (until the next `reserve` asking for them).
-        func releaseCentres() {
-            guard centreCapacity > 1 else { return }
-            LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
-            centreCapacity = 1
-            cx = .allocate(capacity: 1)
-            cy = .allocate(capacity: 1)
-        }
-
-        deinit {
-            LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
-            LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
-        }
-    }
-
     /// Indexes `Float(xs[i]), Float(ys[i])` for i in 0..<count with `items[position] = i`, using
     /// (and leaving the by-products in) `scratch`. Same order as a stable sort by key.
     /// - Complexity: O(*n*).
@@ -285,21 +218,28 @@ struct CellIndex: Sendable {
     /// The first position whose key is at least `k`; every position before `start` must have a
     /// smaller key.
     @inline(__always) func lowerBound(_ k: UInt64, from start: Int = 0) -> Int {
-        var lo = start, hi = count
-        if start > 0 {
-            // Galloping from `start`: a box's next grid row usually begins a few cells on, so a
-            // few nearby probes replace a search over the whole index (sparse levels of a band).
-            var step = 1, probe = start
-            while probe < hi && key(at: probe) < k {
+        // Galloping from `start`: a box's next grid row usually begins a few cells on, so a few
+        // nearby probes replace a search over the whole index (sparse levels of a band).
+        Self.gallop({ key(at: $0) }, from: start, end: count, k)
+    }
+
+    /// The first position in `from..<end` whose key is at least `target` (keys ascending, all
+    /// before `from` smaller), probing forward from `from` in doubling steps, then bisecting.
+    @inline(__always)
+    static func gallop(_ key: (Int) -> UInt64, from: Int, end: Int, _ target: UInt64) -> Int {
+        var lo = from, hi = end
+        if from > 0 {
+            var step = 1, probe = from
+            while probe < end && key(probe) < target {
                 lo = probe + 1
-                probe = start + step
+                probe = from + step
                 step <<= 1
             }
-            hi = min(probe, hi)
+            hi = min(probe, end)
         }
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if key(at: mid) < k { lo = mid + 1 } else { hi = mid }
+            if key(mid) < target { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }

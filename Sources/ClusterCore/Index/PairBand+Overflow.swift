@@ -33,24 +33,6 @@ extension PairBand {
         return e0
     }
 
-    /// The first position in `from..<end` whose key is at least `target` (keys ascending),
-    /// galloping forward from `from`.
-    @inline(__always)
-    private static func gallop(_ key: (Int) -> UInt64, from: Int, end: Int, _ target: UInt64) -> Int {
-        var lo = from, step = 1, hi = from
-        while hi < end && key(hi) < target {
-            lo = hi + 1
-            hi = from + step
-            step <<= 1
-        }
-        hi = min(hi, end)
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if key(mid) < target { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-
     /// Lists the candidate pairs of the new entries `batch` (in cell order) with the entries on
     /// the band's lowest level: the sorted ones, the earlier overflow ones, and the new ones
     /// before them in `batch` (so each new pair once).
@@ -72,20 +54,20 @@ extension PairBand {
             for dr in 0..<3 where row + UInt64(dr) >= 1 {
                 let r = row + UInt64(dr) - 1
                 let lo = r * width + (column > 0 ? column - 1 : 0), hi = r * width + column + 1
-                var p = Self.gallop({ keys[$0] }, from: dr == 0 ? main.0 : dr == 1 ? main.1 : main.2, end: sorted, lo)
+                var p = CellIndex.gallop({ keys[$0] }, from: dr == 0 ? main.0 : dr == 1 ? main.1 : main.2, end: sorted, lo)
                 if dr == 0 { main.0 = p } else if dr == 1 { main.1 = p } else { main.2 = p }
                 while p < sorted && keys[p] <= hi {
                     consider(p)
                     p += 1
                 }
-                var q = Self.gallop({ overflowKeys[$0] }, from: dr == 0 ? over.0 : dr == 1 ? over.1 : over.2,
+                var q = CellIndex.gallop({ overflowKeys[$0] }, from: dr == 0 ? over.0 : dr == 1 ? over.1 : over.2,
                                     end: overflowCount, lo)
                 if dr == 0 { over.0 = q } else if dr == 1 { over.1 = q } else { over.2 = q }
                 while q < overflowCount && overflowKeys[q] <= hi {
                     consider(Int(overflowEntries[q]))
                     q += 1
                 }
-                var t = Self.gallop({ batch[$0].key }, from: dr == 0 ? own.0 : dr == 1 ? own.1 : own.2, end: b, lo)
+                var t = CellIndex.gallop({ batch[$0].key }, from: dr == 0 ? own.0 : dr == 1 ? own.1 : own.2, end: b, lo)
                 if dr == 0 { own.0 = t } else if dr == 1 { own.1 = t } else { own.2 = t }
                 while t < b && batch[t].key <= hi {
                     consider(Int(batch[t].item))
