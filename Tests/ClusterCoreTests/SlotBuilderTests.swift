@@ -36,6 +36,46 @@ final class SlotBuilderTests: XCTestCase {
         assertSameClusters(slots, older, "a pile", minClusters: 50)
     }
 
+    /// Sorting the alive slots straight from the slots (`sortAlive`) gives the entries, in the
+    /// same order, and the same centres as compacting them and sorting a `CellIndex` (on two
+    /// threads: over 65,536 alive).
+    func testSortingTheSlotsEqualsACellIndexOverTheCompactedItems() {
+        let points = Fixtures.uniform(100_000, seed: 57) + Fixtures.denseCity(3000, seed: 58) + Fixtures.withInvalid(500, seed: 59)
+        let slots = LevelBuilder.Slots(points: points)
+        defer { slots.deallocate() }
+        var rng = SeededRandom(seed: 60)
+        var alive = slots.n
+        for s in 0..<slots.n {
+            if rng.unit() < 0.3 {
+                slots.kill(s)
+                alive -= 1
+            } else if rng.unit() < 0.2 {
+                slots.item[s].x += 1e-6 * rng.unit()  // a cluster's centre: not a Float
+            }
+        }
+        for radius in [40.0 / (512 * 512), 40.0 / (512 * 32)] {
+            let cell = NeighborGraph.cellSize(radius: radius)
+            let distance = { (_: Int) in NeighborGraph.searchDistance(radius: radius) }
+            let direct = CellIndex.SortScratch(capacity: slots.n), compacted = CellIndex.SortScratch()
+            guard let sorted = LevelBuilder.sortAlive(slots, count: alive, cell: cell, centres: true, scratch: direct) else {
+                return XCTFail("a key and a slot fit in 64 bits")
+            }
+            let band = LevelBuilder.compactAndSort(slots, count: alive, cell: cell, level: 10, lastZoom: 9,
+                                                   scratch: compacted, searchDistance: distance)
+            XCTAssertEqual(sorted.cell, band.cell)
+            XCTAssertEqual(sorted.width, band.width)
+            XCTAssertEqual(sorted.columns.keys, band.keys)
+            XCTAssertEqual(sorted.columns.x, band.x)
+            XCTAssertEqual(sorted.columns.y, band.y)
+            XCTAssertEqual(sorted.columns.slots, band.slots)
+            XCTAssertEqual(sorted.columns.refs, band.refs)
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: direct.cx, count: alive)),
+                           Array(UnsafeBufferPointer(start: compacted.cx, count: alive)))
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: direct.cy, count: alive)),
+                           Array(UnsafeBufferPointer(start: compacted.cy, count: alive)))
+        }
+    }
+
     /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
     /// origins, children in order, zooms) and the items on every level.
     private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,

@@ -26,7 +26,8 @@ struct LevelBuilder {
 
     let options: HierarchicalClusterer.Options
     let inputCount: Int
-    let projected: [Float]
+    /// The input points (projected by the build).
+    let points: [GeoCoordinate]
     let attributes: PointAttributes
     var table = HierarchicalClusterer.ClusterTable()
     var aggregates = AggregateTable()
@@ -34,11 +35,13 @@ struct LevelBuilder {
     var maxBandLength = 8
     /// Whether `minPoints ≤ 2` builds use `buildBySlots` (tests compare it with the older path).
     var bySlots = true
+    /// How many input points are valid (known after `build`).
+    var validCount = 0
 
-    init(options: HierarchicalClusterer.Options, inputCount: Int, projected: [Float], attributes: PointAttributes) {
+    init(options: HierarchicalClusterer.Options, points: [GeoCoordinate], attributes: PointAttributes) {
         self.options = options
-        self.inputCount = inputCount
-        self.projected = projected
+        self.inputCount = points.count
+        self.points = points
         self.attributes = attributes
     }
 
@@ -89,8 +92,10 @@ struct LevelBuilder {
         }}}}}}}
     }
 
-    mutating func build(validIndices: [UInt32]) -> [Level] {
-        if bySlots && options.minPoints <= 2 { return buildBySlots(validIndices: validIndices) }
+    mutating func build() -> [Level] {
+        if bySlots && options.minPoints <= 2 { return buildBySlots() }
+        let (projected, validIndices) = HierarchicalClusterer.project(points)
+        validCount = validIndices.count
         let minZoom = options.minZoom, maxZoom = options.maxZoom
         let nodeSize = options.nodeSize
         let n0 = validIndices.count

@@ -162,14 +162,12 @@ public final class HierarchicalClusterer: PointClusterer {
         let attributes = PointAttributes(count: points.count, categories: categories, values: values)
         self.attributes = attributes
 
-        let (projected, validIndices) = Self.project(points)
-        self.skippedCount = points.count - validIndices.count
-
-        var builder = LevelBuilder(options: options, inputCount: points.count, projected: projected,
-                                   attributes: attributes)
+        var builder = LevelBuilder(options: options, points: points, attributes: attributes)
         builder.maxBandLength = maxBandLength
         builder.bySlots = bySlots
-        let built = builder.build(validIndices: validIndices)
+        let built = builder.build()
+        buildTrace("built")
+        self.skippedCount = points.count - builder.validCount
         self.levels = built
         self.table = builder.table
         self.aggregateTable = builder.aggregates

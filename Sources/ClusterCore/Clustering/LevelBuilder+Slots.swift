@@ -15,16 +15,15 @@ import Foundation
 /// - Edges come from `PairBand`s: one sort and one sweep serve several zooms while few items
 ///   merge; dense levels get a band (sort and exact sweep) each.
 extension LevelBuilder {
-    /// Per-slot state: the item's reference, Double centre, point count and band entry, and
-    /// whether it is on the level being read.
-    struct Slots {
+    /// Per-slot state: the item's reference, Double centre and point count, and whether it is
+    /// on the level being read.
+    struct Slots: @unchecked Sendable {
         /// One slot's item, in one cache line's part: a merge reads its neighbours' at random.
         struct Item {
             var x: Double
             var y: Double
             var ref: UInt32
             var count: UInt32
-            var entry: UInt32
         }
 
         let n: Int
@@ -35,17 +34,51 @@ extension LevelBuilder {
         let wordRank: UnsafeMutablePointer<UInt32>
         var words: Int { (n + 63) >> 6 }
 
-        init(_ n: Int) {
+        /// The valid points, projected to Float unit coordinates (held as Double), in input
+        /// order; in parallel chunks for large inputs.
+        init(points: [GeoCoordinate]) {
+            let count = points.count
+            let chunks = count >= 200_000 ? 8 : 1
+            let ends = UnsafeMutablePointer<Int>.allocate(capacity: chunks)
+            defer { ends.deallocate() }
+            let endsp = SendablePointer(ends)
+            points.withUnsafeBufferPointer { src in
+                let srcp = SendableConstPointer(src.baseAddress)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    var valid = 0
+                    if let s = srcp.pointer {
+                        for i in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) where s[i].isValid { valid += 1 }
+                    }
+                    endsp.pointer![chunk] = valid
+                }
+            }
+            for chunk in 1..<chunks { ends[chunk] += ends[chunk - 1] }
+            let n = ends[chunks - 1]
             self.n = n
             let m = max(n, 1), w = (m + 63) >> 6
-            item = .allocate(capacity: m)
+            item = LargeBuffer.allocate(Item.self, count: m)
             alive = .allocate(capacity: w); before = .allocate(capacity: w); wordRank = .allocate(capacity: w)
-            alive.initialize(repeating: 0, count: w)
-            for s in 0..<n { alive[s >> 6] |= 1 << UInt64(s & 63) }
+            alive.initialize(repeating: ~0, count: w)
+            if n & 63 != 0 { alive[w - 1] = (1 << UInt64(n & 63)) - 1 }
+            if n == 0 { alive[0] = 0 }
+            let itemp = SendablePointer(item)
+            points.withUnsafeBufferPointer { src in
+                let srcp = SendableConstPointer(src.baseAddress)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    guard let src = srcp.pointer, let out = itemp.pointer else { return }
+                    var slot = chunk == 0 ? 0 : endsp.pointer![chunk - 1]
+                    for i in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) where src[i].isValid {
+                        let x = Float(WebMercator.x(longitude: src[i].longitude))
+                        let y = Float(WebMercator.y(latitude: src[i].latitude))
+                        out[slot] = Item(x: Double(x), y: Double(y), ref: UInt32(i), count: 1)
+                        slot += 1
+                    }
+                }
+            }
         }
 
         func deallocate() {
-            item.deallocate()
+            LargeBuffer.free(item, count: max(n, 1))
             alive.deallocate(); before.deallocate(); wordRank.deallocate()
         }
 
@@ -70,9 +103,12 @@ extension LevelBuilder {
     }
 
     /// Builds the levels as `build` does, for `options.minPoints ≤ 2`.
-    mutating func buildBySlots(validIndices: [UInt32]) -> [Level] {
+    mutating func buildBySlots() -> [Level] {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
-        let n0 = validIndices.count
+        let slots = Slots(points: points)
+        defer { slots.deallocate() }
+        let n0 = slots.n
+        validCount = n0
         let maxBandLength = self.maxBandLength, inputCount = self.inputCount
         let radiusOption = options.radius, extent = options.extent
         func radius(atZoom z: Int) -> Double { radiusOption / (extent * pow(2, Double(z))) }
@@ -81,58 +117,55 @@ extension LevelBuilder {
             self.table = table
             self.aggregates = aggregates
         }
-        let slots = Slots(n0)
-        defer { slots.deallocate() }
-        projected.withUnsafeBufferPointer { pr in
-            for (s, r) in validIndices.enumerated() {
-                slots.item[s] = Slots.Item(x: Double(pr[2 * Int(r)]), y: Double(pr[2 * Int(r) + 1]), ref: r, count: 1, entry: 0)
-            }
-        }
+        buildTrace("slots filled")
         let scratch = CellIndex.SortScratch(capacity: n0)
         var aggregateBuilder = attributes.isEmpty ? nil : AggregateTable.Builder(attributes: attributes)
         var builtLevels: [Level] = []  // maxZoom + 1 first
         builtLevels.reserveCapacity(maxZoom - minZoom + 2)
         table.childStart.append(0)
         var aliveCount = n0
+        // Each slot's entry in the current band, while that band stores several levels (where
+        // merged items' entries are marked).
+        var entryOf: UnsafeMutablePointer<UInt32>? = nil
+        defer { entryOf?.deallocate() }
 
         /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
         func makeBand(level: Int, lastZoom: Int) -> PairBand {
-            // The level's items compacted in slot order, for the sort (freed before the sweep:
-            // the dense levels' edges need the room).
-            let capacity = max(aliveCount, 1)
-            let cx = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
-            let cy = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
-            let cslot = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-            let cref = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-            var m = 0
-            for w in 0..<slots.words {
-                var bits = slots.alive[w]
-                while bits != 0 {
-                    let s = w << 6 | bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    cx[m] = slots.item[s].x; cy[m] = slots.item[s].y; cslot[m] = UInt32(s); cref[m] = slots.item[s].ref
-                    m += 1
-                }
+            let cell = NeighborGraph.cellSize(radius: radius(atZoom: lastZoom))
+            let searchDistance = { (z: Int) in NeighborGraph.searchDistance(radius: radius(atZoom: z)) }
+            var band: PairBand
+            // Centres in cell order only for an exact sweep (a band of one zoom).
+            if let sorted = Self.sortAlive(slots, count: aliveCount, cell: cell, centres: level - 1 <= lastZoom,
+                                           scratch: scratch) {
+                band = PairBand(cell: sorted.cell, width: sorted.width, columns: sorted.columns, level: level,
+                                lastZoom: lastZoom, searchDistance: searchDistance)
+            } else {
+                band = Self.compactAndSort(slots, count: aliveCount, cell: cell, level: level, lastZoom: lastZoom,
+                                      scratch: scratch, searchDistance: searchDistance)
             }
-            let index = CellIndex(xs: cx, ys: cy, count: m, cell: NeighborGraph.cellSize(radius: radius(atZoom: lastZoom)),
-                                  scratch: scratch)
-            var band = PairBand(index: index, scratch: scratch, slotOf: cslot, refOf: cref, level: level,
-                                lastZoom: lastZoom) { NeighborGraph.searchDistance(radius: radius(atZoom: $0)) }
-            cx.deallocate(); cy.deallocate(); cslot.deallocate(); cref.deallocate()
+            let m = band.entryCount
+            buildTrace("band \(level)-\(lastZoom) sorted")
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
-                for e in 0..<band.entryCount { slots.item[Int(band.slots[e])].entry = UInt32(e) }
+                let entries = entryOf ?? .allocate(capacity: max(n0, 1))
+                entryOf = entries
+                band.slots.withUnsafeBufferPointer { bandSlots in
+                    for e in 0..<bandSlots.count { entries[Int(bandSlots[e])] = UInt32(e) }
+                }
+            } else {
+                entryOf?.deallocate()
+                entryOf = nil
             }
             if level - 1 > lastZoom && !band.sweepPairs(budget: 4 * m) {
                 return makeBand(level: level, lastZoom: level - (level - lastZoom) / 2)  // denser than expected: fewer zooms
             }
+            buildTrace("band \(level)-\(lastZoom) swept")
             return band
         }
 
         var band = makeBand(level: maxZoom + 1, lastZoom: max(minZoom, maxZoom + 1 - maxBandLength))
         var edges: [UInt64] = [], spare: [UInt64] = []
-        var taken: [Int] = []
-        var origins: [(slot: Int, cluster: Int)] = []
+        var merges = LevelMerges()
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
             table.zoomStart.append(table.x.count)
@@ -141,12 +174,15 @@ extension LevelBuilder {
             var work = 0
             // The level's neighbour edges (slot << 32 | slot), in any order.
             if band.topLevel - 1 > band.lastZoom {
+                // Only from the lower slot to the higher one: an origin takes only items after it.
                 band.forEachCandidate(zoom: z) { sa, sb, fxa, fya, fxb, fyb in
-                    var dx = fxb - slots.item[sa].x, dy = fyb - slots.item[sa].y
-                    if dx * dx + dy * dy <= r2 { edges.append(UInt64(sa) << 32 | UInt64(sb)) }
-                    dx = fxa - slots.item[sb].x
-                    dy = fya - slots.item[sb].y
-                    if dx * dx + dy * dy <= r2 { edges.append(UInt64(sb) << 32 | UInt64(sa)) }
+                    if sa < sb {
+                        let dx = fxb - slots.item[sa].x, dy = fyb - slots.item[sa].y
+                        if dx * dx + dy * dy <= r2 { edges.append(UInt64(sa) << 32 | UInt64(sb)) }
+                    } else {
+                        let dx = fxa - slots.item[sb].x, dy = fya - slots.item[sb].y
+                        if dx * dx + dy * dy <= r2 { edges.append(UInt64(sb) << 32 | UInt64(sa)) }
+                    }
                 }
                 work = band.sweepWork
             } else if let found = sweepEdges(band, radius: r, scratch: scratch, budget: 48 * max(aliveCount, 1)) {
@@ -155,73 +191,58 @@ extension LevelBuilder {
                 edges = queryEdges(band, slots: slots, radius: r)
                 work = Int.max / 2
             }
+            buildTrace("z\(z) edges \(edges.count)")
             // Merged entries are marked in bands that store more than one level.
             let multiLevel = band.topLevel - 1 > band.lastZoom
 
             // Origins in slot order take their untaken neighbours after them (in slot order:
             // centres are summed, and children listed, origin first, then in visiting order).
             if !edges.isEmpty { slots.snapshot() }
-            origins.removeAll(keepingCapacity: true)
-            let clusterBase = UInt32(inputCount)
-            Self.forEachOrigin(&edges, spare: &spare, slots: n0) { i, targets in
-                guard slots.isAlive(i) else { return }
-                taken.removeAll(keepingCapacity: true)
-                for t in targets {
-                    let j = Int(t & 0xFFFF_FFFF)
-                    if j > i && slots.isAlive(j) {
-                        slots.kill(j)
-                        taken.append(j)
+            Self.resolve(&edges, spare: &spare, slots: slots, into: &merges)
+            buildTrace("z\(z) resolved")
+            let c0 = table.x.count
+            Self.commit(merges, slots: slots, zoom: z, inputCount: inputCount, table: &table)
+            aliveCount -= merges.taken.count
+            if var builder = aggregateBuilder {
+                for c in c0..<table.x.count {
+                    for k in Int(table.childStart[c])..<Int(table.childStart[c + 1]) {
+                        builder.add(table.childItems[k], inputCount: inputCount, table: aggregates)
                     }
+                    builder.commit(to: &aggregates)
                 }
-                if taken.isEmpty { return }
-                if taken.count > 1 { taken.sort() }
-                let c = table.x.count
-                let origin = slots.item[i]
-                var numPoints = origin.count
-                var wx = origin.x * Double(origin.count), wy = origin.y * Double(origin.count)
-                aggregateBuilder?.add(origin.ref, inputCount: inputCount, table: aggregates)
-                table.childItems.append(origin.ref)
-                for j in taken {
-                    let other = slots.item[j]
-                    numPoints += other.count
-                    wx += other.x * Double(other.count)
-                    wy += other.y * Double(other.count)
-                    aggregateBuilder?.add(other.ref, inputCount: inputCount, table: aggregates)
-                    table.childItems.append(other.ref)
-                    if multiLevel { band.retire(Int(other.entry)) }
+                aggregateBuilder = builder
+            }
+            if multiLevel, let entryOf {
+                for k in 0..<merges.count {
+                    band.retire(Int(entryOf[Int(merges.origins[k])]))
+                    for m in merges.takenRange(k) { band.retire(Int(entryOf[Int(merges.taken[m])])) }
                 }
-                table.childStart.append(UInt32(table.childItems.count))
-                let ccx = wx / Double(numPoints), ccy = wy / Double(numPoints)
-                table.x.append(ccx)
-                table.y.append(ccy)
-                table.count.append(numPoints)
-                table.origin.append(slots.rank(i))
-                table.zoom.append(UInt8(z))
-                aggregateBuilder?.commit(to: &aggregates)
-                if multiLevel { band.retire(Int(origin.entry)) }
-                slots.item[i] = Slots.Item(x: ccx, y: ccy, ref: clusterBase + UInt32(c), count: numPoints, entry: origin.entry)
-                aliveCount -= taken.count
-                origins.append((i, c))
             }
 
+            buildTrace("z\(z) committed \(merges.count)")
             // Carry a band of several levels down while its pairs serve the next zoom and few
             // entries are dead; otherwise store it and sort the new level into a new band.
             if multiLevel && (z == minZoom || (z - 1 >= band.lastZoom && band.deadCount <= aliveCount / 4)) {
                 band.extend(toLevel: z)
-                for (i, c) in origins {
-                    slots.item[i].entry = band.append(slot: UInt32(i), ref: clusterBase + UInt32(c), x: table.x[c], y: table.y[c])
+                let first = band.appendClusters(origins: merges.origins, firstRef: UInt32(inputCount + c0),
+                                                xs: table.x[c0...], ys: table.y[c0...])
+                if let entryOf {
+                    for (k, i) in merges.origins.enumerated() { entryOf[Int(i)] = UInt32(first + k) }
                 }
                 if z == minZoom { builtLevels += band.finish() }
+                buildTrace("z\(z) carried")
             } else if z == minZoom {
                 builtLevels += band.finish()
+                band.release()
                 builtLevels += makeBand(level: z, lastZoom: z).finish()
             } else {
                 builtLevels += band.finish()
+                let perItem = Double(work) / Double(max(band.aliveCount, 1)), seenCell = band.cell
+                band.release()
+                buildTrace("z\(z) finished")
                 var k = 1
                 if work < Int.max / 2 {
                     // Candidate checks grow with the cell's area: as many zooms as keep them few.
-                    let perItem = Double(work) / Double(max(band.aliveCount, 1))
-                    let seenCell = band.cell
                     while k < maxBandLength && z - 1 - k >= minZoom {
                         let ratio = NeighborGraph.cellSize(radius: radius(atZoom: z - 1 - k)) / seenCell
                         if perItem * ratio * ratio > 0.5 { break }
@@ -235,7 +256,32 @@ extension LevelBuilder {
         return builtLevels.reversed()
     }
 
-    /// The exact neighbour edges of a freshly sorted one-zoom band, by a sweep on two threads
+    /// A band of the alive slots' items through a compacted copy and a `CellIndex` (for cells
+    /// too fine to pack a key and a slot in 64 bits).
+    static func compactAndSort(_ slots: Slots, count: Int, cell: Double, level: Int, lastZoom: Int,
+                        scratch: CellIndex.SortScratch, searchDistance: (Int) -> Double) -> PairBand {
+        let capacity = max(count, 1)
+        let cx = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        let cy = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        let cslot = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let cref = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        defer { cx.deallocate(); cy.deallocate(); cslot.deallocate(); cref.deallocate() }
+        var m = 0
+        for w in 0..<slots.words {
+            var bits = slots.alive[w]
+            while bits != 0 {
+                let s = w << 6 | bits.trailingZeroBitCount
+                bits &= bits &- 1
+                cx[m] = slots.item[s].x; cy[m] = slots.item[s].y; cslot[m] = UInt32(s); cref[m] = slots.item[s].ref
+                m += 1
+            }
+        }
+        let index = CellIndex(xs: cx, ys: cy, count: m, cell: cell, scratch: scratch)
+        return PairBand(index: index, scratch: scratch, slotOf: cslot, refOf: cref, level: level, lastZoom: lastZoom,
+                        searchDistance: searchDistance)
+    }
+
+    /// The exact neighbour edges (lower slot to higher) of a freshly sorted one-zoom band, by a sweep on two threads
     /// (`NeighborGraph.sweep`); nil past the budget.
     func sweepEdges(_ band: PairBand, radius r: Double, scratch: CellIndex.SortScratch,
                     budget: Int) -> (edges: [UInt64], candidates: Int)? {
@@ -245,9 +291,10 @@ extension LevelBuilder {
         band.y.withUnsafeBufferPointer { ys in
         band.slots.withUnsafeBufferPointer { item in
         band.keys.withUnsafeBufferPointer { keys in
-            let input = NeighborGraph.SweepInput(entries: n, xs: xs.baseAddress!, ys: ys.baseAddress!, item: item.baseAddress!,
+            var input = NeighborGraph.SweepInput(entries: n, xs: xs.baseAddress!, ys: ys.baseAddress!, item: item.baseAddress!,
                                                  keys: keys.baseAddress!, shift: 0, width: band.width, cell: band.cell,
                                                  cx: UnsafePointer(scratch.cx), cy: UnsafePointer(scratch.cy))
+            input.forwardOnly = true
             return NeighborGraph.sweepEdges(input, radius: r, budget: budget)
         }}}}
     }
@@ -276,60 +323,5 @@ extension LevelBuilder {
             }
         }
         return edges
-    }
-
-    /// Calls `body(origin, edges)` for each slot with edges (`slot << 32 | neighbour`), in slot
-    /// order; a group's neighbours come in any order. Few edges are sorted; many get an LSD
-    /// radix sort on the origin's bits (`spare`: a reusable buffer).
-    static func forEachOrigin(_ edges: inout [UInt64], spare: inout [UInt64], slots n: Int,
-                              _ body: (Int, UnsafeBufferPointer<UInt64>) -> Void) {
-        let m = edges.count
-        if m == 0 { return }
-        if m < 4096 {
-            edges.sort()
-        } else {
-            let slotBits = 64 - (max(n, 2) - 1).leadingZeroBitCount
-            let passes = (slotBits + 10) / 11
-            let digitBits = (slotBits + passes - 1) / passes
-            let buckets = 1 << digitBits, mask = UInt64(buckets - 1)
-            // The spare takes the edges' length (keeping its capacity): the two swap per pass.
-            if spare.count < m {
-                spare.append(contentsOf: repeatElement(0, count: m - spare.count))
-            } else if spare.count > m {
-                spare.removeLast(spare.count - m)
-            }
-            var counts = [Int](repeating: 0, count: buckets)
-            for pass in 0..<passes {
-                let shift = UInt64(32 + pass * digitBits)
-                edges.withUnsafeBufferPointer { src in
-                spare.withUnsafeMutableBufferPointer { dst in
-                counts.withUnsafeMutableBufferPointer { cnt in
-                    for i in 0..<buckets { cnt[i] = 0 }
-                    for v in src { cnt[Int((v >> shift) & mask)] += 1 }
-                    var sum = 0
-                    for i in 0..<buckets {
-                        let c = cnt[i]
-                        cnt[i] = sum
-                        sum += c
-                    }
-                    for v in src {
-                        let d = Int((v >> shift) & mask)
-                        dst[cnt[d]] = v
-                        cnt[d] += 1
-                    }
-                }}}
-                swap(&edges, &spare)
-            }
-        }
-        edges.withUnsafeBufferPointer { ed in
-            var k = 0
-            while k < m {
-                let i = ed[k] >> 32
-                var g = k + 1
-                while g < m && ed[g] >> 32 == i { g += 1 }
-                body(Int(i), UnsafeBufferPointer(rebasing: ed[k..<g]))
-                k = g
-            }
-        }
     }
 }

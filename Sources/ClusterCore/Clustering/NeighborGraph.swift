@@ -38,6 +38,9 @@ struct NeighborGraph {
         var inputCount = 0
         var tableX: UnsafePointer<Double>? = nil
         var tableY: UnsafePointer<Double>? = nil
+        /// Only the edge from the lower item to the higher one (all the slot builder's greedy
+        /// pass reads: an origin only takes items after it); both directions otherwise.
+        var forwardOnly = false
 
         @inline(__always) func centre(_ p: Int) -> (Double, Double) {
             if let cx, let cy { return (cx[p], cy[p]) }
@@ -149,23 +152,10 @@ struct NeighborGraph {
     /// in the row, or in the three cells below, and how many were looked at; nil past the budget.
     static func sweep(_ input: SweepInput, from: Int, to: Int, eps: Double, r2: Double,
                       budget: Int) -> (edges: [UInt64], work: Int)? {
-        let n = input.entries, xs = input.xs, ys = input.ys, item = input.item, k = input.keys
+        let n = input.entries, k = input.keys
         let shift = input.shift, width = input.width
-        let dead = LevelBand.dead
         var edges: [UInt64] = []
         var work = 0
-        @inline(__always) func check(_ a: Int, _ b: Int) {
-            let fxa = Double(xs[a]), fya = Double(ys[a]), fxb = Double(xs[b]), fyb = Double(ys[b])
-            guard abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps else { return }
-            let ia = item[a], ib = item[b]
-            guard ia != dead && ib != dead else { return }
-            let (cxa, cya) = input.centre(a), (cxb, cyb) = input.centre(b)
-            var dx = fxb - cxa, dy = fyb - cya
-            if dx * dx + dy * dy <= r2 { edges.append(UInt64(ia) << 32 | UInt64(ib)) }
-            dx = fxa - cxb
-            dy = fya - cyb
-            if dx * dx + dy * dy <= r2 { edges.append(UInt64(ib) << 32 | UInt64(ia)) }
-        }
         guard from < to else { return (edges, 0) }
         // First position of the rows below, found by binary search for this half's start.
         var p: Int = {
@@ -181,20 +171,47 @@ struct NeighborGraph {
             let ka = k[a] >> shift
             var b = a + 1
             while b < n && k[b] >> shift <= ka + 1 {  // same cell and the next one in the row
-                check(a, b)
+                check(input, a, b, eps: eps, r2: r2, into: &edges)
                 b += 1
             }
             let lo = ka + width - 1, hi = ka + width + 1  // the three cells below
             while p < n && k[p] >> shift < lo { p += 1 }
             var q = p
             while q < n && k[q] >> shift <= hi {
-                check(a, q)
+                check(input, a, q, eps: eps, r2: r2, into: &edges)
                 q += 1
             }
             work += (b - a - 1) + (q - p)
             if work + (a - from + 1) > budget { return nil }  // the budget counts each item once too
         }
         return (edges, work)
+    }
+
+    /// Appends the edges between entries a and b (see `SweepInput.forwardOnly`) whose
+    /// Float positions are within `eps` on both axes and within the radius of the other's
+    /// centre (a function with the edges passed in, not a closure capturing them: no run-time
+    /// exclusivity checks per candidate).
+    @inline(__always)
+    private static func check(_ input: SweepInput, _ a: Int, _ b: Int, eps: Double, r2: Double,
+                              into edges: inout [UInt64]) {
+        let xs = input.xs, ys = input.ys
+        let fxa = Double(xs[a]), fya = Double(ys[a]), fxb = Double(xs[b]), fyb = Double(ys[b])
+        guard abs(fxa - fxb) <= eps && abs(fya - fyb) <= eps else { return }
+        let ia = input.item[a], ib = input.item[b]
+        guard ia != LevelBand.dead && ib != LevelBand.dead else { return }
+        if input.forwardOnly {
+            // The test from the lower item's centre to the higher item's Float position.
+            let (cx, cy) = input.centre(ia < ib ? a : b)
+            let dx = (ia < ib ? fxb : fxa) - cx, dy = (ia < ib ? fyb : fya) - cy
+            if dx * dx + dy * dy <= r2 { edges.append(UInt64(min(ia, ib)) << 32 | UInt64(max(ia, ib))) }
+            return
+        }
+        let (cxa, cya) = input.centre(a), (cxb, cyb) = input.centre(b)
+        var dx = fxb - cxa, dy = fyb - cya
+        if dx * dx + dy * dy <= r2 { edges.append(UInt64(ia) << 32 | UInt64(ib)) }
+        dx = fxa - cxb
+        dy = fya - cyb
+        if dx * dx + dy * dy <= r2 { edges.append(UInt64(ib) << 32 | UInt64(ia)) }
     }
 
     /// For each visiting-order position, the rank of its item in the order a radius or range

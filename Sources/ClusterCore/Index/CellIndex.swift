@@ -55,43 +55,6 @@ struct CellIndex: Sendable {
         self.items = items
     }
 
-    /// Reusable buffers for building indexes, and by-products of the last build that the
-    /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
-    /// `cx/cy[p]` its Double coordinates.
-    final class SortScratch {
-        private(set) var capacity = 0
-        var sorted: UnsafeMutablePointer<UInt64>
-        var spare: UnsafeMutablePointer<UInt64>
-        var cx: UnsafeMutablePointer<Double>
-        var cy: UnsafeMutablePointer<Double>
-        var counts: [Int] = []
-        var shift: UInt64 = 0
-
-        init(capacity: Int = 0) {
-            self.capacity = max(capacity, 1)
-            sorted = .allocate(capacity: self.capacity)
-            spare = .allocate(capacity: self.capacity)
-            cx = .allocate(capacity: self.capacity)
-            cy = .allocate(capacity: self.capacity)
-        }
-
-        private func free() {
-            sorted.deallocate(); spare.deallocate(); cx.deallocate(); cy.deallocate()
-        }
-
-        func reserve(_ n: Int) {
-            guard n > capacity else { return }
-            free()
-            capacity = n
-            sorted = .allocate(capacity: n)
-            spare = .allocate(capacity: n)
-            cx = .allocate(capacity: n)
-            cy = .allocate(capacity: n)
-        }
-
-        deinit { free() }
-    }
-
     /// Indexes `Float(xs[i]), Float(ys[i])` for i in 0..<count with `items[position] = i`, using
     /// (and leaving the by-products in) `scratch`. Same order as a stable sort by key.
     /// - Complexity: O(*n*).
@@ -190,20 +153,32 @@ struct CellIndex: Sendable {
     }
 
     /// Stable LSD radix sort of `scratch.sorted[0..<n]` on bits `lowBit..<lowBit + bits`; the
-    /// result is left in `scratch.sorted`. Counting and scattering run on two threads for big
-    /// inputs (the result doesn't depend on them).
+    /// result is left in `scratch.sorted`.
     static func radixSortPacked(_ scratch: SortScratch, count n: Int, lowBit: Int, bits: Int) {
-        guard n > 1, bits > 0 else { return }
-        let passes = (bits + 10) / 11
+        if radixSort(scratch.sorted, spare: scratch.spare, count: n, lowBit: lowBit, bits: bits, counts: &scratch.counts) {
+            swap(&scratch.sorted, &scratch.spare)
+        }
+    }
+
+    /// Stable LSD radix sort of `values[0..<n]` on bits `lowBit..<lowBit + bits`, passing the
+    /// values back and forth with `spare`; returns whether the result ended in `spare`.
+    /// Counting and scattering run on two threads for big inputs (the result doesn't depend on
+    /// them). `counts` is reusable scratch.
+    static func radixSort(_ values: UnsafeMutablePointer<UInt64>, spare: UnsafeMutablePointer<UInt64>, count n: Int,
+                          lowBit: Int, bits: Int, counts: inout [Int]) -> Bool {
+        guard n > 1, bits > 0 else { return false }
+        // Digits of up to 13 bits: two passes for the keys of a level's cells (up to 26 bits).
+        let passes = (bits + 12) / 13
         let digitBits = (bits + passes - 1) / passes
         let buckets = 1 << digitBits
         let mask = UInt64(buckets - 1)
         let halves = n >= 65_536 ? 2 : 1
-        if scratch.counts.count < 2 * buckets { scratch.counts = [Int](repeating: 0, count: 2 * buckets) }
+        if counts.count < 2 * buckets { counts = [Int](repeating: 0, count: 2 * buckets) }
+        var from = values, to = spare
         for pass in 0..<passes {
             let shift = UInt64(lowBit + pass * digitBits)
-            let s = SendableConstPointer(UnsafePointer(scratch.sorted)), d = SendablePointer(scratch.spare)
-            scratch.counts.withUnsafeMutableBufferPointer { counts in
+            let s = SendableConstPointer(UnsafePointer(from)), d = SendablePointer(to)
+            counts.withUnsafeMutableBufferPointer { counts in
                 let c = SendablePointer(counts.baseAddress)
                 DispatchQueue.concurrentPerform(iterations: halves) { h in
                     let src = s.pointer!, cnt = c.pointer! + h * buckets
@@ -223,8 +198,9 @@ struct CellIndex: Sendable {
                     }
                 }
             }
-            swap(&scratch.sorted, &scratch.spare)
+            swap(&from, &to)
         }
+        return passes % 2 == 1
     }
 
     @inline(__always) static func column(_ v: Double, cell: Double) -> UInt64 {
@@ -242,21 +218,28 @@ struct CellIndex: Sendable {
     /// The first position whose key is at least `k`; every position before `start` must have a
     /// smaller key.
     @inline(__always) func lowerBound(_ k: UInt64, from start: Int = 0) -> Int {
-        var lo = start, hi = count
-        if start > 0 {
-            // Galloping from `start`: a box's next grid row usually begins a few cells on, so a
-            // few nearby probes replace a search over the whole index (sparse levels of a band).
-            var step = 1, probe = start
-            while probe < hi && key(at: probe) < k {
+        // Galloping from `start`: a box's next grid row usually begins a few cells on, so a few
+        // nearby probes replace a search over the whole index (sparse levels of a band).
+        Self.gallop({ key(at: $0) }, from: start, end: count, k)
+    }
+
+    /// The first position in `from..<end` whose key is at least `target` (keys ascending, all
+    /// before `from` smaller), probing forward from `from` in doubling steps, then bisecting.
+    @inline(__always)
+    static func gallop(_ key: (Int) -> UInt64, from: Int, end: Int, _ target: UInt64) -> Int {
+        var lo = from, hi = end
+        if from > 0 {
+            var step = 1, probe = from
+            while probe < end && key(probe) < target {
                 lo = probe + 1
-                probe = start + step
+                probe = from + step
                 step <<= 1
             }
-            hi = min(probe, hi)
+            hi = min(probe, end)
         }
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if key(at: mid) < k { lo = mid + 1 } else { hi = mid }
+            if key(mid) < target { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }

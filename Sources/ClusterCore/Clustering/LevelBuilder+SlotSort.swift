@@ -1,0 +1,107 @@
+import Dispatch
+
+extension LevelBuilder {
+    /// The alive slots' items sorted into cells of side at least `minimumCell`, read straight
+    /// from the slots: each alive slot is packed as `key << slotBits | slot` (slot order, so a
+    /// stable sort keeps slot order within a cell, as a `CellIndex` over the compacted items
+    /// does), radix-sorted, and gathered. With `centres`, leaves the Double centres in cell
+    /// order in `scratch.cx/cy` for an exact sweep. Nil when a cell key and a slot don't fit in 64 bits
+    /// together (then `CellIndex` sorts whole entries). Two threads for big levels.
+    static func sortAlive(_ slots: Slots, count m: Int, cell minimumCell: Double, centres: Bool,
+                          scratch: CellIndex.SortScratch) -> (cell: Double, width: UInt64, columns: PairBand.Columns)? {
+        let cell = CellIndex.cellSize(minimum: minimumCell)
+        let width = UInt64(1 / cell) + 3
+        let keyBits = 64 - (width * width).leadingZeroBitCount
+        let slotBits = slots.n <= 1 ? 0 : 64 - UInt64(slots.n - 1).leadingZeroBitCount
+        guard keyBits + slotBits <= 64 else { return nil }
+        scratch.fit(m, centres: centres)
+        if !centres { scratch.releaseCentres() }
+        let parts = m >= 65_536 ? 2 : 1
+        let words = slots.words
+        // Where each part's words start among the compacted items.
+        var firstItem = [Int](repeating: 0, count: parts + 1)
+        for h in 0..<parts {
+            var alive = 0
+            for w in (words * h / parts)..<(words * (h + 1) / parts) { alive += slots.alive[w].nonzeroBitCount }
+            firstItem[h + 1] = firstItem[h] + alive
+        }
+        precondition(firstItem[parts] == m, "alive count")
+        let shift = UInt64(slotBits)
+        let packed = SendablePointer(scratch.sorted)
+        firstItem.withUnsafeBufferPointer { first in
+            let first = SendableConstPointer(first.baseAddress)
+            DispatchQueue.concurrentPerform(iterations: parts) { h in
+                let out = packed.pointer!
+                var k = first.pointer![h]
+                for w in (words * h / parts)..<(words * (h + 1) / parts) {
+                    var bits = slots.alive[w]
+                    while bits != 0 {
+                        let s = w << 6 | bits.trailingZeroBitCount
+                        bits &= bits &- 1
+                        let item = slots.item[s]
+                        out[k] = CellIndex.key(Float(item.x), Float(item.y), cell: cell, width: width) << shift | UInt64(s)
+                        k += 1
+                    }
+                }
+            }
+        }
+        CellIndex.radixSortPacked(scratch, count: m, lowBit: slotBits, bits: keyBits)
+        scratch.shift = shift
+
+        // Gather in cell order.
+        let mask = (UInt64(1) << shift) - 1
+        // A band of several levels gets room for the clusters it will append (untouched
+        // capacity costs no memory until used).
+        let capacity = centres ? m : m + m / 4
+        var x: [Float] = [], y: [Float] = [], slotColumn: [UInt32] = [], refs: [UInt32] = []
+        let keys = [UInt64](unsafeUninitializedCapacity: capacity) { keys, kc in
+            x = [Float](unsafeUninitializedCapacity: capacity) { xs, xc in
+                y = [Float](unsafeUninitializedCapacity: capacity) { ys, yc in
+                    slotColumn = [UInt32](unsafeUninitializedCapacity: capacity) { ss, sc in
+                        refs = [UInt32](unsafeUninitializedCapacity: capacity) { rs, rc in
+                            let out = GatherPointers(keys: keys.baseAddress, x: xs.baseAddress, y: ys.baseAddress,
+                                                     slots: ss.baseAddress, refs: rs.baseAddress, cx: scratch.cx,
+                                                     cy: scratch.cy, sorted: scratch.sorted)
+                            DispatchQueue.concurrentPerform(iterations: parts) { h in
+                                guard let keys = out.keys, let xs = out.x, let ys = out.y, let ss = out.slots,
+                                      let rs = out.refs else { return }
+                                for p in (m * h / parts)..<(m * (h + 1) / parts) {
+                                    let v = out.sorted[p]
+                                    let s = Int(v & mask)
+                                    let item = slots.item[s]
+                                    keys[p] = v >> shift
+                                    xs[p] = Float(item.x)
+                                    ys[p] = Float(item.y)
+                                    ss[p] = UInt32(truncatingIfNeeded: s)
+                                    rs[p] = item.ref
+                                    if centres {
+                                        out.cx[p] = item.x
+                                        out.cy[p] = item.y
+                                    }
+                                }
+                            }
+                            rc = m
+                        }
+                        sc = m
+                    }
+                    yc = m
+                }
+                xc = m
+            }
+            kc = m
+        }
+        return (cell, width, PairBand.Columns(keys: keys, x: x, y: y, slots: slotColumn, refs: refs))
+    }
+
+    /// The buffers `sortAlive`'s gather threads write (disjoint parts).
+    private struct GatherPointers: @unchecked Sendable {
+        let keys: UnsafeMutablePointer<UInt64>?
+        let x: UnsafeMutablePointer<Float>?
+        let y: UnsafeMutablePointer<Float>?
+        let slots: UnsafeMutablePointer<UInt32>?
+        let refs: UnsafeMutablePointer<UInt32>?
+        let cx: UnsafeMutablePointer<Double>
+        let cy: UnsafeMutablePointer<Double>
+        let sorted: UnsafeMutablePointer<UInt64>
+    }
+}

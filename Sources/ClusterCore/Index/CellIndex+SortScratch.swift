@@ -1,0 +1,68 @@
+extension CellIndex {
+    /// Reusable buffers for building indexes, and by-products of the last build that the
+    /// neighbour sweep reads: `sorted[p] >> shift` is the key of position p (cell order),
+    /// `cx/cy[p]` its Double coordinates. The centre buffers are allocated only when asked for
+    /// (`reserve(_:centres:)`): a band that is not swept exactly doesn't need them.
+    final class SortScratch {
+        private(set) var capacity = 0
+        private(set) var centreCapacity = 0
+        var sorted: UnsafeMutablePointer<UInt64>
+        var spare: UnsafeMutablePointer<UInt64>
+        private(set) var cx: UnsafeMutablePointer<Double>
+        private(set) var cy: UnsafeMutablePointer<Double>
+        var counts: [Int] = []
+        var shift: UInt64 = 0
+
+        init(capacity: Int = 0) {
+            self.capacity = max(capacity, 1)
+            centreCapacity = 1
+            sorted = LargeBuffer.allocate(UInt64.self, count: self.capacity)
+            spare = LargeBuffer.allocate(UInt64.self, count: self.capacity)
+            cx = .allocate(capacity: 1)
+            cy = .allocate(capacity: 1)
+        }
+
+        /// Room for sorting `n` values, and their centres too when `centres`.
+        func reserve(_ n: Int, centres: Bool = true) {
+            if n > capacity {
+                LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
+                capacity = n
+                sorted = LargeBuffer.allocate(UInt64.self, count: n)
+                spare = LargeBuffer.allocate(UInt64.self, count: n)
+            }
+            if centres && n > centreCapacity {
+                LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
+                centreCapacity = n
+                cx = LargeBuffer.allocate(Double.self, count: n)
+                cy = LargeBuffer.allocate(Double.self, count: n)
+            }
+        }
+
+        /// Room for exactly `n` values (and centres when `centres`) when the buffers are over
+        /// twice that: levels shrink as they merge, and the buffers needn't stay at their peak.
+        func fit(_ n: Int, centres: Bool) {
+            if capacity > 2 * max(n, 1) {
+                LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
+                capacity = max(n, 1)
+                sorted = LargeBuffer.allocate(UInt64.self, count: capacity)
+                spare = LargeBuffer.allocate(UInt64.self, count: capacity)
+            }
+            if centres && centreCapacity > 2 * max(n, 1) { releaseCentres() }
+            reserve(n, centres: centres)
+        }
+
+        /// Gives the centre buffers back (until the next `reserve` asking for them).
+        func releaseCentres() {
+            guard centreCapacity > 1 else { return }
+            LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
+            centreCapacity = 1
+            cx = .allocate(capacity: 1)
+            cy = .allocate(capacity: 1)
+        }
+
+        deinit {
+            LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
+            LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)
+        }
+    }
+}
