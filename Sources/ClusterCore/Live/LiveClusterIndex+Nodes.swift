@@ -42,18 +42,9 @@ extension LiveClusterIndex {
     @inline(__always) func levelIndex(_ z: Int) -> Int { z - options.minZoom }
 
     /// Calls `body` with every node on level z whose position is inside the box (edges included).
-    func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (Ref) -> Void) {
-        let index = base.levels[levelIndex(z)].index
-        let visit = { (p: Int) in
-            let r = self.ref(fromBase: index.items[p])
-            if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
-        }
-        // Row starts help small boxes (neighbour searches); a tall box scans its rows anyway.
-        if let rows = baseRows[levelIndex(z)], (maxY - minY) < 64 * index.cell {
-            rows.forEachInRange(index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
-        } else {
-            index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
-        }
+    func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool = true,
+                     _ body: (Ref) -> Void) {
+        if useBase { forEachBaseNode(onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, body) }
         overlay[levelIndex(z)].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
             guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
             let rx = x(r), ry = y(r)
@@ -61,13 +52,61 @@ extension LiveClusterIndex {
         }
     }
 
+    /// `forEachNode` in the base's index only.
+    private func forEachBaseNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+                                 _ body: (Ref) -> Void) {
+        let level = base.levels[levelIndex(z)]
+        let index = level.index, l = level.level, n = UInt32(base.inputCount)
+        let blocks = (maxY - minY) < 64 * index.cell ? baseBlocks[levelIndex(z)] : nil
+        index.items.withUnsafeBufferPointer { items in
+            level.highest.withUnsafeBufferPointer { high in
+                level.lowest.withUnsafeBufferPointer { low in
+                    // A level may share its band's index: the base's own level range of an entry
+                    // rules out the others without touching their (scattered) node state.
+                    let banded = !high.isEmpty
+                    let visit = { (p: Int) in
+                        if banded && (high[p] < l || low[p] > l) { return }
+                        let b = items[p]
+                        let r = b < n ? b : Self.clusterRef(Int(b - n))
+                        if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
+                    }
+                    // Block starts help small boxes (neighbour searches); a tall box scans its rows anyway.
+                    if let blocks {
+                        blocks.forEachInRange(index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+                    } else {
+                        index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the base's index of level z has no entry at all (on any level) near (qx, qy):
+    /// within the largest radius a repair uses on the levels sharing that index. Then none of
+    /// those levels needs a base search near there.
+    func baseIsEmpty(nearLevel z: Int, _ qx: Double, _ qy: Double) -> Bool {
+        let l = levelIndex(z)
+        let m = radius(atZoom: bandBottom[l] + options.minZoom - 1) + Self.queryMargin
+        let index = base.levels[l].index
+        var empty = true
+        if let blocks = baseBlocks[l] {
+            blocks.forEachInRange(index, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { _ in empty = false }
+        } else {
+            index.forEachInRange(minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { _ in empty = false }
+        }
+        return empty
+    }
+
+    /// How much a neighbour query widens its box: the base tests Float positions against it,
+    /// so a few Float ulps at 1.0 (6e-8); no more, as at deep zooms the radius is about 1e-6.
+    static let queryMargin = 2.5e-7
+
     /// Calls `body` with every node on level z within distance `r` of (qx, qy).
-    func forEachNode(onLevel z: Int, within r: Double, of qx: Double, _ qy: Double, _ body: (Ref) -> Void) {
+    func forEachNode(onLevel z: Int, within r: Double, of qx: Double, _ qy: Double, base useBase: Bool = true,
+                     _ body: (Ref) -> Void) {
         let r2 = r * r
-        // The base tests Float positions against the box: widen it by a few Float ulps at 1.0
-        // (6e-8); no more, as at deep zooms the radius itself is about 1e-6.
-        let m = r + 2.5e-7
-        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { n in
+        let m = r + Self.queryMargin
+        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase) { n in
             let dx = x(n) - qx, dy = y(n) - qy
             if dx * dx + dy * dy <= r2 { body(n) }
         }
@@ -81,7 +120,7 @@ extension LiveClusterIndex {
 
     /// The children of cluster number c, as node references.
     func children(ofCluster c: Int) -> [Ref] {
-        if let kids = madeChildren[c] { return kids }
+        if !madeChildren[c].isEmpty { return madeChildren[c] }
         if c >= baseClusterCount { return [] }
         let t = base.table
         return (Int(t.childStart[c])..<Int(t.childStart[c + 1])).map { ref(fromBase: t.childItems[$0]) }

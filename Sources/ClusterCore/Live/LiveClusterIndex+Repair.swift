@@ -89,41 +89,72 @@ extension LiveClusterIndex {
 
     /// The bookkeeping of one batch.
     struct Repair {
-        var old: [Ref: OldState] = [:]
+        /// Nodes this batch changed, and (same positions) the state each had before.
+        var oldRefs = RefSet()
+        var oldStates: [OldState] = []
         /// Nodes made by this batch (they were on no level before).
-        var created: Set<Ref> = []
+        var created = RefSet()
         /// Items of the level above that left it (or moved) / arrived (or moved).
-        var gone: Set<Ref> = []
-        var fresh: Set<Ref> = []
+        var gone = RefSet()
+        var fresh = RefSet()
         /// Clusters of the level above that stayed but changed in place (position and count).
-        var shifted: Set<Ref> = []
+        var shifted = RefSet()
 
         mutating func record(_ r: Ref, low: Int, parent: Int) {
-            if old[r] == nil { old[r] = OldState(low: low, parent: parent) }
+            if oldRefs.insert(r) { oldStates.append(OldState(low: low, parent: parent)) }
         }
+
+        /// Points whose searches skip the base's index of the band `clearBand` (nothing of it is
+        /// near them), and the points checked for that.
+        var clearBand = -1
+        var clearOfBase = RefSet()
+        var probedBase = RefSet()
+
+        /// The state r had before this batch, if the batch changed it.
+        func old(_ r: Ref) -> OldState? { oldRefs.index(of: r).map { oldStates[$0] } }
     }
 
     /// Whether node r was on level z before this batch.
     private func wasOnLevel(_ r: Ref, _ z: Int, _ repair: Repair) -> Bool {
         if repair.created.contains(r) { return false }
-        let l = repair.old[r]?.low ?? low(r)
+        let l = repair.old(r)?.low ?? low(r)
         return l < z && z <= top(r)
+    }
+
+    /// Whether a search on level z around node f can leave out the base: f is a point (its
+    /// position stays put during a repair) and the base's index of level z has no entry near it
+    /// within the largest radius searched on the levels sharing that index. A fresh point is
+    /// searched around at every deep zoom, where the levels share one index and it finds
+    /// nothing: one check then saves the searches of the whole band.
+    private func skipsBase(_ f: Ref, level z: Int, _ repair: inout Repair) -> Bool {
+        guard !Self.isCluster(f) else { return false }
+        let l = levelIndex(z), bottom = bandBottom[l]
+        if repair.clearBand != bottom {
+            guard bottom < l else { return false }  // one level: the check costs what it saves
+            repair.clearBand = bottom
+            repair.clearOfBase.removeAll()
+            repair.probedBase.removeAll()
+        }
+        if repair.clearOfBase.contains(f) { return true }
+        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, px[Int(f)], py[Int(f)]) else { return false }
+        repair.clearOfBase.insert(f)
+        return true
     }
 
     private func repairLevel(_ z: Int, _ repair: inout Repair) {
         let r = radius(atZoom: z)
-        var goneNext = Set<Ref>(), freshNext = Set<Ref>(), shiftedNext = Set<Ref>()
-        var free: [Ref] = [], isFree = Set<Ref>()
+        var goneNext = RefSet(), freshNext = RefSet(), shiftedNext = RefSet()
+        var free: [Ref] = [], isFree = RefSet()
         /// Clusters of zoom z whose children changed: checked and updated (or dissolved) below.
-        var touched: [Int] = [], isTouched = Set<Int>()
+        var touched: [Int] = [], isTouched = RefSet()
 
         func addFree(_ n: Ref) {
-            guard isFree.insert(n).inserted else { return }
+            guard isFree.insert(n) else { return }
             repair.record(n, low: low(n), parent: parent(n))
             free.append(n)
         }
         func touch(_ c: Int) {
-            if cAlive[c] && isTouched.insert(c).inserted { touched.append(c) }
+            if cAlive[c] && isTouched.insert(UInt32(c)) { touched.append(c) }
         }
         func dissolve(_ c: Int) {
             guard cAlive[c] else { return }
@@ -137,17 +168,18 @@ extension LiveClusterIndex {
         }
 
         // 1. Gone items: the cluster they were in at this zoom loses them, or the news goes down.
-        for g in repair.gone {
-            let o = repair.old[g] ?? OldState(low: low(g), parent: parent(g))
+        for g in repair.gone.members {
+            let o = repair.old(g) ?? OldState(low: low(g), parent: parent(g))
             if o.low == z && o.parent >= 0 { touch(o.parent) } else if o.low < z { goneNext.insert(g) }
         }
         // Shifted items: their cluster follows them; carried ones must keep their distance.
-        for s in repair.shifted where isOnLevel(s, z + 1) {
+        for s in repair.shifted.members where isOnLevel(s, z + 1) {
             if low(s) == z, parent(s) >= 0 {
                 touch(parent(s))
             } else if low(s) < z {
                 var near = false
-                forEachNode(onLevel: z + 1, within: r, of: x(s), y(s)) { n in if n != s && low(n) < z { near = true } }
+                let skip = skipsBase(s, level: z + 1, &repair)
+                forEachNode(onLevel: z + 1, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
                 if near { addFree(s) } else { shiftedNext.insert(s); register(s, onLevel: z) }
             }
         }
@@ -157,13 +189,14 @@ extension LiveClusterIndex {
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
         // Deeper down, same-spot points already travel inside one item.
-        for f in repair.fresh where z == options.maxZoom && isOnLevel(f, z + 1) {
-            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
+        for f in repair.fresh.members where z == options.maxZoom && isOnLevel(f, z + 1) {
+            let skip = skipsBase(f, level: z + 1, &repair)
+            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
                 if n != f && low(n) == z, parent(n) >= 0, !isFree.contains(n) { dissolve(parent(n)) }
             }
         }
         // 2. Free: fresh items, the dissolved clusters' other children, unclustered neighbours.
-        for f in repair.fresh where isOnLevel(f, z + 1) { addFree(f) }
+        for f in repair.fresh.members where isOnLevel(f, z + 1) { addFree(f) }
         // Each free item's neighbours on level z+1 (kept for the clustering step: one query each).
         var lists: [(start: Int, end: Int)] = []
         var found: [Ref] = []
@@ -172,7 +205,8 @@ extension LiveClusterIndex {
             let f = free[k]
             k += 1
             let start = found.count
-            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f)) { n in
+            let skip = skipsBase(f, level: z + 1, &repair)
+            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
                 guard n != f else { return }
                 found.append(n)
                 if low(n) < z { addFree(n) }  // on level z too: unclustered at this zoom
@@ -183,7 +217,7 @@ extension LiveClusterIndex {
         // joins a cluster whose origin is within the radius, if there is one (the cluster then
         // changes in place), else it is carried.
         let order = free.indices.sorted { free[$0] < free[$1] }
-        var visited = Set<Ref>()
+        var visited = RefSet()
         var neighbours: [Ref] = []
         var joined: [Int] = []
         for q in order where !visited.contains(free[q]) {
@@ -212,7 +246,8 @@ extension LiveClusterIndex {
                 freshNext.insert(Self.clusterRef(c))
             } else if host >= 0 {
                 if wasOnLevel(i, z, repair) { goneNext.insert(i) }
-                madeChildren[host] = children(ofCluster: host) + [i]
+                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host) }
+                madeChildren[host].append(i)
                 setLow(i, z, parent: host)
                 joined.append(host)
             } else if !wasHere {
@@ -226,17 +261,19 @@ extension LiveClusterIndex {
             }
         }
         for c in joined {
-            placeCluster(c, zoom: z)
+            placeCluster(c, zoom: z, children: children(ofCluster: c))
             if !repair.created.contains(Self.clusterRef(c)) { shiftedNext.insert(Self.clusterRef(c)) }
         }
         repair.gone = goneNext
         repair.fresh = freshNext
-        repair.shifted = shiftedNext.subtracting(goneNext)
+        repair.shifted = RefSet()
+        for s in shiftedNext.members where !goneNext.contains(s) { repair.shifted.insert(s) }
     }
 
     /// Whether node n is the item cluster c grew from (its first child).
     private func isOrigin(_ n: Ref, of c: Int) -> Bool {
-        if c >= baseClusterCount || madeChildren[c] != nil { return madeChildren[c]?.first == n }
+        if !madeChildren[c].isEmpty { return madeChildren[c][0] == n }
+        if c >= baseClusterCount { return false }
         return ref(fromBase: base.table.childItems[Int(base.table.childStart[c])]) == n
     }
 
@@ -247,25 +284,28 @@ extension LiveClusterIndex {
     private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, repair: Repair) -> Bool {
         let kids = children(ofCluster: c)
         guard let origin = kids.first, !repair.gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
-        let kept = kids.filter { !repair.gone.contains($0) && isOnLevel($0, z + 1) }
         let ox = x(origin), oy = y(origin), r2 = r * r
-        var points = 0
-        for k in kept {
+        var points = 0, kept = 0
+        for k in kids where !repair.gone.contains(k) && isOnLevel(k, z + 1) {
+            kept += 1
             points += weight(k)
             let dx = x(k) - ox, dy = y(k) - oy
             if dx * dx + dy * dy > r2 { return false }
         }
-        guard kept.count >= 2, points >= options.minPoints else { return false }
-        if kept.count != kids.count { madeChildren[c] = kept }
-        placeCluster(c, zoom: z)
+        guard kept >= 2, points >= options.minPoints else { return false }
+        if kept == kids.count {
+            placeCluster(c, zoom: z, children: kids)
+        } else {
+            madeChildren[c] = kids.filter { !repair.gone.contains($0) && isOnLevel($0, z + 1) }
+            placeCluster(c, zoom: z, children: madeChildren[c])
+        }
         return true
     }
 
     /// Moves cluster c (of zoom z) to its children's weighted mean and recounts it, in place:
     /// same id; the base no longer holds it, the overlays of its levels do.
-    private func placeCluster(_ c: Int, zoom z: Int) {
+    private func placeCluster(_ c: Int, zoom z: Int, children kids: [Ref]) {
         let ref = Self.clusterRef(c)
-        let kids = children(ofCluster: c)
         var wx = 0.0, wy = 0.0, points = 0
         for k in kids {
             let w = weight(k)
@@ -305,7 +345,7 @@ extension LiveClusterIndex {
         cAlive.append(true)
         cBaseLow.append(Self.notInBase)
         let kids = [i] + neighbours
-        madeChildren[c] = kids
+        madeChildren.append(kids)
         if hasAttributes {
             var agg = nodeAggregates(i)
             for n in neighbours { agg = agg.merged(with: nodeAggregates(n)) }

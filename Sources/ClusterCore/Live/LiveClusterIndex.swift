@@ -52,38 +52,47 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
     /// How many points the index holds now.
     public internal(set) var count = 0
 
+    // `@exclusivity(unchecked)` on the state below: a repair reads these arrays millions of times,
+    // and the run-time exclusivity check on every access to a class's stored property was a
+    // quarter of its time. The class is single-threaded by contract, and no access to one of
+    // them overlaps a mutation of the same one (no callback mutates what its caller is reading;
+    // the property tests passed with the checks on before the attribute was added).
     // Points, by id.
-    var coordinates: [GeoCoordinate] = []
-    var px: [Double] = []
-    var py: [Double] = []
-    var pAlive: [Bool] = []
+    @exclusivity(unchecked) var coordinates: [GeoCoordinate] = []
+    @exclusivity(unchecked) var px: [Double] = []
+    @exclusivity(unchecked) var py: [Double] = []
+    @exclusivity(unchecked) var pAlive: [Bool] = []
     /// The zoom at which the point joins a cluster (`minZoom - 1`: never).
-    var pLow: [Int8] = []
-    var pParent: [Int32] = []
+    @exclusivity(unchecked) var pLow: [Int8] = []
+    @exclusivity(unchecked) var pParent: [Int32] = []
     /// The base holds the point at levels `pBaseLow + 1 … maxZoom + 1` (`notInBase`: nowhere).
-    var pBaseLow: [Int8] = []
-    var categories: [Int32] = []
-    var values: [Double] = []
+    @exclusivity(unchecked) var pBaseLow: [Int8] = []
+    @exclusivity(unchecked) var categories: [Int32] = []
+    @exclusivity(unchecked) var values: [Double] = []
 
     // Clusters, by number (the base's first, then those made by changes).
-    var cx: [Double] = []
-    var cy: [Double] = []
-    var cCount: [UInt32] = []
-    var cTop: [Int8] = []
-    var cLow: [Int8] = []
-    var cParent: [Int32] = []
-    var cAlive: [Bool] = []
-    var cBaseLow: [Int8] = []
-    /// Children (as refs) of clusters made by changes; the base's come from its table.
-    var madeChildren: [Int: [Ref]] = [:]
-    var madeAggregates: [Int: ClusterAggregates] = [:]
+    @exclusivity(unchecked) var cx: [Double] = []
+    @exclusivity(unchecked) var cy: [Double] = []
+    @exclusivity(unchecked) var cCount: [UInt32] = []
+    @exclusivity(unchecked) var cTop: [Int8] = []
+    @exclusivity(unchecked) var cLow: [Int8] = []
+    @exclusivity(unchecked) var cParent: [Int32] = []
+    @exclusivity(unchecked) var cAlive: [Bool] = []
+    @exclusivity(unchecked) var cBaseLow: [Int8] = []
+    /// Children (as refs) of clusters made or changed by changes, by cluster number (empty: the
+    /// base's, from its table). An array, not a dictionary: a repair reads it for every cluster.
+    @exclusivity(unchecked) var madeChildren: [[Ref]] = []
+    @exclusivity(unchecked) var madeAggregates: [Int: ClusterAggregates] = [:]
 
-    var base: HierarchicalClusterer
-    var baseClusterCount = 0
+    @exclusivity(unchecked) var base: HierarchicalClusterer
+    @exclusivity(unchecked) var baseClusterCount = 0
     /// Per level (`zoom - minZoom`, `minZoom…maxZoom + 1`): items the base doesn't hold there.
-    var overlay: [OverlayGrid] = []
-    /// Per level: row starts of the base's index (nil for very fine grids).
-    var baseRows: [LevelRows?] = []
+    @exclusivity(unchecked) var overlay: [OverlayGrid] = []
+    /// Per level: block starts of the base's index (nil for very fine grids; levels sharing a
+    /// band's index share its table).
+    @exclusivity(unchecked) var baseBlocks: [LevelBlocks?] = []
+    /// Per level: the lowest level sharing its index (the bottom of its band; itself if none).
+    @exclusivity(unchecked) var bandBottom: [Int] = []
 
     /// Indexes `points` (ids `0..<points.count`), aggregating an optional category (−1: none)
     /// and numeric value (NaN: none) per point.
@@ -178,8 +187,8 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         // only built then (it costs as much again as a small build).
         px = []; py = []; pLow = []; pParent = []; pBaseLow = []
         cx = []; cy = []; cCount = []; cTop = []; cLow = []; cParent = []; cAlive = []; cBaseLow = []
-        baseRows = []; overlay = []
-        madeChildren = [:]
+        baseBlocks = []; bandBottom = []; overlay = []
+        madeChildren = []
         madeAggregates = [:]
         baseClusterCount = base.table.x.count
     }
@@ -208,6 +217,7 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         cLow = [Int8](repeating: none, count: m)
         cParent = [Int32](repeating: -1, count: m)
         cAlive = [Bool](repeating: true, count: m)
+        madeChildren = [[Ref]](repeating: [], count: m)
         for c in 0..<m {
             let z = cTop[c]
             for k in Int(t.childStart[c])..<Int(t.childStart[c + 1]) {
@@ -217,9 +227,24 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         }
         pBaseLow = (0..<n).map { pAlive[$0] ? pLow[$0] : Self.notInBase }
         cBaseLow = cLow
-        baseRows = base.levels.map { LevelRows($0.index) }
+        baseBlocks = []
+        bandBottom = []
+        var previous: (items: UnsafeRawPointer?, cell: Double) = (nil, 0)
+        for (l, level) in base.levels.enumerated() {
+            let items = level.index.items.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+            if let last = baseBlocks.last, items != nil, items == previous.items, level.index.cell == previous.cell {
+                baseBlocks.append(last)
+                bandBottom.append(bandBottom[l - 1])
+            } else {
+                baseBlocks.append(LevelBlocks(level.index))
+                bandBottom.append(l)
+            }
+            previous = (items, level.index.cell)
+        }
+        // Cells as wide as a neighbour query's box (radius and margin on both sides), so a query
+        // looks at 2×2 cells, not 3×3.
         overlay = (options.minZoom...(options.maxZoom + 1)).map { z in
-            OverlayGrid(cell: max(radius(atZoom: z - 1), 1.0 / Double(1 << 24)))
+            OverlayGrid(cell: max(2 * (radius(atZoom: z - 1) + Self.queryMargin), 1.0 / Double(1 << 24)))
         }
     }
 
