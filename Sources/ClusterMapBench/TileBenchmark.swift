@@ -15,27 +15,10 @@ import Tiles
 //   the same once the zoom stays (resampled on the first frame, "..._first_frame", then copied);
 //   "cached_tile_at_rest": the tile at its own zoom (a 1:1 copy).
 // Default input: the Leipzig fixture's densest tile (Tests/TilesTests/Fixtures, from the repo root).
-// Times are the thread's CPU time (see `tileNowMs`).
-
-/// CPU time of the calling thread in ms: the machine is shared (2 cores, other builds running),
-/// and wall time would measure the neighbours as much as the painter.
-private func tileNowMs() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
-}
-
-private func median(_ v: [Double]) -> Double {
-    let s = v.sorted()
-    return s.isEmpty ? .nan : s[s.count / 2]
-}
+// Times are the thread's CPU time (`threadCPUMs`: the machine is shared, and wall time would
+// measure the neighbours as much as the painter).
 
 private func minimum(_ v: [Double]) -> Double { v.min() ?? .nan }
-
-private func p95(_ v: [Double]) -> Double {
-    let s = v.sorted()
-    return s.isEmpty ? .nan : s[min(s.count - 1, Int(Double(s.count - 1) * 0.95))]
-}
 
 func runTileBenchmark(_ args: [String]) {
     var path = "Tests/TilesTests/Fixtures/leipzig-subset.mbtiles"
@@ -74,35 +57,35 @@ func runTileBenchmark(_ args: [String]) {
     var features = 0
     for _ in 0..<runs {
         // What a loader thread does per tile: read (SQLite or pread) and gunzip, decode, paint.
-        var t = tileNowMs()
+        var t = threadCPUMs()
         guard let bytes = try? source.tileData(for: tileID) else { benchFail("tile read failed") }
-        let readDone = tileNowMs()
+        let readDone = threadCPUMs()
         read.append(readDone - t)
         guard let tile = try? MVTDecoder.decode(bytes, layers: wanted) else { benchFail("tile does not decode") }
-        let decoded = tileNowMs()
+        let decoded = threadCPUMs()
         decodeStyle.append(decoded - readDone)
         _ = painter.render(tile, zoom: tileID.z)
-        let painted = tileNowMs()
+        let painted = threadCPUMs()
         paint1.append(painted - decoded)
         both.append(painted - t)
 
         // The loader thread also takes the tile's names for the label placer.
-        t = tileNowMs()
+        t = threadCPUMs()
         _ = TileLabels.candidates(in: tile, style: style, zoom: Double(tileID.z), tileSize: 1)
-        labels.append(tileNowMs() - t)
+        labels.append(threadCPUMs() - t)
 
-        t = tileNowMs()
+        t = threadCPUMs()
         let all = try? MVTDecoder.decode(bytes)
-        decodeAll.append(tileNowMs() - t)
+        decodeAll.append(threadCPUMs() - t)
         features = all?.layers.reduce(0) { $0 + $1.features.count } ?? 0
 
-        t = tileNowMs()
+        t = threadCPUMs()
         _ = painter.render(tile, zoom: tileID.z, scale: 2)
-        paint2.append(tileNowMs() - t)
+        paint2.append(threadCPUMs() - t)
     }
     func line(_ name: String, _ v: [Double], _ extra: String = "") {
         print("{\"bench\":\"tiles\",\"what\":\"\(name)\",\(label),\"runs\":\(v.count),"
-              + "\"min_ms\":\(String(format: "%.3f", minimum(v))),\"median_ms\":\(String(format: "%.3f", median(v))),\"p95_ms\":\(String(format: "%.3f", p95(v)))\(extra)}")
+              + "\"min_ms\":\(String(format: "%.3f", minimum(v))),\"median_ms\":\(String(format: "%.3f", percentile(v, 0.5))),\"p95_ms\":\(String(format: "%.3f", percentile(v, 0.95)))\(extra)}")
     }
     line("read_gunzip", read)
     line("decode_all_layers", decodeAll, ",\"features\":\(features)")
@@ -120,10 +103,10 @@ func runTileBenchmark(_ args: [String]) {
     frame.withContext { cr in
         for r in 0..<(runs * 10) {
             let zoomFrac = 1 + Double(r % 10) / 10 * 0.4  // 1.0 … 1.36: a fractional zoom between levels
-            let t = tileNowMs()
+            let t = threadCPUMs()
             TileImageDrawing.draw(image, x: 300.5 + Double(r % 7), y: 150.25, size: 512 * zoomFrac, in: cr)
             cairo_surface_flush(frame.surface)
-            cached.append(tileNowMs() - t)
+            cached.append(threadCPUMs() - t)
         }
     }
     line("cached_tile_on_screen", cached, ",\"target_ms\":1")
@@ -134,11 +117,11 @@ func runTileBenchmark(_ args: [String]) {
     frame.withContext { cr in
         for r in 0..<(runs * 10) {
             let zoomFrac = 1.02 + Double(r / 10 % 10) / 10 * 0.4
-            let t = tileNowMs()
+            let t = threadCPUMs()
             TileImageDrawing.draw(image, x: 300.5 + Double(r % 7) * 0.3, y: 150.25, size: 512 * zoomFrac, resampled: resampled, in: cr)
             resampled.endFrame()
             cairo_surface_flush(frame.surface)
-            if r % 10 == 0 { firstAtZoom.append(tileNowMs() - t) } else { steady.append(tileNowMs() - t) }
+            if r % 10 == 0 { firstAtZoom.append(threadCPUMs() - t) } else { steady.append(threadCPUMs() - t) }
         }
     }
     line("cached_tile_fractional_zoom_at_rest", steady, ",\"target_ms\":1")
@@ -147,10 +130,10 @@ func runTileBenchmark(_ args: [String]) {
     frame.withContext { cr in
         for r in 0..<(runs * 10) {
             let zoomFrac = 1 + Double(r % 10) / 10 * 0.4
-            let t = tileNowMs()
+            let t = threadCPUMs()
             TileImageDrawing.draw(image, x: 300.5 + Double(r % 7), y: 150.25, size: 512 * zoomFrac, smooth: false, in: cr)
             cairo_surface_flush(frame.surface)
-            animating.append(tileNowMs() - t)
+            animating.append(threadCPUMs() - t)
         }
     }
     line("cached_tile_zooming_nearest", animating, ",\"target_ms\":1")
@@ -158,10 +141,10 @@ func runTileBenchmark(_ args: [String]) {
     var atRest: [Double] = []
     frame.withContext { cr in
         for r in 0..<(runs * 10) {
-            let t = tileNowMs()
+            let t = threadCPUMs()
             TileImageDrawing.draw(image, x: Double(100 + r % 7), y: 150, size: 512, in: cr)
             cairo_surface_flush(frame.surface)
-            atRest.append(tileNowMs() - t)
+            atRest.append(threadCPUMs() - t)
         }
     }
     line("cached_tile_at_rest", atRest, ",\"target_ms\":1")
