@@ -90,15 +90,7 @@ final class ParallelScanTests: XCTestCase {
             }
             let one = Result { try load(bytes, split: ParallelScan.Options(threads: 1)) }
             let many = Result { try load(bytes, split: ParallelScanTests.fine) }
-            switch (one, many) {
-            case (.success(let a), .success(let b)):
-                assertSameAnswers(a, b, "after a harmless change")
-            case (.failure(let a), .failure(let b)):
-                XCTAssertEqual(a as? GeoDataError, b as? GeoDataError)
-                compared += 1
-            default:
-                XCTFail("one reader: \(one), split: \(many)")
-            }
+            if assertSameOutcome(one, many, "after a harmless change") { compared += 1 }
         }
         XCTAssertGreaterThan(compared, 150, "most changes break the file")
     }
@@ -183,6 +175,24 @@ final class ParallelScanTests: XCTestCase {
 }
 
 extension XCTestCase {
+    /// Fails unless two reads of the same bytes both succeed with the same answers or both fail
+    /// with the same error (position, feature, message); returns whether they failed.
+    @discardableResult
+    func assertSameOutcome(_ a: Result<PointSet, Error>, _ b: Result<PointSet, Error>, _ what: String,
+                           file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        switch (a, b) {
+        case (.success(let x), .success(let y)):
+            assertSameAnswers(x, y, what, file: file, line: line)
+            return false
+        case (.failure(let x), .failure(let y)):
+            XCTAssertEqual(x as? GeoDataError, y as? GeoDataError, what, file: file, line: line)
+            return true
+        default:
+            XCTFail("\(what): one read gave \(a), the other \(b)", file: file, line: line)
+            return false
+        }
+    }
+
     /// Fails unless two point sets give the same answers: points to the bit, record positions,
     /// categories, numeric values, the report, and every place's name, texts, properties and id.
     func assertSameAnswers(_ a: PointSet, _ b: PointSet, _ what: String, file: StaticString = #filePath, line: UInt = #line) {

@@ -193,7 +193,7 @@ private struct LayoutWalker {
             skipBlanks()
             guard i < end else { return false }
             if p[i] == UInt8(ascii: "}") { i += 1; return sawGeometry }
-            guard p[i] == UInt8(ascii: ","), take(UInt8(ascii: ",")) else { return false }
+            guard take(UInt8(ascii: ",")) else { return false }
         }
     }
 
