@@ -41,6 +41,7 @@ final class MapViewController {
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
     var fineBaseMapRequested = false
+    /// Whether the 1:50m map has started loading (after the launch data, or when the camera needs it).
     var detailedBaseMapRequested = false
     /// Credits for the base map and the data shown (GeoNames is added while its names show).
     var dataAttribution = MapFrameRenderer.defaultAttribution
