@@ -117,7 +117,11 @@ extension GeoJSONReader {
                 featureIndex = index
                 throw expected("a feature object '{'")
             }
-            try parseFeature(index: index)
+            if let plain = layoutPlain, let fixed = layoutFixed, readPlainFeature(plain, fixed: fixed, index: index) {
+                try ticker.tick(pos)
+            } else {
+                try parseFeature(index: index)
+            }
             index += 1
             if try !nextElementFollows(closer: UInt8(ascii: "]"), expecting: "',' or ']' after a feature") {
                 return (index - firstIndex, true)

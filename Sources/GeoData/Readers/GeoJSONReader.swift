@@ -39,8 +39,11 @@ struct GeoJSONReader {
         didSet {
             layoutSteps = layout.map { UnsafeBufferPointer($0.steps) } ?? UnsafeBufferPointer(start: nil, count: 0)
             layoutFixed = layout.map { UnsafePointer($0.fixed.baseAddress!) }
+            layoutPlain = layout?.plain.map { UnsafeBufferPointer($0.pieces) }
         }
     }
+    /// `layout`'s pieces when its features keep no property value (`PlainLayout`).
+    var layoutPlain: UnsafeBufferPointer<PlainLayout.Piece>?
     var layoutSteps = UnsafeBufferPointer<FeatureLayout.Step>(start: nil, count: 0)
     var layoutFixed: UnsafePointer<UInt8>?
     /// Features in a row that did not fit `layout`, and how many layouts were learnt.

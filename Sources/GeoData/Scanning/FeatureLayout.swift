@@ -30,6 +30,8 @@ final class FeatureLayout {
     let steps: UnsafeMutableBufferPointer<Step>
     /// The fixed bytes, followed by 8 bytes of padding (comparisons read whole words).
     let fixed: UnsafeMutableBufferPointer<UInt8>
+    /// The steps compiled for a feature that keeps no property value (nil if one does).
+    let plain: PlainLayout?
 
     /// The layout of the feature in `p[start..<end]` (a feature object the general reader has
     /// read without error), or nil when it is not a plain point feature this can describe:
@@ -44,11 +46,13 @@ final class FeatureLayout {
         fixed = .allocate(capacity: walker.fixed.count + 8)
         fixed.initialize(repeating: 0)
         _ = fixed.initialize(from: walker.fixed)
+        plain = PlainLayout(steps: steps)
     }
 
     deinit {
         steps.deallocate()
         fixed.deallocate()
+        plain?.deallocate()
     }
 }
 
