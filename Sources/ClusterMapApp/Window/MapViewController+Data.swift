@@ -25,6 +25,7 @@ extension MapViewController {
         updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
+        currentLoadIsBig = LoaderPriority.isBig(files)
         chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
 

@@ -68,6 +68,9 @@ final class MapViewController {
     /// Log the scene at the next rest even if the camera did not move.
     var forceSceneEvent = false
     var currentLoadCancel: CancelFlag?
+    /// Whether the running load is a big one (its frames are paced: `FramePacer`).
+    var currentLoadIsBig = false
+    var framePacer = FramePacer()
     /// The live source of the shown data (watched file, feed, replay).
     let live = LiveData()
     let dataDirectory = DataDirectory.locate()
@@ -112,6 +115,7 @@ final class MapViewController {
         // The launch data is already loading (started before GTK); it arrives as generation 1.
         loadGeneration = 1
         currentLoadCancel = MapApplication.initialLoad
+        currentLoadIsBig = LoaderPriority.isBig(MapViewController.initialSources(options, dataDirectory: dataDirectory).files)
         if MapApplication.initialLoad == nil && !MapViewController.launchIsLive(options) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
@@ -124,6 +128,7 @@ final class MapViewController {
 
     func draw(_ cr: OpaquePointer, width: Int, height: Int) {
         let start = ProcessClock.now()
+        framePacer.frameDrawn(at: MapViewController.now())
         let size = ScreenSize(width: Double(width), height: Double(height))
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
@@ -160,7 +165,22 @@ final class MapViewController {
         }
     }
 
-    func redraw() { gtk_widget_queue_draw(drawingArea) }
+    /// Asks GTK for a frame; while a big file loads, at most about 30 a second (`FramePacer`).
+    func redraw() {
+        guard currentLoadIsBig && currentLoadCancel != nil else { gtk_widget_queue_draw(drawingArea); return }
+        switch framePacer.request(at: MapViewController.now()) {
+        case .now:
+            gtk_widget_queue_draw(drawingArea)
+        case .after(let seconds):
+            runAfter(seconds) { [weak self] in
+                guard let self else { return }
+                self.framePacer.timerFired()
+                gtk_widget_queue_draw(self.drawingArea)
+            }
+        case .alreadyPending:
+            break
+        }
+    }
 
     // MARK: Camera changes
 
