@@ -171,6 +171,14 @@ struct CSVReader {
     /// Reads one coordinate cell; returns why it is unusable, or nil.
     @inline(__always)
     static func coordinate(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, _ out: inout Double) -> LoadReport.SkipReason? {
+        // The common cell, a short decimal and nothing else, in one pass.
+        if e > s {
+            let negative = p[s] == UInt8(ascii: "-")
+            if let short = FastDouble.shortDecimal(p, at: negative ? s + 1 : s), short.end == e {
+                out = negative ? -short.value : short.value
+                return nil
+            }
+        }
         var a = s, b = e
         while a < b && (p[a] == 32 || p[a] == 9) { a += 1 }
         while b > a && (p[b - 1] == 32 || p[b - 1] == 9) { b -= 1 }

@@ -14,8 +14,8 @@ struct CSVScanner {
         /// Bit 0: quoted; bit 1: has doubled quotes to undo.
         var flags: UInt8
     }
-    /// The fields of the current record are `fields[0..<fieldCount]` (the array is reused).
-    var fields: [Field] = []
+    /// The fields of the current record are `fields[0..<fieldCount]` (the storage is reused).
+    let fields = FieldList()
     private(set) var fieldCount = 0
     /// The record had text after a closing quote (`"ab"c`).
     var malformed = false
@@ -35,9 +35,39 @@ struct CSVScanner {
 
     @inline(__always)
     mutating func addField(_ start: Int, _ end: Int, _ flags: UInt8) {
-        let f = Field(start: start, end: end, flags: flags)
-        if fieldCount < fields.count { fields[fieldCount] = f } else { fields.append(f) }
+        fields.set(fieldCount, Field(start: start, end: end, flags: flags))
         fieldCount += 1
+    }
+
+    /// A record's fields, in storage of its own that grows and is reused: a Swift array here
+    /// cost a uniqueness check per field, a tenth of reading a row (issue 14, launch).
+    final class FieldList {
+        private var base: UnsafeMutablePointer<Field>
+        private var capacity = 16
+        /// Fields ever written (later records may have fewer).
+        private var written = 0
+
+        init() { base = .allocate(capacity: capacity) }
+        deinit { base.deallocate() }
+
+        /// Field `i` of the current record (an empty field past the longest record yet).
+        @inline(__always)
+        subscript(i: Int) -> Field { i < written ? base[i] : Field(start: 0, end: 0, flags: 0) }
+
+        @inline(__always)
+        func set(_ i: Int, _ f: Field) {
+            if i >= capacity { grow() }
+            base[i] = f
+            if i >= written { written = i + 1 }
+        }
+
+        private func grow() {
+            let bigger = UnsafeMutablePointer<Field>.allocate(capacity: capacity * 2)
+            bigger.update(from: base, count: capacity)
+            base.deallocate()
+            base = bigger
+            capacity *= 2
+        }
     }
 
     func invalidUTF8(at i: Int, fileName: String) -> GeoDataError {
