@@ -98,6 +98,37 @@ final class KDTreeTests: XCTestCase {
         }
     }
 
+    /// The query directory of stored levels changes how a row's first entry is found, never
+    /// which entries are visited or their order: compared with the searching index on uniform
+    /// and clumped points (blocks holding many entries), grid edges and boxes off the square.
+    func testCellIndexDirectoryVisitsTheSamePositions() {
+        var r = SeededRandom(seed: 43)
+        let n = 20_000
+        var xs = (0..<n).map { i in i % 3 == 0 ? 0.41 + r.unit() * 0.002 : r.unit() }
+        var ys = (0..<n).map { i in i % 3 == 0 ? 0.7 + r.unit() * 0.001 : r.unit() }
+        xs[0] = 1; ys[0] = 0; xs[1] = 0; ys[1] = 1; xs[2] = 1; ys[2] = 1; xs[3] = 0; ys[3] = 0
+        for cell in [0.0001, 0.0007, 0.013, 0.2] {
+            let plain = CellIndex(xs: xs, ys: ys, cell: cell)
+            var directed = plain
+            directed.buildDirectory()
+            XCTAssertFalse(directed.directory.isEmpty)
+            XCTAssertLessThanOrEqual(directed.directory.count, n / 4)
+            for q in 0..<300 {
+                let x0 = q < 150 ? r.unit() * 1.2 - 0.1 : 0.405 + r.unit() * 0.01
+                let y0 = q < 150 ? r.unit() * 1.2 - 0.1 : 0.695 + r.unit() * 0.01
+                let x1 = x0 + r.unit() * (q % 2 == 0 ? 0.01 : 0.3), y1 = y0 + r.unit() * (q % 3 == 0 ? 0.005 : 0.2)
+                var expected: [Int] = [], got: [Int] = []
+                plain.forEachInRange(minX: x0, minY: y0, maxX: x1, maxY: y1) { expected.append($0) }
+                directed.forEachInRange(minX: x0, minY: y0, maxX: x1, maxY: y1) { got.append($0) }
+                XCTAssertEqual(got, expected, "cell \(cell) box \(q)")
+                if got != expected { return }
+            }
+            var all: [Int] = []
+            directed.forEachInRange(minX: 0, minY: 0, maxX: 1, maxY: 1) { all.append($0) }
+            XCTAssertEqual(all.count, n)
+        }
+    }
+
     func testNeighborGraphMatchesRadiusQueries() {
         var r = SeededRandom(seed: 51)
         let n = 5000

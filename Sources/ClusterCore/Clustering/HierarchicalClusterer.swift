@@ -58,8 +58,10 @@ public final class HierarchicalClusterer: PointClusterer {
         var highest: [UInt8]
         var lowest: [UInt8]
 
-        /// A level that holds every entry of `index`.
+        /// A level that holds every entry of `index` (given its query directory here).
         init(index: CellIndex, level: UInt8) {
+            var index = index
+            index.buildDirectory()
             self.init(index: index, level: level, count: index.count, highest: [], lowest: [])
         }
 
@@ -71,10 +73,13 @@ public final class HierarchicalClusterer: PointClusterer {
             self.lowest = lowest
         }
 
-        /// The levels `top` down to `bottom` sharing one index (a band's): `counts` is the
-        /// difference array of entries per level (+1 at an entry's highest level, −1 below its lowest).
+        /// The levels `top` down to `bottom` sharing one index (a band's, given its query
+        /// directory here): `counts` is the difference array of entries per level (+1 at an
+        /// entry's highest level, −1 below its lowest).
         static func stack(index: CellIndex, top: Int, bottom: Int, counts: [Int], highest: [UInt8],
                           lowest: [UInt8]) -> [Level] {
+            var index = index
+            index.buildDirectory()
             var levels: [Level] = []
             var running = 0
             for level in stride(from: top, through: bottom, by: -1) {
@@ -101,23 +106,6 @@ public final class HierarchicalClusterer: PointClusterer {
                 }
             }
         }
-    }
-
-    /// Every cluster of every zoom, in creation order (zoom descending, then origin ascending).
-    struct ClusterTable: Sendable {
-        var x: [Double] = []
-        var y: [Double] = []
-        var count: [UInt32] = []
-        /// Position of the origin item in its level's stored (visiting) order.
-        var origin: [UInt32] = []
-        /// `childItems[childStart[c]..<childStart[c + 1]]` are cluster c's children (item
-        /// references at the zoom above): the origin and the neighbours it took.
-        var childStart: [UInt32] = []
-        var childItems: [UInt32] = []
-        /// The zoom each cluster belongs to.
-        var zoom: [UInt8] = []
-        /// `zoomStart[z - minZoom]..<zoomStart[z - minZoom + 1]` are the clusters of zoom z.
-        var zoomStart: [Int] = []
     }
 
     public let options: Options

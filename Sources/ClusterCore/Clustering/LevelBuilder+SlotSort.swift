@@ -90,6 +90,9 @@ extension LevelBuilder {
             }
             kc = m
         }
+        // The packed keys are in the band's columns now: their ~16 bytes per item needn't stay
+        // resident through the sweep and merges (the peak at 10M points).
+        scratch.discardSortContents()
         return (cell, width, PairBand.Columns(keys: keys, x: x, y: y, slots: slotColumn, refs: refs))
     }
 

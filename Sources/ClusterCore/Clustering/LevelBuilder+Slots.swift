@@ -117,6 +117,7 @@ extension LevelBuilder {
             self.table = table
             self.aggregates = aggregates
         }
+        table.reserve(forValidPoints: n0)
         buildTrace("slots filled")
         let scratch = CellIndex.SortScratch(capacity: n0)
         var aggregateBuilder = attributes.isEmpty ? nil : AggregateTable.Builder(attributes: attributes)
@@ -191,6 +192,8 @@ extension LevelBuilder {
                 edges = queryEdges(band, slots: slots, radius: r)
                 work = Int.max / 2
             }
+            // Only the exact sweep reads the centres in cell order: not resident through the merges.
+            scratch.discardCentreContents()
             buildTrace("z\(z) edges \(edges.count)")
             // Merged entries are marked in bands that store more than one level.
             let multiLevel = band.topLevel - 1 > band.lastZoom

@@ -60,6 +60,19 @@ extension CellIndex {
             cy = .allocate(capacity: 1)
         }
 
+        /// Discards the sort buffers' contents (their pages go back; see `LargeBuffer`), once a
+        /// build has gathered its result and nothing reads `sorted` until the next sort.
+        func discardSortContents() {
+            LargeBuffer.discardContents(sorted, count: capacity)
+            LargeBuffer.discardContents(spare, count: capacity)
+        }
+
+        /// Discards the centre buffers' contents, once the sweep that reads them is done.
+        func discardCentreContents() {
+            LargeBuffer.discardContents(cx, count: centreCapacity)
+            LargeBuffer.discardContents(cy, count: centreCapacity)
+        }
+
         deinit {
             LargeBuffer.free(sorted, count: capacity); LargeBuffer.free(spare, count: capacity)
             LargeBuffer.free(cx, count: centreCapacity); LargeBuffer.free(cy, count: centreCapacity)

@@ -17,6 +17,10 @@ struct CellIndex: Sendable {
     private(set) var y: [Float]
     /// Per position: an item reference (or, while a level is being built, a visiting-order index).
     var items: [UInt32]
+    /// For a stored level's queries (`buildDirectory`): `directory[b]` is the first position whose
+    /// key is at least `b << directoryShift`; empty when not built.
+    var directory: [UInt32] = []
+    var directoryShift: UInt64 = 0
 
     var count: Int { items.count }
 
@@ -263,6 +267,19 @@ struct CellIndex: Sendable {
                     // Tall boxes on fine grids: a plain scan is cheaper than a search per row.
                     let lo = lowerBound(r0 * width), hi = lowerBound((r1 + 1) * width, from: lo)
                     for p in lo..<hi { test(p) }
+                    return
+                }
+                if !directory.isEmpty {
+                    directory.withUnsafeBufferPointer { dir in
+                        for row in r0...r1 {
+                            let hiKey = row * width + c1
+                            var p = Self.directoryLowerBound(row * width + c0, dir, shift: directoryShift) { key(at: $0) }
+                            while p < n && key(at: p) <= hiKey {
+                                test(p)
+                                p += 1
+                            }
+                        }
+                    }
                     return
                 }
                 var start = 0

@@ -105,8 +105,9 @@ extension PairBand {
         let top = topLevel, bottom = bottomLevel
         if top == bottom && keys.count == sortedCount {
             // One level holding every entry, already in cell order.
-            return [HierarchicalClusterer.Level(index: CellIndex(cell: cell, width: width, x: x, y: y, items: refs),
-                                                level: UInt8(top))]
+            var index = CellIndex(cell: cell, width: width, x: x, y: y, items: refs)
+            keys.withUnsafeBufferPointer { index.buildDirectory(keys: $0) }
+            return [HierarchicalClusterer.Level(index: index, level: UInt8(top))]
         }
         let filtered = top != bottom
         let total = keys.count, sorted = sortedCount, overflow = overflowKeys.count
@@ -115,6 +116,8 @@ extension PairBand {
         let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(total, 1))
         defer { order.deallocate() }
         var stored = 0
+        // The stored entries' keys come in order here: the query directory is built on the way.
+        var directory = CellIndex.DirectoryBuilder(capacity: total, width: width)
         keys.withUnsafeBufferPointer { keys in
         overflowKeys.withUnsafeBufferPointer { overflowKeys in
         overflowEntries.withUnsafeBufferPointer { overflowEntries in
@@ -122,18 +125,19 @@ extension PairBand {
         lowest.withUnsafeBufferPointer { lowest in
             var i = 0, j = 0
             while i < sorted || j < overflow {
-                let e: Int
+                let e: Int, key: UInt64
                 if j == overflow || (i < sorted && keys[i] <= overflowKeys[j]) {
-                    e = i
+                    (e, key) = (i, keys[i])
                     i += 1
                 } else {
-                    e = Int(overflowEntries[j])
+                    (e, key) = (Int(overflowEntries[j]), overflowKeys[j])
                     j += 1
                 }
                 let low = lowest[e] == Self.onBottom ? bottom : Int(lowest[e])
                 if low <= Int(highest[e]) {
                     order[stored] = UInt32(e)
                     stored += 1
+                    directory?.add(key)
                 }
             }
         }}}}}
@@ -169,7 +173,8 @@ extension PairBand {
             orc = stored }
             oyc = stored }
             oxc = stored }
-        let index = CellIndex(cell: cell, width: width, x: ox, y: oy, items: orefs)
+        var index = CellIndex(cell: cell, width: width, x: ox, y: oy, items: orefs)
+        if let directory { index.setDirectory(directory) }
         return HierarchicalClusterer.Level.stack(index: index, top: top, bottom: bottom, counts: counts,
                                                  highest: ohigh, lowest: olow)
     }

@@ -26,6 +26,20 @@ enum LargeBuffer {
         return UnsafeMutablePointer<T>.allocate(capacity: max(count, 1))
     }
 
+    /// Gives the physical pages of a large buffer from `allocate` back to the system while keeping
+    /// the allocation: its contents become undefined (zero pages on Linux) and the next write
+    /// faults fresh pages in. For scratch that a build's later phases don't read, so that it
+    /// doesn't add to the peak while other phases run.
+    static func discardContents<T>(_ pointer: UnsafeMutablePointer<T>, count: Int) {
+        #if canImport(Glibc)
+        let bytes = max(count, 1) * MemoryLayout<T>.stride
+        // Only whole pages inside the buffer (2 MB-aligned start; allocator headers lie before it).
+        if bytes >= hugeThreshold {
+            _ = madvise(UnsafeMutableRawPointer(pointer), bytes / 4096 * 4096, MADV_DONTNEED)
+        }
+        #endif
+    }
+
     /// Frees a buffer from `allocate` (with its count).
     static func free<T>(_ pointer: UnsafeMutablePointer<T>, count: Int) {
         #if canImport(Glibc)
