@@ -114,17 +114,9 @@ extension CoverageRasterizer {
             let bandTop = band * bandRows, bandLast = min(height, bandTop + bandRows) - 1
             var kept = 0
             for k in 0..<activeCount {
-                let i = Int(active[k])
-                // ⌈bottom⌉ − 1 without `rounded(.up)` (a libm call per edge and band on baseline
-                // x86-64); `bottom` is above 0.
-                let bottom = sorted[i].bottom
-                var lastRow = Int(bottom)
-                if Float(lastRow) == bottom { lastRow -= 1 }
-                lastRow = min(height - 1, lastRow)
-                let firstRow = Int(sorted[i].y)
-                if firstRow <= min(lastRow, bandLast) {
-                    accumulate(&sorted[i], firstRow: firstRow, lastRow: min(lastRow, bandLast), bandTop: bandTop)
-                }
+                let e = sorted[Int(active[k])]
+                let lastRow = Int(e.lastRow)
+                accumulate(e, firstRow: max(bandTop, Int(e.firstRow)), lastRow: min(lastRow, bandLast), bandTop: bandTop)
                 if lastRow > bandLast {
                     active[kept] = active[k]
                     kept += 1

@@ -19,17 +19,19 @@ final class CoverageRasterizer {
     let width: Int
     let height: Int
 
-    /// An edge as collected: its current top (`y`, and `x` there), its bottom, slope and
-    /// direction. Floats: tile coordinates need far less than their precision, and half the bytes
-    /// stream faster through the sort.
+    /// An edge as collected: its top (`y0`, clipped to the surface, and `x0` there), its bottom,
+    /// slope and direction, and the rows it covers. Floats: tile coordinates need far less than
+    /// their precision, and half the bytes stream faster through the sort. x is computed afresh on
+    /// every row from the top (no error carried from row to row or band to band).
     struct Edge {
-        var x: Float
-        var y: Float
+        var x0: Float
+        var y0: Float
         var bottom: Float
         var dxdy: Float
         var dir: Float
-        /// The band holding the edge's top row.
-        var band: Int32
+        /// The first row (its band is `firstRow >> bandShift`) and the last (⌈bottom⌉ − 1).
+        var firstRow: Int32
+        var lastRow: Int32
     }
 
     static let bandShift = 4
@@ -85,14 +87,20 @@ final class CoverageRasterizer {
     /// Adds a directed edge (device pixels). Closed shapes must add all their edges.
     @inline(__always)
     func addEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
+        // One test for the four coordinates: a sum of finite numbers is finite (or overflows,
+        // which coordinates of a tile never come near).
+        guard y0 != y1, (x0 + y0 + x1 + y1).isFinite else { return }
         let (ax, ay, bx, by, dir): (Double, Double, Double, Double, Float) = y0 < y1 ? (x0, y0, x1, y1, 1) : (x1, y1, x0, y0, -1)
         guard by > 0, ay < Double(height) else { return }
         let dxdy = (bx - ax) / (by - ay)
-        let top = max(0, ay)
+        let top = max(0, ay), bottom = min(by, Double(height))
+        // ⌈bottom⌉ − 1 without `rounded(.up)` (a libm call on baseline x86-64); bottom is above 0.
+        var lastRow = Int(bottom)
+        if Double(lastRow) == bottom { lastRow -= 1 }
         if edgeCount == edgeCapacity { grow() }
-        edges[edgeCount] = Edge(x: Float(ax + (top - ay) * dxdy), y: Float(top), bottom: Float(min(by, Double(height))),
-                                dxdy: Float(dxdy), dir: dir, band: Int32(Int(top) >> Self.bandShift))
+        edges[edgeCount] = Edge(x0: Float(ax + (top - ay) * dxdy), y0: Float(top), bottom: Float(bottom),
+                                dxdy: Float(dxdy), dir: dir, firstRow: Int32(truncatingIfNeeded: Int(top)),
+                                lastRow: Int32(truncatingIfNeeded: max(Int(top), lastRow)))
         edgeCount += 1
     }
 
@@ -148,11 +156,11 @@ final class CoverageRasterizer {
     func sortIntoBands() {
         let start = bandStart
         start.initialize(repeating: 0, count: bandCount + 1)
-        for i in 0..<edgeCount { start[Int(edges[i].band) + 1] += 1 }
+        for i in 0..<edgeCount { start[Int(edges[i].firstRow) &>> Self.bandShift + 1] += 1 }
         for b in 0..<bandCount { start[b + 1] += start[b] }
         // Scatter with a moving cursor per band (reusing the counts, then restoring them).
         for i in 0..<edgeCount {
-            let b = Int(edges[i].band)
+            let b = Int(edges[i].firstRow) &>> Self.bandShift
             sorted[Int(start[b])] = edges[i]
             start[b] += 1
         }
@@ -165,45 +173,52 @@ final class CoverageRasterizer {
     }
 
     /// Accumulates rows `firstRow…lastRow` (all in the band starting at `bandTop`) of an edge into
-    /// the band's cells, and moves the edge's top to the end of those rows.
+    /// the band's cells.
     ///
-    /// Index arithmetic wraps (`&+`, `&*`, masking shifts): every index is inside the band by
-    /// construction, and Swift's overflow and over-shift checks were a third of this loop.
+    /// This loop is half of a dense tile's paint: all in Float, floor and ceiling by the 2²³
+    /// trick (Swift's checked float → integer conversions and the Double ↔ Float ones were a
+    /// sixth of it), and
+    /// index arithmetic that wraps (`&+`, `&*`, masking shifts): every index is inside the band by
+    /// construction (x is clamped to 0…width, rows to the band).
     @inline(__always)
-    func accumulate(_ e: inout Edge, firstRow: Int, lastRow: Int, bandTop: Int) {
-        let width = width, w = Double(width), wordsPerRow = wordsPerRow, rowCells = width &+ 2
-        let by = Double(e.bottom), dxdy = Double(e.dxdy), d = e.dir
-        var x = Double(e.x)
-        var top = Double(e.y)
+    func accumulate(_ e: Edge, firstRow: Int, lastRow: Int, bandTop: Int) {
+        let rowCells = width &+ 2, wordsPerRow = wordsPerRow, w = Float(width), lastCell = width &+ 1
+        let y0 = e.y0, x0 = e.x0, by = e.bottom, dxdy = e.dxdy, d = e.dir
+        let magic: Float = 8_388_608  // 2²³: adding it rounds a float in 0…2²² to an integer
+        var top = max(y0, Float(firstRow))
+        // Left of the surface counts as column 0, right of it as the spare column: the pixels
+        // inside see the same winding.
+        var xa = min(w, max(0, x0 + (top - y0) * dxdy))
+        var a = cells + (firstRow &- bandTop) &* rowCells
+        var words = touched + (firstRow &- bandTop) &* wordsPerRow
+        var rowBottom = Float(firstRow &+ 1)
         var row = firstRow
-        while row <= lastRow {
-            let rowBottom = min(Double(row &+ 1), by)
-            let dy = rowBottom - top
-            let xnext = x + dxdy * dy
-            top = rowBottom
-            // Left of the surface counts as column 0, right of it as the spare column: the
-            // pixels inside see the same winding.
-            let xa = min(w, max(0, x)), xb = min(w, max(0, xnext))
-            x = xnext
-            let dd = Float(dy) * d
+        while true {
+            let bottom = min(rowBottom, by)
+            let xb = min(w, max(0, x0 + (bottom - y0) * dxdy))
+            let dd = (bottom - top) * d
             let lo = min(xa, xb), hi = max(xa, xb)
-            // Both are in 0…width here, so truncation is floor (and avoids a libm call per row).
-            let li = Int(lo)
-            let loFloor = Double(li)
-            var hiI = Int(hi)
-            if Double(hiI) < hi { hiI &+= 1 }
-            let r = row &- bandTop
-            let a = cells + r &* rowCells
+            // lo's column and hi's right border: lo + ½ and hi + ½ rounded to integers (ties to
+            // even) give ⌊lo⌋ + 1 and ⌈hi⌉, except that an integer lo or hi may land one further
+            // out. The areas below only need lo − li and hiI − hi in 0…1, which holds either way,
+            // and lo == hi always gives hiI == li + 1 (both round the same). Both sums are at
+            // least 2²³ + ½: below 2²³ a float's mantissa would not hold the integer.
+            // (lo = 0 rounds to −1: kept at column 0.)
+            let loR = (lo + 0.5) + magic
+            let loFloor = max(0, loR - magic - 1)
+            let li = max(0, Int(loR.bitPattern & 0x7F_FFFF) &- 1)
+            let hiR = (hi + 0.5) + magic
+            let hiCeil = hiR - magic
+            let hiI = Int(hiR.bitPattern & 0x7F_FFFF)
             if hiI <= li &+ 1 {
-                let mid = Float(0.5 * (xa + xb) - loFloor)
+                let mid = 0.5 * (xa + xb) - loFloor
                 a[li] += dd - dd * mid
                 a[li &+ 1] += dd * mid
             } else {
-                let hiCeil = Double(hiI)
-                let s = Float(1 / (hi - lo))
-                let lof = Float(lo - loFloor)
+                let s = 1 / (hi - lo)
+                let lof = lo - loFloor
                 let a0 = 0.5 * s * (1 - lof) * (1 - lof)
-                let hif = Float(hi - hiCeil + 1)
+                let hif = hi - hiCeil + 1
                 let am = 0.5 * s * hif * hif
                 a[li] += dd * a0
                 if hiI == li &+ 2 {
@@ -218,9 +233,8 @@ final class CoverageRasterizer {
                 }
                 a[hiI] += dd * am
             }
-            let end = min(width &+ 1, hiI &+ 1)
             // Cells li…end were written: set the bits of their blocks.
-            let words = touched + r &* wordsPerRow
+            let end = min(lastCell, hiI &+ 1)
             var b0 = li &>> Self.blockShift
             let b1 = end &>> Self.blockShift
             while b0 &>> 6 != b1 &>> 6 {
@@ -228,9 +242,13 @@ final class CoverageRasterizer {
                 b0 = (b0 | 63) &+ 1
             }
             words[b0 &>> 6] |= (UInt64.max &>> UInt64(truncatingIfNeeded: 63 &- (b1 &- b0))) &<< UInt64(truncatingIfNeeded: b0)
+            if row == lastRow { break }
             row &+= 1
+            top = bottom
+            xa = xb
+            rowBottom += 1
+            a += rowCells
+            words += wordsPerRow
         }
-        e.x = Float(x)
-        e.y = Float(top)
     }
 }
