@@ -19,6 +19,8 @@ struct BenchOptions {
     var zooms: [Double] = [1, 4, 6, 8, 11]
     /// `--one-core`: the drawing thread alone (no band helper), for before/after comparisons.
     var oneCore = false
+    /// `--no-poll`: the band helper sleeps between a frame's jobs (see `BandHelper`).
+    var noPoll = false
     /// `--bilinear`: magnified tiles bilinear during zoom animations too.
     var bilinear = false
 
@@ -29,6 +31,7 @@ struct BenchOptions {
             switch a {
             case "--scale": if let v = next.flatMap(Double.init) { scale = v }; i += 1
             case "--one-core": oneCore = true
+            case "--no-poll": noPoll = true
             case "--bilinear": bilinear = true
             case "--frames": if let v = next.flatMap(Int.init) { frames = max(5, v) }; i += 1
             case "--png": if let v = next { pngDirectory = URL(fileURLWithPath: v) }; i += 1

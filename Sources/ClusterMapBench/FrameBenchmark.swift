@@ -63,7 +63,7 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
     return s
 }
 
-/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b] [--one-core]
+/// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b] [--one-core] [--no-poll]
 /// [--bilinear] [--tiles FILE]`: whole frames —
 /// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
 /// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
@@ -71,6 +71,7 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
 /// animation as if at rest (every frame a direct paint), for comparison.
 func runFrameBenchmark(_ args: [String]) {
     let options = BenchOptions(args)
+    BandHelper.shared.pollsDuringFrames = !options.noPoll
     var items = 1500
     if let i = args.firstIndex(of: "--items"), i + 1 < args.count, let v = Int(args[i + 1]) { items = max(0, v) }
     // `--modes zoom_animation,panning`: only these (e.g. to profile one).
@@ -82,29 +83,34 @@ func runFrameBenchmark(_ args: [String]) {
     if let i = args.firstIndex(of: "--tiles"), i + 1 < args.count {
         do { tiles = try TileMapLayer(path: args[i + 1]) } catch { benchFail("\(error)") }
     }
-    guard let (coarse, detailed, fine) = loadMaps(report: false) else { return }
-    let labels = loadLabels()
     let size = ScreenSize(width: options.width, height: options.height)
     let image = ImageSurface(width: Int(size.width), height: Int(size.height), scale: options.scale)
     let scene = benchScene(items: items, size: size)
     let pivot = ScreenPoint(x: size.width / 2, y: size.height / 2)
     let frames = options.frames
-    // The scene alone (sprites, capsules, callout), on a cleared image.
+    // The scene alone (sprites, capsules, callout), on a cleared image (`--modes scene_only`: only this).
     let sceneOnly = SceneRenderer()
-    var sceneTimes: [Double] = [], sceneCPU: [Double] = []
+    sceneOnly.usesBothCores = !options.oneCore
+    var sceneTimes: [Double] = [], sceneCPU: [Double] = [], sceneHelper: [Double] = []
     image.withContext { cr in
         for _ in 0..<frames {
             cairo_set_source_rgb(cr, 0.9, 0.9, 0.9)
             cairo_paint(cr)
+            let h0 = BandHelper.shared.cpuMilliseconds
             let c0 = threadCPUMs(), t0 = nowMs()
             sceneOnly.draw(scene, in: cr, palette: .light)
             sceneTimes.append(nowMs() - t0)
             sceneCPU.append(threadCPUMs() - c0)
+            sceneHelper.append(BandHelper.shared.cpuMilliseconds - h0)
         }
     }
     print(#"{"bench":"frame","mode":"scene_only","items":\#(items),"scale":\#(options.scale),"#
         + #""median_ms":\#(fmt(percentile(sceneTimes, 0.5))),"p95_ms":\#(fmt(percentile(sceneTimes, 0.95))),"#
-        + #""cpu_median_ms":\#(fmt(percentile(sceneCPU, 0.5)))}"#)
+        + #""cpu_median_ms":\#(fmt(percentile(sceneCPU, 0.5))),"helper_cpu_median_ms":\#(fmt(percentile(sceneHelper, 0.5)))}"#)
+    fflush(nil)
+    if onlyModes == ["scene_only"] { return }
+    guard let (coarse, detailed, fine) = loadMaps(report: false) else { return }
+    let labels = loadLabels()
     // Zoom 4 over Europe and the US (1:50m → 1:10m during the zoom animation), and zoom 8 over
     // Paris (1:10m, rivers, dense town names).
     var places = benchCentres.prefix(2).map { ($0.name, $0.coordinate, 4.0) }
@@ -199,12 +205,14 @@ func runFrameBenchmark(_ args: [String]) {
             }
             var times: [Double] = [], cpu: [Double] = [], labelCPU: [Double] = [], helperCPU: [Double] = []
             var baseCPU: [Double] = [], overlayCPU: [Double] = [], chromeCPU: [Double] = []
+            var wakeMs: [Double] = [], waitMs: [Double] = [], pollCPU: [Double] = []
             var drawnItems = 0
             image.withContext { cr in
                 for f in list {
                     // The tiles a loader thread would have painted by now (not the drawing thread's time).
                     tiles?.loadSynchronously(camera: f.camera, scale: options.scale, dark: false)
-                    let h0 = BandHelper.shared.cpuMilliseconds
+                    let h0 = BandHelper.shared.cpuMilliseconds, w0 = BandHelper.shared.wakeMilliseconds
+                    let wt0 = BandHelper.shared.waitMilliseconds, p0 = BandHelper.shared.pollMilliseconds
                     let c0 = threadCPUMs(), t0 = nowMs()
                     overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
                     labelCPU.append(threadCPUMs() - c0)
@@ -212,6 +220,9 @@ func runFrameBenchmark(_ args: [String]) {
                     times.append(nowMs() - t0)
                     cpu.append(threadCPUMs() - c0)
                     helperCPU.append(BandHelper.shared.cpuMilliseconds - h0)
+                    wakeMs.append(BandHelper.shared.wakeMilliseconds - w0)
+                    waitMs.append(BandHelper.shared.waitMilliseconds - wt0)
+                    pollCPU.append(BandHelper.shared.pollMilliseconds - p0)
                     let phases = renderer.lastFramePhases
                     baseCPU.append(phases.baseMap)
                     overlayCPU.append(phases.overlays)
@@ -234,6 +245,8 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""labels_cpu_p95_ms":\#(fmt(percentile(labelCPU, 0.95))),"#
                 + #""helper_cpu_median_ms":\#(fmt(percentile(helperCPU, 0.5))),"#
                 + #""helper_cpu_p95_ms":\#(fmt(percentile(helperCPU, 0.95))),"#
+                + #""helper_wake_median_ms":\#(fmt(percentile(wakeMs, 0.5))),"helper_wait_median_ms":\#(fmt(percentile(waitMs, 0.5))),"#
+                + #""helper_poll_cpu_median_ms":\#(fmt(percentile(pollCPU, 0.5))),"#
                 + #""base_map_cpu_median_ms":\#(fmt(percentile(baseCPU, 0.5))),"#
                 + #""overlays_cpu_median_ms":\#(fmt(percentile(overlayCPU, 0.5))),"#
                 + #""chrome_cpu_median_ms":\#(fmt(percentile(chromeCPU, 0.5)))}"#)

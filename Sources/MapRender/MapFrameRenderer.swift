@@ -70,6 +70,9 @@ public final class MapFrameRenderer {
             cairo_restore(cr)
             return
         }
+        // The helper stays awake for this frame's bands (see `BandHelper`).
+        if baseMap.usesBothCores { BandHelper.shared.frameBegins() }
+        defer { if baseMap.usesBothCores { BandHelper.shared.frameEnds() } }
         cairo_save(cr)
         let t0 = BandHelper.threadCPU()
         baseMap.draw(in: cr, camera: camera, isAnimating: isAnimating)

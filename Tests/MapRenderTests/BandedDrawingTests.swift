@@ -22,8 +22,16 @@ final class BandedDrawingTests: XCTestCase {
         return image
     }
 
+    /// Made-up sprites (translucent discs with an opaque bar) and real marks: a bubble with its
+    /// count, a selected pin, a price capsule (solid runs, soft shadows, anti-aliased text).
     private func sprites(scale: Double) -> [Sprite] {
-        (0..<6).map { n in
+        let style = BubbleStyle()
+        let marks = [
+            MarkSprites.bubble(step: 1, radius: 17, hovered: false, selected: true, label: "312", palette: .light, scale: scale),
+            MarkSprites.pin(color: 0xD6336C, selected: true, hovered: false, style: style, palette: .light, scale: scale),
+            MarkSprites.capsule(text: "$120", selected: false, style: style, palette: .dark, scale: scale),
+        ]
+        return marks + (0..<6).map { n in
             Sprite(width: 30 + Double(n) * 7, height: 20 + Double(n) * 5, anchorX: 4, anchorY: 3, scale: scale) { cr in
                 cairo_arc(cr, 12, 10, 8 + Double(n), 0, 2 * .pi)
                 cairo_set_source_rgba(cr, Double(n) / 6, 0.4, 1 - Double(n) / 6, 0.3 + Double(n) * 0.12)

@@ -81,13 +81,15 @@ public struct PlaceNamePlacer: Sendable {
 
 /// Pin labels that are the marker itself.
 public enum PinLabel {
+    /// Signs that start a price (checked for every pin of every frame: made once).
+    private static let currencySigns: Set<Character> = ["$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "฿"]
+
     /// Whether a label is price-like ("$120", "€86", "1,200 kr"): then its capsule is the marker
     /// (as on the apps people book stays with), centred on the place, instead of a capsule beside
     /// a round pin.
     public static func isMarker(_ label: String) -> Bool {
         guard let first = label.unicodeScalars.first else { return false }
-        let currency: Set<Character> = ["$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "฿"]
-        if currency.contains(Character(first)) { return label.dropFirst().first?.isNumber ?? false }
+        if currencySigns.contains(Character(first)) { return label.dropFirst().first?.isNumber ?? false }
         return Character(first).isNumber && label.count <= 10
     }
 }

@@ -72,34 +72,10 @@ public final class SceneRenderer: MapOverlay {
         if scene.hull.count >= 2 || !scene.fanLegs.isEmpty { batch.flush(into: cr) }
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)
-        var drawn = 0
-        let bandHeight = scale > 1.5 ? SceneRenderer.bandHeight : .infinity
-        if clip.maxY - clip.minY > 2 * bandHeight {
-            // HiDPI: the frame is 16 MB, more than the caches hold, and marks overlap a lot. Drawn
-            // a band of rows at a time (each band clipped, marks in their usual order, so every
-            // pixel gets the same paints in the same order), the pixels being blended stay cached.
-            batch.flush(into: cr)
-            var top = clip.minY
-            while top < clip.maxY {
-                let bottom = min(clip.maxY, ((top + bandHeight) / bandHeight).rounded(.down) * bandHeight)
-                var band = clip
-                band.minY = top
-                band.maxY = bottom
-                cairo_save(cr)
-                cairo_rectangle(cr, band.minX, top, band.maxX - band.minX, bottom - top)
-                cairo_clip(cr)
-                drawn += drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID,
-                                     clip: band, countAbove: top == clip.minY ? -.infinity : top)
-                drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID,
-                                  clip: band, countAbove: top == clip.minY ? -.infinity : top)
-                batch.flush(into: cr)
-                cairo_restore(cr)
-                top = bottom
-            }
-        } else {
-            drawn += drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
-            drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
-        }
+        // One batch for every mark, at any scale: `SpriteBatch` composites it a band of rows at
+        // a time, so the pixels being blended stay in the cache even in a 16 MB HiDPI frame.
+        var drawn = drawBubbles(scene.bubbles, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
+        drawn += drawPins(scene.pins, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip)
         if let ring = scene.focusRing {
             batch.flush(into: cr)
             drawFocusRing(ring, in: cr, palette: palette, clip: clip)
@@ -111,9 +87,6 @@ public final class SceneRenderer: MapOverlay {
         cairo_restore(cr)
         lastDrawnItemCount = drawn
     }
-
-    /// Rows (logical pixels) drawn at a time at HiDPI: about the L2 cache at scale 2 and 1280 wide.
-    static let bandHeight = 96.0
 
     private func styleID(palette: MapPalette, scale: Double) -> Int {
         let key = StyleKey(palette: palette, scale: scale)
@@ -128,10 +101,9 @@ public final class SceneRenderer: MapOverlay {
 
     // MARK: Items
 
-    /// Draws the bubbles that show in `clip`; returns how many of them begin (top edge) at or
-    /// below `countAbove` (so that marks drawn in several bands count once).
+    /// Draws the bubbles that show in `clip`; returns how many.
     private func drawBubbles(_ bubbles: [SceneBubble], in cr: OpaquePointer, palette: MapPalette,
-                             scale: Double, styleID: Int, clip: ScreenBox, countAbove: Double = -.infinity) -> Int {
+                             scale: Double, styleID: Int, clip: ScreenBox) -> Int {
         var drawn = 0
         // At scale 2 a sprite per count label would be tens of megabytes that no longer stay in
         // the CPU caches: bodies are shared and counts are small sprites on top. At scale 1 the
@@ -153,7 +125,7 @@ public final class SceneRenderer: MapOverlay {
                 }
                 sprite.paint(into: batch, in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale,
                              zoom: b.scale)
-                if b.center.y - extent >= countAbove { drawn += 1 }
+                drawn += 1
                 continue
             }
             let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags, look: b.look)
@@ -171,32 +143,31 @@ public final class SceneRenderer: MapOverlay {
                 }
                 text.paint(into: batch, in: cr, x: b.center.x, y: b.center.y, alpha: b.alpha, deviceScale: scale, zoom: b.scale)
             }
-            if b.center.y - extent >= countAbove { drawn += 1 }
-        }
-        return drawn
-    }
-
-    private func drawPins(_ pins: [ScenePin], in cr: OpaquePointer, palette: MapPalette,
-                          scale: Double, styleID: Int, clip: ScreenBox, countAbove: Double = -.infinity) -> Int {
-        var drawn = 0
-        // Selected pins last, on top of everything else.
-        var selected: [Int] = []
-        for (i, p) in pins.enumerated() {
-            if p.isSelected { selected.append(i); continue }
-            if drawPin(p, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip, countAbove: countAbove) {
-                drawn += 1
-            }
-        }
-        for i in selected where drawPin(pins[i], in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip,
-                                        countAbove: countAbove) {
             drawn += 1
         }
         return drawn
     }
 
-    /// Draws a pin if it shows in `clip`; true if it did and its top edge is at or below `countAbove`.
+    private func drawPins(_ pins: [ScenePin], in cr: OpaquePointer, palette: MapPalette,
+                          scale: Double, styleID: Int, clip: ScreenBox) -> Int {
+        var drawn = 0
+        // Selected pins last, on top of everything else.
+        var selected: [Int] = []
+        for (i, p) in pins.enumerated() {
+            if p.isSelected { selected.append(i); continue }
+            if drawPin(p, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
+                drawn += 1
+            }
+        }
+        for i in selected where drawPin(pins[i], in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
+            drawn += 1
+        }
+        return drawn
+    }
+
+    /// Draws a pin if it shows in `clip`; true if it did.
     private func drawPin(_ p: ScenePin, in cr: OpaquePointer, palette: MapPalette, scale: Double,
-                         styleID: Int, clip: ScreenBox, countAbove: Double = -.infinity) -> Bool {
+                         styleID: Int, clip: ScreenBox) -> Bool {
         guard p.alpha > 0.004 else { return false }
         let extent = style.pinRadius + 8
         var box = ScreenBox(minX: -extent, minY: -extent, maxX: extent, maxY: extent)
@@ -215,7 +186,7 @@ public final class SceneRenderer: MapOverlay {
             }
             capsule.paint(into: batch, in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
             // A price capsule is the marker itself: no round pin under it.
-            if PinLabel.isMarker(label) { return p.center.y + box.minY >= countAbove }
+            if PinLabel.isMarker(label) { return true }
         }
         let flags = (p.isSelected ? MarkSprites.selectedFlag : 0) | (p.isHovered ? MarkSprites.hoveredFlag : 0)
         let key = MarkKey.pin(style: styleID, color: p.isSelected ? 0 : p.color, flags: flags)
@@ -224,7 +195,7 @@ public final class SceneRenderer: MapOverlay {
                             palette: palette, scale: scale)
         }
         sprite.paint(into: batch, in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
-        return p.center.y + box.minY >= countAbove
+        return true
     }
 
     // MARK: Vector parts (few per frame)

@@ -17,6 +17,8 @@ public final class Sprite {
     /// Extents of the visible mark around the anchor (for culling), logical pixels.
     public var bounds: ScreenBox { ScreenBox(minX: -anchorX, minY: -anchorY, maxX: width - anchorX, maxY: height - anchorY) }
     var lastUsed = 0
+    /// The image's rows as runs to composite (see `SpriteRuns`), made on first use.
+    lazy var runs = SpriteRuns(image)
 
     /// Draws a sprite on a canvas of `width × height` logical pixels whose anchor is at
     /// (`anchorX`, `anchorY`), then keeps only the part that shows: the image is cropped to the
