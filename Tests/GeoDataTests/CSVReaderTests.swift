@@ -21,6 +21,23 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(set.properties(at: 0).map(\.value), [.string("A"), .number(100)])
     }
 
+    /// More columns than the scanner's first field storage holds (16): it grows, and every
+    /// cell, short decimals and others, reads as before.
+    func testWideRowsAndCoordinateCellsOfEveryShape() throws {
+        let extra = (0..<20).map { "c\($0)" }
+        var text = (["name", "lat"] + extra + ["lon"]).joined(separator: ",") + "\n"
+        let cells = ["1.5", "-3", " 12.25 ", "-0.5", "0", "1e1", "-12.1234567", "7.", "+4", "12345678.5"]
+        for (i, lat) in cells.enumerated() {
+            text += (["p\(i)", lat] + extra.map { "\($0)v\(i)" } + ["\(i).75"]).joined(separator: ",") + "\n"
+        }
+        let set = try csv(text)
+        // "7." and "+4" are read leniently (spreadsheets write them); 12345678.5 is out of range.
+        XCTAssertEqual(set.coordinates.map(\.latitude), [1.5, -3, 12.25, -0.5, 0, 10, -12.1234567, 7, 4])
+        XCTAssertEqual(set.coordinates.map(\.longitude), [0.75, 1.75, 2.75, 3.75, 4.75, 5.75, 6.75, 7.75, 8.75])
+        XCTAssertEqual(set.report.totalSkipped, 1)
+        XCTAssertEqual(set.properties(at: 6).first { $0.key == "c19" }?.value, .string("c19v6"))
+    }
+
     func testQuotedFieldsWithCommasQuotesAndNewlines() throws {
         let text = "name,description,lat,lon\n"
             + "\"Smith, John\",\"He said \"\"hi\"\"\",1,2\n"

@@ -16,15 +16,16 @@ public struct FramePacer: Sendable {
         case alreadyPending
     }
 
-    /// Shortest time from one frame to the next request. A little under 33 ms: the request
-    /// is drawn at the display's next refresh (every 16.7 ms at 60 Hz), so frames come every
-    /// second refresh, 33 ms apart.
+    /// Shortest time from one frame's refresh (the frame clock's time) to the next request.
+    /// Between one and two refreshes (16.7 ms at 60 Hz): the request is drawn at the next
+    /// refresh, so frames come every second refresh, 33 ms apart, and a timer up to 13 ms late
+    /// still makes it.
     public var minimumInterval: Double
 
     private var lastFrame = -Double.infinity
     private var pending = false
 
-    public init(minimumInterval: Double = 0.022) {
+    public init(minimumInterval: Double = 0.020) {
         self.minimumInterval = minimumInterval
     }
 

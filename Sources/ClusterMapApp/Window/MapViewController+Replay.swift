@@ -53,6 +53,8 @@ extension MapViewController {
     func loadReplay() {
         loadGeneration += 1
         currentLoadCancel?.cancel()
+        // The dropped load reports nothing any more (its generation is gone): it is over here.
+        currentLoadCancel = nil
         startReplay()
     }
 

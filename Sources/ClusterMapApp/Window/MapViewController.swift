@@ -128,7 +128,10 @@ final class MapViewController {
 
     func draw(_ cr: OpaquePointer, width: Int, height: Int) {
         let start = ProcessClock.now()
-        framePacer.frameDrawn(at: MapViewController.now())
+        // The refresh this frame belongs to (not when drawing began): the pacer's next frame
+        // then lands on the second refresh after it even when this draw started late.
+        framePacer.frameDrawn(at: gtk_widget_get_frame_clock(drawingArea).map { Double(gdk_frame_clock_get_frame_time($0)) / 1e6 }
+                                  ?? MapViewController.now())
         let size = ScreenSize(width: Double(width), height: Double(height))
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         lastScene = buildScene()
@@ -173,7 +176,7 @@ final class MapViewController {
             gtk_widget_queue_draw(drawingArea)
         case .after(let seconds):
             runAfter(seconds) { [weak self] in
-                guard let self else { return }
+                guard let self, !MapApplication.isClosed else { return }
                 self.framePacer.timerFired()
                 gtk_widget_queue_draw(self.drawingArea)
             }

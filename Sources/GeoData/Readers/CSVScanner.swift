@@ -63,7 +63,7 @@ struct CSVScanner {
 
         private func grow() {
             let bigger = UnsafeMutablePointer<Field>.allocate(capacity: capacity * 2)
-            bigger.update(from: base, count: capacity)
+            bigger.initialize(from: base, count: capacity)
             base.deallocate()
             base = bigger
             capacity *= 2
