@@ -7,22 +7,24 @@ extension LiveClusterIndex {
     @inline(__always) static func clusterNumber(_ r: Ref) -> Int { Int(r & ~clusterFlag) }
     @inline(__always) static func clusterRef(_ c: Int) -> Ref { UInt32(c) | clusterFlag }
 
-    @inline(__always) func x(_ r: Ref) -> Double { Self.isCluster(r) ? cx[Self.clusterNumber(r)] : px[Int(r)] }
-    @inline(__always) func y(_ r: Ref) -> Double { Self.isCluster(r) ? cy[Self.clusterNumber(r)] : py[Int(r)] }
-    @inline(__always) func weight(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cCount[Self.clusterNumber(r)]) : 1 }
-    @inline(__always) func alive(_ r: Ref) -> Bool { Self.isCluster(r) ? cAlive[Self.clusterNumber(r)] : pAlive[Int(r)] }
-    @inline(__always) func low(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cLow[Self.clusterNumber(r)] : pLow[Int(r)]) }
-    @inline(__always) func parent(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cParent[Self.clusterNumber(r)] : pParent[Int(r)]) }
-    @inline(__always) func top(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cTop[Self.clusterNumber(r)]) : options.maxZoom + 1 }
+    @inline(__always) func x(_ r: Ref) -> Double { Self.isCluster(r) ? cNode[Self.clusterNumber(r)].x : pNode[Int(r)].x }
+    @inline(__always) func y(_ r: Ref) -> Double { Self.isCluster(r) ? cNode[Self.clusterNumber(r)].y : pNode[Int(r)].y }
+    @inline(__always) func weight(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cNode[Self.clusterNumber(r)].count) : 1 }
+    @inline(__always) func alive(_ r: Ref) -> Bool { Self.isCluster(r) ? cNode[Self.clusterNumber(r)].alive : pNode[Int(r)].alive }
+    @inline(__always) func low(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cNode[Self.clusterNumber(r)].low : pNode[Int(r)].low) }
+    @inline(__always) func parent(_ r: Ref) -> Int {
+        Int(Self.isCluster(r) ? cNode[Self.clusterNumber(r)].parent : pNode[Int(r)].parent)
+    }
+    @inline(__always) func top(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cNode[Self.clusterNumber(r)].top) : options.maxZoom + 1 }
     @inline(__always) func baseLow(_ r: Ref) -> Int {
-        Int(Self.isCluster(r) ? cBaseLow[Self.clusterNumber(r)] : pBaseLow[Int(r)])
+        Int(Self.isCluster(r) ? cNode[Self.clusterNumber(r)].baseLow : pNode[Int(r)].baseLow)
     }
 
     @inline(__always) func setLow(_ r: Ref, _ z: Int, parent: Int) {
         if Self.isCluster(r) {
-            cLow[Self.clusterNumber(r)] = Int8(z); cParent[Self.clusterNumber(r)] = Int32(parent)
+            cNode[Self.clusterNumber(r)].low = Int8(z); cNode[Self.clusterNumber(r)].parent = Int32(parent)
         } else {
-            pLow[Int(r)] = Int8(z); pParent[Int(r)] = Int32(parent)
+            pNode[Int(r)].low = Int8(z); pNode[Int(r)].parent = Int32(parent)
         }
     }
 
@@ -129,7 +131,7 @@ extension LiveClusterIndex {
     /// The public id of cluster number c.
     func clusterID(ofCluster c: Int) -> ClusterID {
         if c < baseClusterCount { return ClusterID(rawValue: base.clusterID(ofCluster: c).rawValue - base.inputCount + Self.idBase) }
-        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cTop[c]) + 1)
+        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cNode[c].top) + 1)
     }
 
     /// The base build's own id for one of its clusters' public ids, nil for other ids.
@@ -149,12 +151,12 @@ extension LiveClusterIndex {
     func clusterNumber(for id: ClusterID) -> Int? {
         if let b = baseID(id) {
             guard let c = base.clusterNumber(for: b) else { return nil }
-            return !materialized || cAlive[c] ? c : nil
+            return !materialized || cNode[c].alive ? c : nil
         }
         let v = id.rawValue - Self.madeBase
         guard v >= 0 else { return nil }
         let c = v >> 5
-        guard c < cCount.count, cAlive[c], Int(cTop[c]) + 1 == v & 31 else { return nil }
+        guard c < cNode.count, cNode[c].alive, Int(cNode[c].top) + 1 == v & 31 else { return nil }
         return c
     }
 
@@ -162,8 +164,8 @@ extension LiveClusterIndex {
     func makeItem(_ r: Ref) -> ClusterItem {
         if Self.isCluster(r) {
             let c = Self.clusterNumber(r)
-            return ClusterItem(kind: .cluster(clusterID(ofCluster: c)), coordinate: WebMercator.unproject(x: cx[c], y: cy[c]),
-                               count: Int(cCount[c]), aggregateSlot: Int32(truncatingIfNeeded: c))
+            return ClusterItem(kind: .cluster(clusterID(ofCluster: c)), coordinate: WebMercator.unproject(x: cNode[c].x, y: cNode[c].y),
+                               count: Int(cNode[c].count), aggregateSlot: Int32(truncatingIfNeeded: c))
         }
         return ClusterItem(kind: .point(Int(r)), coordinate: coordinates[Int(r)], count: 1)
     }

@@ -34,6 +34,7 @@ extension LiveClusterIndex {
         for id in changes.removals where contains(id) {
             repair.record(Ref(id), low: low(Ref(id)), parent: parent(Ref(id)))
             pAlive[id] = false
+            pNode[id].alive = false
             count -= 1
             repair.gone.insert(Ref(id))
             result.removed += 1
@@ -41,9 +42,9 @@ extension LiveClusterIndex {
         for (id, to) in changes.moves where contains(id) && to.isValid {
             let r = Ref(id)
             repair.record(r, low: low(r), parent: parent(r))
-            for z in options.minZoom...top { overlay[levelIndex(z)].remove(r, x: px[id], y: py[id]) }
+            for z in options.minZoom...top { overlay[levelIndex(z)].remove(r, x: pNode[id].x, y: pNode[id].y) }
             setPosition(id, to)
-            pBaseLow[id] = Self.notInBase
+            pNode[id].baseLow = Self.notInBase
             register(r, onLevel: top)
             repair.gone.insert(r)
             repair.fresh.insert(r)
@@ -52,11 +53,8 @@ extension LiveClusterIndex {
         for (k, c) in changes.additions.enumerated() {
             let id = coordinates.count
             coordinates.append(c)
-            px.append(0); py.append(0)
             pAlive.append(c.isValid)
-            pLow.append(Int8(options.minZoom - 1))
-            pParent.append(-1)
-            pBaseLow.append(Self.notInBase)
+            pNode.append(PointNode(x: 0, y: 0, low: Int8(options.minZoom - 1), baseLow: Self.notInBase, alive: c.isValid))
             if !categories.isEmpty || !addedCategories.isEmpty {
                 if categories.isEmpty { categories = [Int32](repeating: -1, count: id) }
                 categories.append(k < addedCategories.count ? addedCategories[k] : -1)
@@ -83,8 +81,8 @@ extension LiveClusterIndex {
     /// Sets a point's coordinate and its projection (Float-rounded, as the base's).
     private func setPosition(_ id: Int, _ c: GeoCoordinate) {
         coordinates[id] = c
-        px[id] = Double(Float(WebMercator.x(longitude: c.longitude)))
-        py[id] = Double(Float(WebMercator.y(latitude: c.latitude)))
+        pNode[id].x = Double(Float(WebMercator.x(longitude: c.longitude)))
+        pNode[id].y = Double(Float(WebMercator.y(latitude: c.latitude)))
     }
 
     /// The bookkeeping of one batch.
@@ -136,7 +134,7 @@ extension LiveClusterIndex {
             repair.probedBase.removeAll()
         }
         if repair.clearOfBase.contains(f) { return true }
-        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, px[Int(f)], py[Int(f)]) else { return false }
+        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, pNode[Int(f)].x, pNode[Int(f)].y) else { return false }
         repair.clearOfBase.insert(f)
         return true
     }
@@ -154,13 +152,13 @@ extension LiveClusterIndex {
             free.append(n)
         }
         func touch(_ c: Int) {
-            if cAlive[c] && isTouched.insert(UInt32(c)) { touched.append(c) }
+            if cNode[c].alive && isTouched.insert(UInt32(c)) { touched.append(c) }
         }
         func dissolve(_ c: Int) {
-            guard cAlive[c] else { return }
+            guard cNode[c].alive else { return }
             let ref = Self.clusterRef(c)
             repair.record(ref, low: low(ref), parent: parent(ref))
-            cAlive[c] = false
+            cNode[c].alive = false
             if wasOnLevel(ref, z, repair) { goneNext.insert(ref) }
             for child in children(ofCluster: c) where isOnLevel(child, z + 1) && !repair.gone.contains(child) {
                 addFree(child)
@@ -185,7 +183,7 @@ extension LiveClusterIndex {
         }
         // Touched clusters keep their remaining children when the rules still hold; else dissolve.
         for c in touched where !updateInPlace(c, zoom: z, radius: r, repair: repair) { dissolve(c) }
-        for c in touched where cAlive[c] { shiftedNext.insert(Self.clusterRef(c)) }
+        for c in touched where cNode[c].alive { shiftedNext.insert(Self.clusterRef(c)) }
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
         // Deeper down, same-spot points already travel inside one item.
@@ -229,7 +227,7 @@ extension LiveClusterIndex {
             for n in found[lists[q].start..<lists[q].end] {
                 if isFree.contains(n) {
                     if !visited.contains(n) { neighbours.append(n); numPoints += weight(n) }
-                } else if low(n) == z, parent(n) >= 0, cAlive[parent(n)], isOrigin(n, of: parent(n)) {
+                } else if low(n) == z, parent(n) >= 0, cNode[parent(n)].alive, isOrigin(n, of: parent(n)) {
                     let dx = x(n) - x(i), dy = y(n) - y(i), d = dx * dx + dy * dy
                     if d < hostDistance || (d == hostDistance && parent(n) < host) { host = parent(n); hostDistance = d }
                 }
@@ -313,13 +311,13 @@ extension LiveClusterIndex {
             wy += y(k) * Double(w)
             points += w
         }
-        if cBaseLow[c] == Self.notInBase {
-            for l in max(low(ref) + 1, options.minZoom)...z { overlay[levelIndex(l)].remove(ref, x: cx[c], y: cy[c]) }
+        if cNode[c].baseLow == Self.notInBase {
+            for l in max(low(ref) + 1, options.minZoom)...z { overlay[levelIndex(l)].remove(ref, x: cNode[c].x, y: cNode[c].y) }
         }
-        cBaseLow[c] = Self.notInBase
-        cx[c] = wx / Double(points)
-        cy[c] = wy / Double(points)
-        cCount[c] = UInt32(points)
+        cNode[c].baseLow = Self.notInBase
+        cNode[c].x = wx / Double(points)
+        cNode[c].y = wy / Double(points)
+        cNode[c].count = UInt32(points)
         if hasAttributes {
             var agg = nodeAggregates(kids[0])
             for n in kids.dropFirst() { agg = agg.merged(with: nodeAggregates(n)) }
@@ -330,20 +328,14 @@ extension LiveClusterIndex {
 
     /// Makes a cluster at zoom z from an origin and the neighbours it takes; returns its number.
     private func makeCluster(origin i: Ref, neighbours: [Ref], numPoints: Int, zoom z: Int) -> Int {
-        let c = cCount.count
+        let c = cNode.count
         var wx = x(i) * Double(weight(i)), wy = y(i) * Double(weight(i))
         for n in neighbours {
             wx += x(n) * Double(weight(n))
             wy += y(n) * Double(weight(n))
         }
-        cx.append(wx / Double(numPoints))
-        cy.append(wy / Double(numPoints))
-        cCount.append(UInt32(numPoints))
-        cTop.append(Int8(z))
-        cLow.append(Int8(options.minZoom - 1))
-        cParent.append(-1)
-        cAlive.append(true)
-        cBaseLow.append(Self.notInBase)
+        cNode.append(ClusterNode(x: wx / Double(numPoints), y: wy / Double(numPoints), count: UInt32(numPoints), top: Int8(z),
+                                 low: Int8(options.minZoom - 1), baseLow: Self.notInBase))
         let kids = [i] + neighbours
         madeChildren.append(kids)
         if hasAttributes {
