@@ -46,37 +46,68 @@ extension LiveClusterIndex {
     /// Calls `body` with every node on level z whose position is inside the box (edges included).
     func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool = true,
                      _ body: (Ref) -> Void) {
-        if useBase { forEachBaseNode(onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, body) }
-        overlay[levelIndex(z)].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
-            guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
-            let rx = x(r), ry = y(r)
-            if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
+        forEachNode(onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, base: useBase, near: nil, body)
+    }
+
+    /// `forEachNode` in the box, where base entries whose stored (Float) position is farther than
+    /// `near.r` from `near.(x, y)` may be left out without reading their node state.
+    ///
+    /// The per-level state is reached through buffer pointers: copying a level's `OverlayGrid` or
+    /// base `Level` out of its array (as `overlay[l].method()` does) retains and releases each of
+    /// their arrays, ten atomic pairs per search, and a repair makes tens of thousands of searches.
+    private func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool,
+                             near: (x: Double, y: Double, r: Double)?, _ body: (Ref) -> Void) {
+        let l = levelIndex(z)
+        if useBase {
+            base.levels.withUnsafeBufferPointer { levels in
+                baseBlocks.withUnsafeBufferPointer { blocks in
+                    forEachBaseNode(levels[l], blocks[l], onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                    near: near, body)
+                }
+            }
+        }
+        overlay.withUnsafeBufferPointer { grids in
+            grids[l].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
+                guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
+                let rx = x(r), ry = y(r)
+                if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
+            }
         }
     }
 
     /// `forEachNode` in the base's index only.
-    private func forEachBaseNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
-                                 _ body: (Ref) -> Void) {
-        let level = base.levels[levelIndex(z)]
-        let index = level.index, l = level.level, n = UInt32(base.inputCount)
-        let blocks = (maxY - minY) < 64 * index.cell ? baseBlocks[levelIndex(z)] : nil
-        index.items.withUnsafeBufferPointer { items in
-            level.highest.withUnsafeBufferPointer { high in
-                level.lowest.withUnsafeBufferPointer { low in
-                    // A level may share its band's index: the base's own level range of an entry
-                    // rules out the others without touching their (scattered) node state.
-                    let banded = !high.isEmpty
-                    let visit = { (p: Int) in
-                        if banded && (high[p] < l || low[p] > l) { return }
-                        let b = items[p]
-                        let r = b < n ? b : Self.clusterRef(Int(b - n))
-                        if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
-                    }
-                    // Block starts help small boxes (neighbour searches); a tall box scans its rows anyway.
-                    if let blocks {
-                        blocks.forEachInRange(index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
-                    } else {
-                        index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+    private func forEachBaseNode(_ level: HierarchicalClusterer.Level, _ levelBlocks: LevelBlocks?,
+                                 onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+                                 near: (x: Double, y: Double, r: Double)?, _ body: (Ref) -> Void) {
+        let l = level.level, n = UInt32(base.inputCount)
+        let small = (maxY - minY) < 64 * level.index.cell
+        // Stored positions are Float: within a few ulps (< queryMargin) of the node's own.
+        let (qx, qy) = near.map { ($0.x, $0.y) } ?? (0, 0)
+        let reach = near.map { ($0.r + Self.queryMargin) * ($0.r + Self.queryMargin) } ?? .infinity
+        level.index.items.withUnsafeBufferPointer { items in
+            level.index.x.withUnsafeBufferPointer { xs in
+                level.index.y.withUnsafeBufferPointer { ys in
+                    level.highest.withUnsafeBufferPointer { high in
+                        level.lowest.withUnsafeBufferPointer { low in
+                            // A level may share its band's index: the base's own level range of an entry
+                            // rules out the others without touching their (scattered) node state; so
+                            // does a stored position out of reach of a radius search's centre.
+                            let banded = !high.isEmpty
+                            let visit = { (p: Int) in
+                                if banded && (high[p] < l || low[p] > l) { return }
+                                let dx = Double(xs[p]) - qx, dy = Double(ys[p]) - qy
+                                if dx * dx + dy * dy > reach { return }
+                                let b = items[p]
+                                let r = b < n ? b : Self.clusterRef(Int(b - n))
+                                if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
+                            }
+                            // Block starts help small boxes (neighbour searches); a tall box scans its rows anyway.
+                            if small && levelBlocks != nil {
+                                levelBlocks!.forEachInRange(level.index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+                            } else {
+                                level.index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+                            }
+                        }
                     }
                 }
             }
@@ -108,7 +139,7 @@ extension LiveClusterIndex {
                      _ body: (Ref) -> Void) {
         let r2 = r * r
         let m = r + Self.queryMargin
-        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase) { n in
+        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase, near: (qx, qy, r)) { n in
             let dx = x(n) - qx, dy = y(n) - qy
             if dx * dx + dy * dy <= r2 { body(n) }
         }
