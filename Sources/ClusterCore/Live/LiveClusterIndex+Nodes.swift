@@ -7,22 +7,24 @@ extension LiveClusterIndex {
     @inline(__always) static func clusterNumber(_ r: Ref) -> Int { Int(r & ~clusterFlag) }
     @inline(__always) static func clusterRef(_ c: Int) -> Ref { UInt32(c) | clusterFlag }
 
-    @inline(__always) func x(_ r: Ref) -> Double { Self.isCluster(r) ? cx[Self.clusterNumber(r)] : px[Int(r)] }
-    @inline(__always) func y(_ r: Ref) -> Double { Self.isCluster(r) ? cy[Self.clusterNumber(r)] : py[Int(r)] }
-    @inline(__always) func weight(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cCount[Self.clusterNumber(r)]) : 1 }
-    @inline(__always) func alive(_ r: Ref) -> Bool { Self.isCluster(r) ? cAlive[Self.clusterNumber(r)] : pAlive[Int(r)] }
-    @inline(__always) func low(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cLow[Self.clusterNumber(r)] : pLow[Int(r)]) }
-    @inline(__always) func parent(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cParent[Self.clusterNumber(r)] : pParent[Int(r)]) }
-    @inline(__always) func top(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cTop[Self.clusterNumber(r)]) : options.maxZoom + 1 }
+    @inline(__always) func x(_ r: Ref) -> Double { Self.isCluster(r) ? cNode[Self.clusterNumber(r)].x : pNode[Int(r)].x }
+    @inline(__always) func y(_ r: Ref) -> Double { Self.isCluster(r) ? cNode[Self.clusterNumber(r)].y : pNode[Int(r)].y }
+    @inline(__always) func weight(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cNode[Self.clusterNumber(r)].count) : 1 }
+    @inline(__always) func alive(_ r: Ref) -> Bool { Self.isCluster(r) ? cNode[Self.clusterNumber(r)].alive : pNode[Int(r)].alive }
+    @inline(__always) func low(_ r: Ref) -> Int { Int(Self.isCluster(r) ? cNode[Self.clusterNumber(r)].low : pNode[Int(r)].low) }
+    @inline(__always) func parent(_ r: Ref) -> Int {
+        Int(Self.isCluster(r) ? cNode[Self.clusterNumber(r)].parent : pNode[Int(r)].parent)
+    }
+    @inline(__always) func top(_ r: Ref) -> Int { Self.isCluster(r) ? Int(cNode[Self.clusterNumber(r)].top) : options.maxZoom + 1 }
     @inline(__always) func baseLow(_ r: Ref) -> Int {
-        Int(Self.isCluster(r) ? cBaseLow[Self.clusterNumber(r)] : pBaseLow[Int(r)])
+        Int(Self.isCluster(r) ? cNode[Self.clusterNumber(r)].baseLow : pNode[Int(r)].baseLow)
     }
 
     @inline(__always) func setLow(_ r: Ref, _ z: Int, parent: Int) {
         if Self.isCluster(r) {
-            cLow[Self.clusterNumber(r)] = Int8(z); cParent[Self.clusterNumber(r)] = Int32(parent)
+            cNode[Self.clusterNumber(r)].low = Int8(z); cNode[Self.clusterNumber(r)].parent = Int32(parent)
         } else {
-            pLow[Int(r)] = Int8(z); pParent[Int(r)] = Int32(parent)
+            pNode[Int(r)].low = Int8(z); pNode[Int(r)].parent = Int32(parent)
         }
     }
 
@@ -44,37 +46,68 @@ extension LiveClusterIndex {
     /// Calls `body` with every node on level z whose position is inside the box (edges included).
     func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool = true,
                      _ body: (Ref) -> Void) {
-        if useBase { forEachBaseNode(onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, body) }
-        overlay[levelIndex(z)].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
-            guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
-            let rx = x(r), ry = y(r)
-            if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
+        forEachNode(onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, base: useBase, near: nil, body)
+    }
+
+    /// `forEachNode` in the box, where base entries whose stored (Float) position is farther than
+    /// `near.r` from `near.(x, y)` may be left out without reading their node state.
+    ///
+    /// The per-level state is reached through buffer pointers: copying a level's `OverlayGrid` or
+    /// base `Level` out of its array (as `overlay[l].method()` does) retains and releases each of
+    /// their arrays, ten atomic pairs per search, and a repair makes tens of thousands of searches.
+    private func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool,
+                             near: (x: Double, y: Double, r: Double)?, _ body: (Ref) -> Void) {
+        let l = levelIndex(z)
+        if useBase {
+            base.levels.withUnsafeBufferPointer { levels in
+                baseBlocks.withUnsafeBufferPointer { blocks in
+                    forEachBaseNode(levels[l], blocks[l], onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                    near: near, body)
+                }
+            }
+        }
+        overlay.withUnsafeBufferPointer { grids in
+            grids[l].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
+                guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
+                let rx = x(r), ry = y(r)
+                if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
+            }
         }
     }
 
     /// `forEachNode` in the base's index only.
-    private func forEachBaseNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
-                                 _ body: (Ref) -> Void) {
-        let level = base.levels[levelIndex(z)]
-        let index = level.index, l = level.level, n = UInt32(base.inputCount)
-        let blocks = (maxY - minY) < 64 * index.cell ? baseBlocks[levelIndex(z)] : nil
-        index.items.withUnsafeBufferPointer { items in
-            level.highest.withUnsafeBufferPointer { high in
-                level.lowest.withUnsafeBufferPointer { low in
-                    // A level may share its band's index: the base's own level range of an entry
-                    // rules out the others without touching their (scattered) node state.
-                    let banded = !high.isEmpty
-                    let visit = { (p: Int) in
-                        if banded && (high[p] < l || low[p] > l) { return }
-                        let b = items[p]
-                        let r = b < n ? b : Self.clusterRef(Int(b - n))
-                        if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
-                    }
-                    // Block starts help small boxes (neighbour searches); a tall box scans its rows anyway.
-                    if let blocks {
-                        blocks.forEachInRange(index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
-                    } else {
-                        index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+    private func forEachBaseNode(_ level: HierarchicalClusterer.Level, _ levelBlocks: LevelBlocks?,
+                                 onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+                                 near: (x: Double, y: Double, r: Double)?, _ body: (Ref) -> Void) {
+        let l = level.level, n = UInt32(base.inputCount)
+        let small = (maxY - minY) < 64 * level.index.cell
+        // Stored positions are Float: within a few ulps (< queryMargin) of the node's own.
+        let (qx, qy) = near.map { ($0.x, $0.y) } ?? (0, 0)
+        let reach = near.map { ($0.r + Self.queryMargin) * ($0.r + Self.queryMargin) } ?? .infinity
+        level.index.items.withUnsafeBufferPointer { items in
+            level.index.x.withUnsafeBufferPointer { xs in
+                level.index.y.withUnsafeBufferPointer { ys in
+                    level.highest.withUnsafeBufferPointer { high in
+                        level.lowest.withUnsafeBufferPointer { low in
+                            // A level may share its band's index: the base's own level range of an entry
+                            // rules out the others without touching their (scattered) node state; so
+                            // does a stored position out of reach of a radius search's centre.
+                            let banded = !high.isEmpty
+                            let visit = { (p: Int) in
+                                if banded && (high[p] < l || low[p] > l) { return }
+                                let dx = Double(xs[p]) - qx, dy = Double(ys[p]) - qy
+                                if dx * dx + dy * dy > reach { return }
+                                let b = items[p]
+                                let r = b < n ? b : Self.clusterRef(Int(b - n))
+                                if self.isOnLevel(r, z) && self.baseHolds(r, z) { body(r) }
+                            }
+                            // Block starts help small boxes (neighbour searches); a tall box scans its rows anyway.
+                            if small && levelBlocks != nil {
+                                levelBlocks!.forEachInRange(level.index, minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+                            } else {
+                                level.index.forEachInRange(minX: minX, minY: minY, maxX: maxX, maxY: maxY, visit)
+                            }
+                        }
                     }
                 }
             }
@@ -106,7 +139,7 @@ extension LiveClusterIndex {
                      _ body: (Ref) -> Void) {
         let r2 = r * r
         let m = r + Self.queryMargin
-        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase) { n in
+        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase, near: (qx, qy, r)) { n in
             let dx = x(n) - qx, dy = y(n) - qy
             if dx * dx + dy * dy <= r2 { body(n) }
         }
@@ -129,7 +162,7 @@ extension LiveClusterIndex {
     /// The public id of cluster number c.
     func clusterID(ofCluster c: Int) -> ClusterID {
         if c < baseClusterCount { return ClusterID(rawValue: base.clusterID(ofCluster: c).rawValue - base.inputCount + Self.idBase) }
-        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cTop[c]) + 1)
+        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cNode[c].top) + 1)
     }
 
     /// The base build's own id for one of its clusters' public ids, nil for other ids.
@@ -149,12 +182,12 @@ extension LiveClusterIndex {
     func clusterNumber(for id: ClusterID) -> Int? {
         if let b = baseID(id) {
             guard let c = base.clusterNumber(for: b) else { return nil }
-            return !materialized || cAlive[c] ? c : nil
+            return !materialized || cNode[c].alive ? c : nil
         }
         let v = id.rawValue - Self.madeBase
         guard v >= 0 else { return nil }
         let c = v >> 5
-        guard c < cCount.count, cAlive[c], Int(cTop[c]) + 1 == v & 31 else { return nil }
+        guard c < cNode.count, cNode[c].alive, Int(cNode[c].top) + 1 == v & 31 else { return nil }
         return c
     }
 
@@ -162,8 +195,8 @@ extension LiveClusterIndex {
     func makeItem(_ r: Ref) -> ClusterItem {
         if Self.isCluster(r) {
             let c = Self.clusterNumber(r)
-            return ClusterItem(kind: .cluster(clusterID(ofCluster: c)), coordinate: WebMercator.unproject(x: cx[c], y: cy[c]),
-                               count: Int(cCount[c]), aggregateSlot: Int32(truncatingIfNeeded: c))
+            return ClusterItem(kind: .cluster(clusterID(ofCluster: c)), coordinate: WebMercator.unproject(x: cNode[c].x, y: cNode[c].y),
+                               count: Int(cNode[c].count), aggregateSlot: Int32(truncatingIfNeeded: c))
         }
         return ClusterItem(kind: .point(Int(r)), coordinate: coordinates[Int(r)], count: 1)
     }

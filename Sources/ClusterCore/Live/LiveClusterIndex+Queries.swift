@@ -41,7 +41,7 @@ extension LiveClusterIndex {
             for r in children(ofCluster: c) {
                 if result.count == limit { return }
                 if Self.isCluster(r) {
-                    let k = Self.clusterNumber(r), n = Int(cCount[k])
+                    let k = Self.clusterNumber(r), n = Int(cNode[k].count)
                     if skipped + n <= offset { skipped += n } else { walk(k) }
                 } else if skipped < offset {
                     skipped += 1
@@ -59,7 +59,7 @@ extension LiveClusterIndex {
     public func expansionZoom(of cluster: ClusterID) -> Int? {
         guard materialized else { return baseID(cluster).flatMap { base.expansionZoom(of: $0) } }
         guard var c = clusterNumber(for: cluster) else { return nil }
-        var z = Int(cTop[c])
+        var z = Int(cNode[c].top)
         while z <= options.maxZoom {
             let kids = children(ofCluster: c)
             z += 1
@@ -97,8 +97,8 @@ extension LiveClusterIndex {
 
     func clusterAggregates(_ c: Int) -> ClusterAggregates {
         if let a = madeAggregates[c] { return a }
-        if c >= baseClusterCount { return ClusterAggregates(count: Int(cCount[c])) }
-        return base.aggregateTable.aggregates(ofRow: c, count: Int(cCount[c]), attributes: base.attributes)
+        if c >= baseClusterCount { return ClusterAggregates(count: Int(cNode[c].count)) }
+        return base.aggregateTable.aggregates(ofRow: c, count: Int(cNode[c].count), attributes: base.attributes)
     }
 
     /// Aggregates of a node (for building a new cluster's from its children).

@@ -34,6 +34,7 @@ extension LiveClusterIndex {
         for id in changes.removals where contains(id) {
             repair.record(Ref(id), low: low(Ref(id)), parent: parent(Ref(id)))
             pAlive[id] = false
+            pNode[id].alive = false
             count -= 1
             repair.gone.insert(Ref(id))
             result.removed += 1
@@ -41,9 +42,9 @@ extension LiveClusterIndex {
         for (id, to) in changes.moves where contains(id) && to.isValid {
             let r = Ref(id)
             repair.record(r, low: low(r), parent: parent(r))
-            for z in options.minZoom...top { overlay[levelIndex(z)].remove(r, x: px[id], y: py[id]) }
+            for z in options.minZoom...top { overlay[levelIndex(z)].remove(r, x: pNode[id].x, y: pNode[id].y) }
             setPosition(id, to)
-            pBaseLow[id] = Self.notInBase
+            pNode[id].baseLow = Self.notInBase
             register(r, onLevel: top)
             repair.gone.insert(r)
             repair.fresh.insert(r)
@@ -52,11 +53,8 @@ extension LiveClusterIndex {
         for (k, c) in changes.additions.enumerated() {
             let id = coordinates.count
             coordinates.append(c)
-            px.append(0); py.append(0)
             pAlive.append(c.isValid)
-            pLow.append(Int8(options.minZoom - 1))
-            pParent.append(-1)
-            pBaseLow.append(Self.notInBase)
+            pNode.append(PointNode(x: 0, y: 0, low: Int8(options.minZoom - 1), baseLow: Self.notInBase, alive: c.isValid))
             if !categories.isEmpty || !addedCategories.isEmpty {
                 if categories.isEmpty { categories = [Int32](repeating: -1, count: id) }
                 categories.append(k < addedCategories.count ? addedCategories[k] : -1)
@@ -83,8 +81,8 @@ extension LiveClusterIndex {
     /// Sets a point's coordinate and its projection (Float-rounded, as the base's).
     private func setPosition(_ id: Int, _ c: GeoCoordinate) {
         coordinates[id] = c
-        px[id] = Double(Float(WebMercator.x(longitude: c.longitude)))
-        py[id] = Double(Float(WebMercator.y(latitude: c.latitude)))
+        pNode[id].x = Double(Float(WebMercator.x(longitude: c.longitude)))
+        pNode[id].y = Double(Float(WebMercator.y(latitude: c.latitude)))
     }
 
     /// The bookkeeping of one batch.
@@ -110,8 +108,32 @@ extension LiveClusterIndex {
         var clearOfBase = RefSet()
         var probedBase = RefSet()
 
+        /// Scratch of `repairLevel`, reused by each level.
+        var scratch = LevelScratch()
+
         /// The state r had before this batch, if the batch changed it.
         func old(_ r: Ref) -> OldState? { oldRefs.index(of: r).map { oldStates[$0] } }
+    }
+
+    /// The working sets and lists of one level's repair (see `repairLevel`), kept in the batch's
+    /// `Repair` so each level reuses their storage instead of growing new ones.
+    struct LevelScratch {
+        var goneNext = RefSet(), freshNext = RefSet(), shiftedNext = RefSet()
+        var free: [Ref] = [], isFree = RefSet()
+        /// Clusters of the level whose children changed: checked and updated (or dissolved).
+        var touched: [Int] = [], isTouched = RefSet()
+        /// Each free item's neighbours (`found[lists[k].start ..< lists[k].end]` for `free[k]`).
+        var lists: [(start: Int, end: Int)] = [], found: [Ref] = []
+        var order: [Int] = [], visited = RefSet(), neighbours: [Ref] = [], joined: [Int] = []
+
+        mutating func clear() {
+            goneNext.removeAll(); freshNext.removeAll(); shiftedNext.removeAll()
+            free.removeAll(keepingCapacity: true); isFree.removeAll()
+            touched.removeAll(keepingCapacity: true); isTouched.removeAll()
+            lists.removeAll(keepingCapacity: true); found.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true); visited.removeAll()
+            neighbours.removeAll(keepingCapacity: true); joined.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Whether node r was on level z before this batch.
@@ -136,32 +158,33 @@ extension LiveClusterIndex {
             repair.probedBase.removeAll()
         }
         if repair.clearOfBase.contains(f) { return true }
-        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, px[Int(f)], py[Int(f)]) else { return false }
+        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, pNode[Int(f)].x, pNode[Int(f)].y) else { return false }
         repair.clearOfBase.insert(f)
         return true
     }
 
     private func repairLevel(_ z: Int, _ repair: inout Repair) {
         let r = radius(atZoom: z)
-        var goneNext = RefSet(), freshNext = RefSet(), shiftedNext = RefSet()
-        var free: [Ref] = [], isFree = RefSet()
+        // This level's sets and lists: the batch's, kept from level to level (emptied, not regrown).
+        var w = LevelScratch()
+        swap(&w, &repair.scratch)
+        defer { w.clear(); swap(&w, &repair.scratch) }
         /// Clusters of zoom z whose children changed: checked and updated (or dissolved) below.
-        var touched: [Int] = [], isTouched = RefSet()
 
         func addFree(_ n: Ref) {
-            guard isFree.insert(n) else { return }
+            guard w.isFree.insert(n) else { return }
             repair.record(n, low: low(n), parent: parent(n))
-            free.append(n)
+            w.free.append(n)
         }
         func touch(_ c: Int) {
-            if cAlive[c] && isTouched.insert(UInt32(c)) { touched.append(c) }
+            if cNode[c].alive && w.isTouched.insert(UInt32(c)) { w.touched.append(c) }
         }
         func dissolve(_ c: Int) {
-            guard cAlive[c] else { return }
+            guard cNode[c].alive else { return }
             let ref = Self.clusterRef(c)
             repair.record(ref, low: low(ref), parent: parent(ref))
-            cAlive[c] = false
-            if wasOnLevel(ref, z, repair) { goneNext.insert(ref) }
+            cNode[c].alive = false
+            if wasOnLevel(ref, z, repair) { w.goneNext.insert(ref) }
             for child in children(ofCluster: c) where isOnLevel(child, z + 1) && !repair.gone.contains(child) {
                 addFree(child)
             }
@@ -170,7 +193,7 @@ extension LiveClusterIndex {
         // 1. Gone items: the cluster they were in at this zoom loses them, or the news goes down.
         for g in repair.gone.members {
             let o = repair.old(g) ?? OldState(low: low(g), parent: parent(g))
-            if o.low == z && o.parent >= 0 { touch(o.parent) } else if o.low < z { goneNext.insert(g) }
+            if o.low == z && o.parent >= 0 { touch(o.parent) } else if o.low < z { w.goneNext.insert(g) }
         }
         // Shifted items: their cluster follows them; carried ones must keep their distance.
         for s in repair.shifted.members where isOnLevel(s, z + 1) {
@@ -180,94 +203,92 @@ extension LiveClusterIndex {
                 var near = false
                 let skip = skipsBase(s, level: z + 1, &repair)
                 forEachNode(onLevel: z + 1, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
-                if near { addFree(s) } else { shiftedNext.insert(s); register(s, onLevel: z) }
+                if near { addFree(s) } else { w.shiftedNext.insert(s); register(s, onLevel: z) }
             }
         }
         // Touched clusters keep their remaining children when the rules still hold; else dissolve.
-        for c in touched where !updateInPlace(c, zoom: z, radius: r, repair: repair) { dissolve(c) }
-        for c in touched where cAlive[c] { shiftedNext.insert(Self.clusterRef(c)) }
+        for c in w.touched where !updateInPlace(c, zoom: z, radius: r, repair: repair) { dissolve(c) }
+        for c in w.touched where cNode[c].alive { w.shiftedNext.insert(Self.clusterRef(c)) }
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
         // Deeper down, same-spot points already travel inside one item.
         for f in repair.fresh.members where z == options.maxZoom && isOnLevel(f, z + 1) {
             let skip = skipsBase(f, level: z + 1, &repair)
             forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
-                if n != f && low(n) == z, parent(n) >= 0, !isFree.contains(n) { dissolve(parent(n)) }
+                if n != f && low(n) == z, parent(n) >= 0, !w.isFree.contains(n) { dissolve(parent(n)) }
             }
         }
         // 2. Free: fresh items, the dissolved clusters' other children, unclustered neighbours.
         for f in repair.fresh.members where isOnLevel(f, z + 1) { addFree(f) }
         // Each free item's neighbours on level z+1 (kept for the clustering step: one query each).
-        var lists: [(start: Int, end: Int)] = []
-        var found: [Ref] = []
         var k = 0
-        while k < free.count {
-            let f = free[k]
+        while k < w.free.count {
+            let f = w.free[k]
             k += 1
-            let start = found.count
+            let start = w.found.count
             let skip = skipsBase(f, level: z + 1, &repair)
             forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
                 guard n != f else { return }
-                found.append(n)
+                w.found.append(n)
                 if low(n) < z { addFree(n) }  // on level z too: unclustered at this zoom
             }
-            lists.append((start, found.count))
+            w.lists.append((start, w.found.count))
         }
         // 3. Greedy clustering of the free items, in id order. An item with no free neighbour
         // joins a cluster whose origin is within the radius, if there is one (the cluster then
         // changes in place), else it is carried.
-        let order = free.indices.sorted { free[$0] < free[$1] }
-        var visited = RefSet()
-        var neighbours: [Ref] = []
-        var joined: [Int] = []
-        for q in order where !visited.contains(free[q]) {
-            let i = free[q]
-            visited.insert(i)
-            neighbours.removeAll(keepingCapacity: true)
+        w.order.append(contentsOf: w.free.indices)
+        let free = w.free  // (the sort below may not read `w` while it changes it)
+        w.order.sort { free[$0] < free[$1] }
+        for q in w.order where !w.visited.contains(w.free[q]) {
+            let i = w.free[q]
+            w.visited.insert(i)
+            w.neighbours.removeAll(keepingCapacity: true)
             var numPoints = weight(i)
             var host = -1, hostDistance = Double.infinity
-            for n in found[lists[q].start..<lists[q].end] {
-                if isFree.contains(n) {
-                    if !visited.contains(n) { neighbours.append(n); numPoints += weight(n) }
-                } else if low(n) == z, parent(n) >= 0, cAlive[parent(n)], isOrigin(n, of: parent(n)) {
+            for n in w.found[w.lists[q].start..<w.lists[q].end] {
+                if w.isFree.contains(n) {
+                    if !w.visited.contains(n) { w.neighbours.append(n); numPoints += weight(n) }
+                } else if low(n) == z, parent(n) >= 0, cNode[parent(n)].alive, isOrigin(n, of: parent(n)) {
                     let dx = x(n) - x(i), dy = y(n) - y(i), d = dx * dx + dy * dy
                     if d < hostDistance || (d == hostDistance && parent(n) < host) { host = parent(n); hostDistance = d }
                 }
             }
             let wasHere = wasOnLevel(i, z, repair) && !repair.fresh.contains(i)
-            if !neighbours.isEmpty && numPoints >= options.minPoints {
-                neighbours.sort()
-                let c = makeCluster(origin: i, neighbours: neighbours, numPoints: numPoints, zoom: z)
-                for m in [i] + neighbours {
-                    visited.insert(m)
-                    if wasOnLevel(m, z, repair) { goneNext.insert(m) }
+            if !w.neighbours.isEmpty && numPoints >= options.minPoints {
+                w.neighbours.sort()
+                let c = makeCluster(origin: i, neighbours: w.neighbours, numPoints: numPoints, zoom: z)
+                for m in [i] + w.neighbours {
+                    w.visited.insert(m)
+                    if wasOnLevel(m, z, repair) { w.goneNext.insert(m) }
                 }
                 repair.created.insert(Self.clusterRef(c))
-                freshNext.insert(Self.clusterRef(c))
+                w.freshNext.insert(Self.clusterRef(c))
             } else if host >= 0 {
-                if wasOnLevel(i, z, repair) { goneNext.insert(i) }
+                if wasOnLevel(i, z, repair) { w.goneNext.insert(i) }
                 if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host) }
                 madeChildren[host].append(i)
                 setLow(i, z, parent: host)
-                joined.append(host)
+                w.joined.append(host)
             } else if !wasHere {
                 // Carried to this zoom unchanged; where it goes below is decided there if it is new here.
                 setLow(i, options.minZoom - 1, parent: -1)
-                freshNext.insert(i)
+                w.freshNext.insert(i)
                 register(i, onLevel: z)
             } else {
-                if repair.shifted.contains(i) { shiftedNext.insert(i) }
+                if repair.shifted.contains(i) { w.shiftedNext.insert(i) }
                 register(i, onLevel: z)
             }
         }
-        for c in joined {
+        for c in w.joined {
             placeCluster(c, zoom: z, children: children(ofCluster: c))
-            if !repair.created.contains(Self.clusterRef(c)) { shiftedNext.insert(Self.clusterRef(c)) }
+            if !repair.created.contains(Self.clusterRef(c)) { w.shiftedNext.insert(Self.clusterRef(c)) }
         }
-        repair.gone = goneNext
-        repair.fresh = freshNext
-        repair.shifted = RefSet()
-        for s in shiftedNext.members where !goneNext.contains(s) { repair.shifted.insert(s) }
+        // What changed here is what the level below repairs; the old sets become next level's scratch.
+        swap(&repair.gone, &w.goneNext)
+        swap(&repair.fresh, &w.freshNext)
+        repair.shifted.removeAll()
+        for s in w.shiftedNext.members where !repair.gone.contains(s) { repair.shifted.insert(s) }
     }
 
     /// Whether node n is the item cluster c grew from (its first child).
@@ -313,13 +334,13 @@ extension LiveClusterIndex {
             wy += y(k) * Double(w)
             points += w
         }
-        if cBaseLow[c] == Self.notInBase {
-            for l in max(low(ref) + 1, options.minZoom)...z { overlay[levelIndex(l)].remove(ref, x: cx[c], y: cy[c]) }
+        if cNode[c].baseLow == Self.notInBase {
+            for l in max(low(ref) + 1, options.minZoom)...z { overlay[levelIndex(l)].remove(ref, x: cNode[c].x, y: cNode[c].y) }
         }
-        cBaseLow[c] = Self.notInBase
-        cx[c] = wx / Double(points)
-        cy[c] = wy / Double(points)
-        cCount[c] = UInt32(points)
+        cNode[c].baseLow = Self.notInBase
+        cNode[c].x = wx / Double(points)
+        cNode[c].y = wy / Double(points)
+        cNode[c].count = UInt32(points)
         if hasAttributes {
             var agg = nodeAggregates(kids[0])
             for n in kids.dropFirst() { agg = agg.merged(with: nodeAggregates(n)) }
@@ -330,20 +351,14 @@ extension LiveClusterIndex {
 
     /// Makes a cluster at zoom z from an origin and the neighbours it takes; returns its number.
     private func makeCluster(origin i: Ref, neighbours: [Ref], numPoints: Int, zoom z: Int) -> Int {
-        let c = cCount.count
+        let c = cNode.count
         var wx = x(i) * Double(weight(i)), wy = y(i) * Double(weight(i))
         for n in neighbours {
             wx += x(n) * Double(weight(n))
             wy += y(n) * Double(weight(n))
         }
-        cx.append(wx / Double(numPoints))
-        cy.append(wy / Double(numPoints))
-        cCount.append(UInt32(numPoints))
-        cTop.append(Int8(z))
-        cLow.append(Int8(options.minZoom - 1))
-        cParent.append(-1)
-        cAlive.append(true)
-        cBaseLow.append(Self.notInBase)
+        cNode.append(ClusterNode(x: wx / Double(numPoints), y: wy / Double(numPoints), count: UInt32(numPoints), top: Int8(z),
+                                 low: Int8(options.minZoom - 1), baseLow: Self.notInBase))
         let kids = [i] + neighbours
         madeChildren.append(kids)
         if hasAttributes {

@@ -59,26 +59,15 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
     // the property tests passed with the checks on before the attribute was added).
     // Points, by id.
     @exclusivity(unchecked) var coordinates: [GeoCoordinate] = []
-    @exclusivity(unchecked) var px: [Double] = []
-    @exclusivity(unchecked) var py: [Double] = []
+    /// Whether each id holds a point (also before the node state is built; `pNode[id].alive` agrees).
     @exclusivity(unchecked) var pAlive: [Bool] = []
-    /// The zoom at which the point joins a cluster (`minZoom - 1`: never).
-    @exclusivity(unchecked) var pLow: [Int8] = []
-    @exclusivity(unchecked) var pParent: [Int32] = []
-    /// The base holds the point at levels `pBaseLow + 1 … maxZoom + 1` (`notInBase`: nowhere).
-    @exclusivity(unchecked) var pBaseLow: [Int8] = []
+    /// Repair state of each point, one record per point (built on the first change).
+    @exclusivity(unchecked) var pNode: [PointNode] = []
     @exclusivity(unchecked) var categories: [Int32] = []
     @exclusivity(unchecked) var values: [Double] = []
 
-    // Clusters, by number (the base's first, then those made by changes).
-    @exclusivity(unchecked) var cx: [Double] = []
-    @exclusivity(unchecked) var cy: [Double] = []
-    @exclusivity(unchecked) var cCount: [UInt32] = []
-    @exclusivity(unchecked) var cTop: [Int8] = []
-    @exclusivity(unchecked) var cLow: [Int8] = []
-    @exclusivity(unchecked) var cParent: [Int32] = []
-    @exclusivity(unchecked) var cAlive: [Bool] = []
-    @exclusivity(unchecked) var cBaseLow: [Int8] = []
+    /// Clusters, by number (the base's first, then those made by changes).
+    @exclusivity(unchecked) var cNode: [ClusterNode] = []
     /// Children (as refs) of clusters made or changed by changes, by cluster number (empty: the
     /// base's, from its table). An array, not a dictionary: a repair reads it for every cluster.
     @exclusivity(unchecked) var madeChildren: [[Ref]] = []
@@ -185,8 +174,7 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         materialized = false
         // Until the first change, queries go to the base as they are: the node state below is
         // only built then (it costs as much again as a small build).
-        px = []; py = []; pLow = []; pParent = []; pBaseLow = []
-        cx = []; cy = []; cCount = []; cTop = []; cLow = []; cParent = []; cAlive = []; cBaseLow = []
+        pNode = []; cNode = []
         baseBlocks = []; bandBottom = []; overlay = []
         madeChildren = []
         madeAggregates = [:]
@@ -201,32 +189,30 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         var input = coordinates
         for i in 0..<n where !pAlive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
         let (projected, _) = HierarchicalClusterer.project(input)
-        px = (0..<n).map { Double(projected[2 * $0]) }
-        py = (0..<n).map { Double(projected[2 * $0 + 1]) }
         let none = Int8(options.minZoom - 1)
-        pLow = [Int8](repeating: none, count: n)
-        pParent = [Int32](repeating: -1, count: n)
+        pNode = (0..<n).map {
+            PointNode(x: Double(projected[2 * $0]), y: Double(projected[2 * $0 + 1]), low: none, baseLow: none, alive: pAlive[$0])
+        }
 
         let t = base.table
         let m = t.x.count
         baseClusterCount = m
-        cx = t.x
-        cy = t.y
-        cCount = t.count
-        cTop = t.zoom.map { Int8($0) }
-        cLow = [Int8](repeating: none, count: m)
-        cParent = [Int32](repeating: -1, count: m)
-        cAlive = [Bool](repeating: true, count: m)
+        cNode = (0..<m).map {
+            ClusterNode(x: t.x[$0], y: t.y[$0], count: t.count[$0], top: Int8(t.zoom[$0]), low: none, baseLow: none)
+        }
         madeChildren = [[Ref]](repeating: [], count: m)
         for c in 0..<m {
-            let z = cTop[c]
+            let z = cNode[c].top
             for k in Int(t.childStart[c])..<Int(t.childStart[c + 1]) {
                 let r = Int(t.childItems[k])
-                if r < n { pLow[r] = z; pParent[r] = Int32(c) } else { cLow[r - n] = z; cParent[r - n] = Int32(c) }
+                if r < n {
+                    pNode[r].low = z; pNode[r].baseLow = z; pNode[r].parent = Int32(c)
+                } else {
+                    cNode[r - n].low = z; cNode[r - n].baseLow = z; cNode[r - n].parent = Int32(c)
+                }
             }
         }
-        pBaseLow = (0..<n).map { pAlive[$0] ? pLow[$0] : Self.notInBase }
-        cBaseLow = cLow
+        for i in 0..<n where !pAlive[i] { pNode[i].baseLow = Self.notInBase }
         baseBlocks = []
         bandBottom = []
         var previous: (items: UnsafeRawPointer?, cell: Double) = (nil, 0)
