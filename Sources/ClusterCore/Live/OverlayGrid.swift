@@ -92,7 +92,7 @@ struct OverlayGrid: Sendable {
     }
 
     /// Calls `body` for every entry whose cell touches the box (callers test positions).
-    func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+    @inline(__always) func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
         guard count > 0, minX <= maxX, minY <= maxY else { return }
         let a = key(minX, minY), b = key(maxX, maxY)
         let x0 = a & 0xFFFF_FFFF, y0 = a >> 32, x1 = b & 0xFFFF_FFFF, y1 = b >> 32
