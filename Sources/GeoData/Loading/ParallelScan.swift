@@ -8,10 +8,10 @@ import Foundation
 /// Reads the `features` array of a big GeoJSON file on every core (issue 14).
 ///
 /// The array is cut into chunks at places that look like the start of a feature (`}` `,` `{`),
-/// and each chunk is read by its own `GeoJSONReader` into its own builder, on as many threads
-/// as there are cores (the caller's included). Whether a cut really was a feature boundary is
+/// and each chunk is read into a builder of its own, on as many threads as there are cores (the
+/// caller's included). Whether a cut really was a feature boundary is
 /// only known once the chunk before it has been read: it must end exactly there. The merge
-/// (`GeoJSONReader.parseFeaturesInParallel`) takes the chunks in file order, accepts the ones
+/// (`GeoJSONReader.parseFeaturesInParallel`) takes the chunks in file order as they finish, accepts the ones
 /// that line up, and reads any that don't (a cut inside a string or a nested object) again on
 /// the caller's thread — so the points, the skips and the first error (with its position and
 /// feature number) are exactly those of one reader going front to back.
@@ -28,8 +28,10 @@ final class ParallelScan: @unchecked Sendable {
         var threads = ProcessInfo.processInfo.activeProcessorCount
         /// Feature arrays smaller than this are read by one thread.
         var minimumBytes = 8 << 20
-        /// The smallest chunk; there are at most four chunks per thread.
-        var chunkBytes = 256 << 10
+        /// About how long a chunk is: small enough that its points stay in the cache until
+        /// they are merged and that no thread waits long for another, big enough that cutting
+        /// and starting chunks costs nothing.
+        var chunkBytes = 4 << 20
 
         static var standard: Options { Options() }
     }
@@ -55,9 +57,7 @@ final class ParallelScan: @unchecked Sendable {
     func chunks(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> [Int]? {
         let length = end - start
         guard threads > 1, length >= max(split.minimumBytes, 2) else { return nil }
-        // A few chunks per thread, so a thread that gets less CPU on a busy machine holds
-        // nobody up for long.
-        let k = max(2, min(threads * 4, length / max(split.chunkBytes, 1)))
+        let k = max(2, length / max(split.chunkBytes, 1))
         var starts = [start]
         for j in 1..<k {
             let t = start + length / k * j
@@ -106,8 +106,10 @@ final class ParallelScan: @unchecked Sendable {
         var closed = false
         var end = 0
         var error: Error?
-        /// Not read at all (a chunk before it failed).
+        /// Not read at all (a chunk before it failed, or the scan was stopped).
         var skipped = false
+        /// Read (or skipped); set under the run's lock.
+        var done = false
 
         init(start: Int, stop: Int) {
             self.start = start
@@ -118,76 +120,149 @@ final class ParallelScan: @unchecked Sendable {
         var isUsable: Bool { !skipped && !(error is Abandoned) }
     }
 
-    /// Reads every chunk (`starts` from `chunks`) of the array in `p[..<end]`.
-    func run(_ p: UnsafePointer<UInt8>, end: Int, starts: [Int]) -> [Chunk] {
-        let chunks = starts.indices.map { Chunk(start: starts[$0], stop: $0 + 1 < starts.count ? starts[$0 + 1] : Int.max) }
-        let queue = WorkQueue(count: chunks.count)
-        let bytes = BytesBox(p)
-        let work: @Sendable () -> Void = { [self] in
-            while let k = queue.take() {
-                let chunk = chunks[k]
-                if queue.hasFailed(before: k) { chunk.skipped = true; continue }
-                var ticker = ProgressTicker(sink: sink, buffer: buffer, start: chunk.start)
-                ticker.isAbandoned = { queue.hasFailed(before: k) }
-                var reader = GeoJSONReader(bytes: bytes.p, count: end, fileName: fileName, options: options, ticker: ticker,
-                                           expectedBytes: min(end, chunk.stop) - chunk.start)
+    /// Starts reading the chunks (`starts` from `chunks`) of the array in `p[..<end]` on the
+    /// helper threads; the caller takes them in order with `Run.waitFor`, reading chunks itself
+    /// while it waits, and must call `Run.finish`.
+    func start(_ p: UnsafePointer<UInt8>, end: Int, starts: [Int]) -> Run {
+        let run = Run(scan: self, bytes: BytesBox(p), end: end, starts: starts)
+        let helpers = min(threads, starts.count) - 1
+        for _ in 0..<helpers {
+            run.group.enter()
+            // Threads of our own (not the dispatch pool's) inherit the loader's lowered priority.
+            Thread.detachNewThread {
+                var reader = run.makeReader()
+                while let k = run.take() { run.read(k, with: &reader) }
+                run.group.leave()
+            }
+        }
+        return run
+    }
+
+    /// A scan under way. Chunks are handed out in file order; each is read by one reader (kept
+    /// per thread, so a layout learnt in one chunk serves the next) into a builder from a small
+    /// pool. The caller merges the chunks in order as they finish, so their points are copied
+    /// while they are still in the cache, the builders go back to the pool at once, and no copy
+    /// of all the points is left for the end (issue 14: at 10M points that copy was a tenth of
+    /// the load, on one core, into freshly zeroed pages).
+    final class Run: @unchecked Sendable {
+        let chunks: [Chunk]
+        let group = DispatchGroup()
+        private let scan: ParallelScan
+        private let bytes: BytesBox
+        private let end: Int
+        private let condition = NSCondition()
+        private var next = 0
+        private var firstFailed = Int.max
+        private var stopped = false
+        private var spare: [PointSetBuilder] = []
+
+        fileprivate init(scan: ParallelScan, bytes: BytesBox, end: Int, starts: [Int]) {
+            self.scan = scan
+            self.bytes = bytes
+            self.end = end
+            chunks = starts.indices.map { Chunk(start: starts[$0], stop: $0 + 1 < starts.count ? starts[$0 + 1] : Int.max) }
+        }
+
+        /// Chunk `k`, once it has been read; the caller reads other chunks while it waits.
+        func waitFor(_ k: Int, reader: inout GeoJSONReader?) -> Chunk {
+            condition.lock()
+            while !chunks[k].done {
+                if next < chunks.count {
+                    let j = next
+                    next += 1
+                    condition.unlock()
+                    if reader == nil { reader = makeReader() }
+                    read(j, with: &reader!)
+                    condition.lock()
+                } else {
+                    condition.wait()
+                }
+            }
+            condition.unlock()
+            return chunks[k]
+        }
+
+        /// Stops handing out chunks, abandons those being read, and waits for the helpers.
+        func finish() {
+            condition.lock()
+            stopped = true
+            condition.unlock()
+            group.wait()
+        }
+
+        /// Gives a merged chunk's builder back for the next chunk.
+        func recycle(_ builder: inout PointSetBuilder?) {
+            guard var b = builder else { return }
+            builder = nil
+            b.removeAll()
+            condition.lock()
+            spare.append(b)
+            condition.unlock()
+        }
+
+        fileprivate func take() -> Int? {
+            condition.lock()
+            defer { condition.unlock() }
+            guard next < chunks.count, !stopped else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        private func isAbandoned(_ k: Int) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return stopped || firstFailed < k
+        }
+
+        fileprivate func makeReader() -> GeoJSONReader {
+            GeoJSONReader(bytes: bytes.p, count: end, fileName: scan.fileName, options: scan.options, ticker: .none,
+                          expectedBytes: 0)
+        }
+
+        private func spareBuilder() -> PointSetBuilder {
+            condition.lock()
+            defer { condition.unlock() }
+            if let b = spare.popLast() { return b }
+            let bytes = chunks.count > 1 ? chunks[1].start - chunks[0].start : scan.split.chunkBytes
+            return PointSetBuilder(wantsNumeric: scan.options.numericProperty != nil, capacityHint: bytes / 100 + 16)
+        }
+
+        /// Reads chunk `k` with `reader` and marks it done.
+        fileprivate func read(_ k: Int, with reader: inout GeoJSONReader) {
+            let chunk = chunks[k]
+            if isAbandoned(k) {
+                chunk.skipped = true
+            } else {
+                var ticker = ProgressTicker(sink: scan.sink, buffer: scan.buffer, start: chunk.start)
+                ticker.isAbandoned = { [unowned self] in self.isAbandoned(k) }
+                reader.ticker = ticker
+                reader.builder = spareBuilder()
+                reader.report = LoadReport(unit: .features)
                 reader.pos = chunk.start
                 do {
                     let r = try reader.parseFeatureRun(firstIndex: 0, stopAt: chunk.stop)
                     chunk.count = r.count
                     chunk.closed = r.closed
                     chunk.end = reader.pos
+                    // Progress and the pages behind the chunk, which may be shorter than a tick.
+                    try reader.ticker.flush(reader.pos)
                 } catch {
                     chunk.error = error
-                    if !(error is Abandoned) { queue.fail(k) }
                 }
                 chunk.builder = reader.builder
                 chunk.report = reader.report
+                reader.builder = PointSetBuilder(wantsNumeric: false, capacityHint: 0)
             }
-        }
-        let helpers = min(threads, chunks.count) - 1
-        let group = DispatchGroup()
-        for _ in 0..<helpers {
-            group.enter()
-            // Threads of our own (not the dispatch pool's) inherit the loader's lowered priority.
-            Thread.detachNewThread {
-                work()
-                group.leave()
-            }
-        }
-        work()
-        group.wait()
-        return chunks
-    }
-
-    /// Hands out chunk numbers in order and remembers the first that failed.
-    private final class WorkQueue: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
-        private var firstFailed = Int.max
-        let count: Int
-
-        init(count: Int) { self.count = count }
-
-        func take() -> Int? {
-            lock.lock(); defer { lock.unlock() }
-            guard next < count else { return nil }
-            next += 1
-            return next - 1
-        }
-
-        func fail(_ k: Int) {
-            lock.lock(); firstFailed = min(firstFailed, k); lock.unlock()
-        }
-
-        func hasFailed(before k: Int) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            return firstFailed < k
+            condition.lock()
+            if let e = chunk.error, !(e is Abandoned) { firstFailed = min(firstFailed, k) }
+            chunk.done = true
+            condition.broadcast()
+            condition.unlock()
         }
     }
 
     /// The file's bytes, shared read-only by the threads.
-    private struct BytesBox: @unchecked Sendable {
+    fileprivate struct BytesBox: @unchecked Sendable {
         let p: UnsafePointer<UInt8>
         init(_ p: UnsafePointer<UInt8>) { self.p = p }
     }

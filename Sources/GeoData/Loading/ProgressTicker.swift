@@ -98,6 +98,19 @@ struct ProgressTicker {
         }
     }
 
+    /// Reports everything up to `position` and gives back all the pages before it: the reader's
+    /// part of the file (a chunk of a parallel scan, often shorter than a step) is done.
+    mutating func flush(_ position: Int) throws {
+        if sink != nil && position > reported {
+            try sink?.add(position - reported)
+            reported = position
+        }
+        if let buffer, position > released {
+            buffer.release(from: released, to: position)
+            released = position
+        }
+    }
+
     /// Moves on to `position` without reporting: the bytes before it were reported (and their
     /// pages given back) by another reader (a chunk of a parallel scan).
     mutating func skip(to position: Int) {

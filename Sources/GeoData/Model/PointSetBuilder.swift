@@ -38,6 +38,25 @@ struct PointSetBuilder {
         if wantsNumeric { numericValues.append(numeric) }
     }
 
+    /// Makes room for `count` points in all (nothing when there is room already).
+    mutating func reserve(_ count: Int) {
+        guard count > coordinates.capacity else { return }
+        coordinates.reserveCapacity(count)
+        offsets.reserveCapacity(count)
+        if wantsNumeric { numericValues.reserveCapacity(count) }
+    }
+
+    /// Empties the builder, keeping the arrays' storage for the next points.
+    mutating func removeAll() {
+        coordinates.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        numericValues.removeAll(keepingCapacity: true)
+        sourcePositions = .identity
+        categoryIndices = .constant(-1)
+        categories = CategoryInterner()
+        fields = []
+    }
+
     /// Appends the points another builder read from a later part of the same file; its record
     /// positions count from `positionBase`.
     mutating func append(_ other: PointSetBuilder, positionBase: Int) {

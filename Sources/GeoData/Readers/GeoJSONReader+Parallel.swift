@@ -4,14 +4,19 @@ extension GeoJSONReader {
     /// merges them as if read front to back: a chunk counts only if the one before it ended
     /// exactly where it starts; one that doesn't is read again here.
     mutating func parseFeaturesInParallel(_ scan: ParallelScan, chunks starts: [Int]) throws {
-        let chunks = scan.run(p, end: end, starts: starts)
+        let run = scan.start(p, end: end, starts: starts)
+        defer { run.finish() }
+        let arrayStart = pos
+        var chunkReader: GeoJSONReader?
         var index = 0
-        for chunk in chunks {
+        for k in run.chunks.indices {
+            let chunk = run.waitFor(k, reader: &chunkReader)
             if pos == chunk.start && chunk.isUsable {
                 if let e = chunk.error { throw GeoJSONReader.shifted(e, by: index) }
-                if let b = chunk.builder { builder.append(b, positionBase: index) }
+                if k == 1 { reserveForArray(from: arrayStart, readTo: pos) }
+                if chunk.builder != nil { builder.append(chunk.builder!, positionBase: index) }
                 if let r = chunk.report { report.append(r, positionBase: index) }
-                chunk.builder = nil   // its memory goes as soon as it has been copied
+                run.recycle(&chunk.builder)
                 index += chunk.count
                 pos = chunk.end
                 if chunk.closed { break }
@@ -19,13 +24,23 @@ extension GeoJSONReader {
             } else {
                 // A cut that was not a feature boundary (or a chunk dropped after a failure that
                 // this turns out to precede): read on from here to the next chunk's start.
-                chunk.builder = nil
+                run.recycle(&chunk.builder)
                 let run = try parseFeatureRun(firstIndex: index, stopAt: chunk.stop)
                 index += run.count
                 if run.closed { break }
             }
         }
         report.itemsRead += index
+    }
+
+    /// Makes room for all the array's points once the first chunk has shown how many points its
+    /// bytes hold, so that merging never reallocates (a copy of everything merged so far). The
+    /// room beyond what is filled is never touched, so it costs address space, not memory.
+    mutating func reserveForArray(from start: Int, readTo position: Int) {
+        guard position > start else { return }
+        let perByte = Double(builder.coordinates.count) / Double(position - start)
+        let expected = perByte * Double(end - start) * 1.25 + 1024
+        builder.reserve(Int(min(expected, 2e9)))
     }
 
     /// A chunk's error, with its feature number counted from the start of the array.
