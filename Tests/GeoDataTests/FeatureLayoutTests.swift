@@ -122,6 +122,33 @@ final class FeatureLayoutTests: XCTestCase {
         XCTAssertGreaterThan(errors, 100, "most changes break the file")
     }
 
+    /// The plain path reads the separators between features itself: every wrong byte there
+    /// (and white space, which is right) gives what the general reader gives, on one thread and
+    /// split into chunks.
+    func testSeparatorsBetweenPlainFeaturesAreCheckedLikeTheGeneralReader() throws {
+        let text = FeatureLayoutTests.repetitiveCollection(features: 600, seed: 31, pretty: false, plain: true)
+            .replacingOccurrences(of: ":01,", with: ":1,")
+        let valid = Array(text.utf8)
+        // The `,` after a feature's closing `}}`, well past the first (where layouts are learnt).
+        let commas = valid.indices.filter { $0 > 2000 && valid[$0] == UInt8(ascii: ",") && valid[$0 - 1] == UInt8(ascii: "}")
+            && valid[$0 - 2] == UInt8(ascii: "}") && valid[$0 + 1] == 10 }
+        XCTAssertGreaterThan(commas.count, 400)
+        var rng = SeededRandom(seed: 12)
+        var errors = 0
+        for _ in 0..<40 {
+            let i = commas[Int(rng.next() % UInt64(commas.count))]
+            for replacement: [UInt8] in [[59], [35], [93], [125], [123], [32, 44], [10, 44], [44, 44], [58]] {
+                let bytes = Array(valid[..<i]) + replacement + Array(valid[(i + 1)...])
+                for threads in [1, 3] {
+                    let general = Result { try load(bytes, layouts: false, threads: threads) }
+                    let layout = Result { try load(bytes, layouts: true, threads: threads) }
+                    if assertSameOutcome(general, layout, "\(replacement) at \(i), \(threads) threads") { errors += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(errors, 300, "most of the replacements break the file")
+    }
+
     func testALayoutIsLearntOnlyFromAPlainPointFeature() {
         func layout(_ s: String) -> FeatureLayout? {
             let bytes = Array(s.utf8) + [UInt8](repeating: 0, count: 16)

@@ -113,16 +113,22 @@ extension GeoJSONReader {
     mutating func parseFeatureRun(firstIndex: Int, stopAt: Int) throws -> (count: Int, closed: Bool) {
         var index = firstIndex
         while true {
-            guard p[pos] == UInt8(ascii: "{") else {
-                featureIndex = index
-                throw expected("a feature object '{'")
+            var featureRead = false
+            if let plain = layoutPlain, let fixed = layoutFixed {
+                switch try readPlainRun(plain, fixed: fixed, index: &index, stopAt: stopAt) {
+                case .reachedStop: return (index - firstIndex, false)
+                case .featureRead: featureRead = true
+                case .differs: break
+                }
             }
-            if let plain = layoutPlain, let fixed = layoutFixed, readPlainFeature(plain, fixed: fixed, index: index) {
-                try ticker.tick(pos)
-            } else {
+            if !featureRead {
+                guard p[pos] == UInt8(ascii: "{") else {
+                    featureIndex = index
+                    throw expected("a feature object '{'")
+                }
                 try parseFeature(index: index)
+                index += 1
             }
-            index += 1
             if try !nextElementFollows(closer: UInt8(ascii: "]"), expecting: "',' or ']' after a feature") {
                 return (index - firstIndex, true)
             }

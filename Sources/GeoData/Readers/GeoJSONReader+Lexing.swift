@@ -3,11 +3,12 @@
 extension GeoJSONReader {
     @inline(__always)
     mutating func skipWhitespace() {
-        while true {
-            let c = p[pos]
-            if c == 32 || c == 10 || c == 13 || c == 9 { pos += 1 } else { return }
-        }
+        while GeoJSONReader.isWhitespace(p[pos]) { pos += 1 }
     }
+
+    /// JSON's white space: space, line feed, carriage return, tab.
+    @inline(__always)
+    static func isWhitespace(_ c: UInt8) -> Bool { c == 32 || c == 10 || c == 13 || c == 9 }
 
     /// White space, and the record separators (0x1E) of GeoJSON text sequences (RFC 8142).
     mutating func skipSequenceSeparators() {

@@ -4,7 +4,7 @@
 /// are like this, and at ten million features every instruction per feature counts (issue 14):
 /// such a feature needs no `FeatureState` at all, only its two coordinates.
 ///
-/// Reading by it (`GeoJSONReader.readPlainFeature`) accepts exactly what reading by the layout's
+/// Reading by it (`GeoJSONReader.readPlainRun`) accepts exactly what reading by the layout's
 /// steps accepts; it only drops what the layout's steps record for later (where `properties`
 /// and `id` lie), which a plain feature's record doesn't need while loading.
 struct PlainLayout {
