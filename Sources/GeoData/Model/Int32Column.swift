@@ -67,6 +67,29 @@ public struct Int32Column: RandomAccessCollection, Equatable, ExpressibleByArray
         appendStored(v)
     }
 
+    /// Appends `values`; while they continue the indices, nothing is stored.
+    mutating func append(contentsOf values: UnsafeBufferPointer<Int32>) {
+        if case .identity = storage {
+            let base = Int32(truncatingIfNeeded: count)
+            var continues = true
+            for k in values.indices where values[k] != base &+ Int32(truncatingIfNeeded: k) { continues = false }
+            if continues {
+                count += values.count
+                return
+            }
+        }
+        for v in values { append(v) }
+    }
+
+    /// Appends `value` `n` times; nothing is stored while every value is `value`.
+    mutating func append(repeating value: Int32, count n: Int) {
+        if case .constant(let c) = storage, c == value {
+            count += n
+            return
+        }
+        for _ in 0..<n { append(value) }
+    }
+
     private mutating func appendStored(_ v: Int32) {
         var a: [Int32]
         if case .stored(let existing) = storage {

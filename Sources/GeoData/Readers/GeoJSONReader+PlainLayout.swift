@@ -25,13 +25,16 @@ extension GeoJSONReader {
     mutating func readPlainRun(_ pieces: UnsafeBufferPointer<PlainLayout.Piece>, fixed: UnsafePointer<UInt8>,
                                index: inout Int, stopAt: Int) throws -> PlainRunEnd {
         let p = self.p, end = self.end
+        let batch = plainBatch ?? makePlainBatch()
+        // Every way out hands the batch's points over first (a throw from the ticker included).
+        defer { builder.append(batch) }
         var i = pos
         while true {
             let start = i
             var lon = 0.0, lat = 0.0
             for piece in pieces {
                 let n = Int(piece.count)
-                guard i + n <= end, GeoJSONReader.sameBytes(p + i, fixed + Int(piece.offset), n) else {
+                guard i + n <= end, piece.matches(p + i, fixed: fixed) else {
                     pos = start
                     return .differs
                 }
@@ -66,8 +69,9 @@ extension GeoJSONReader {
             if let reason = GeoJSONReader.validate(lon: lon, lat: lat, status: .ok) {
                 report.skip(reason, at: index)
             } else {
-                builder.addPoint(GeoCoordinate(latitude: lat, longitude: lon), offset: start, position: index,
-                                 category: -1, numeric: .nan)
+                if batch.add(GeoCoordinate(latitude: lat, longitude: lon), offset: start, position: index) {
+                    builder.append(batch)
+                }
             }
             index += 1
             try ticker.tick(i)
@@ -82,6 +86,15 @@ extension GeoJSONReader {
                 return .reachedStop
             }
         }
+    }
+
+    /// The batch of the plain path, made on first use (readers made to read one record again
+    /// never need one).
+    @inline(never)
+    mutating func makePlainBatch() -> PointBatch {
+        let b = PointBatch()
+        plainBatch = b
+        return b
     }
 
     /// Where a plain integer of 1 to 7 digits (`17`, not `0`, `-3`, `1.5` or `2e3`) at `p[i]`

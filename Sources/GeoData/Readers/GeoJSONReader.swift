@@ -49,6 +49,8 @@ struct GeoJSONReader {
     /// Features in a row that did not fit `layout`, and how many layouts were learnt.
     var layoutMisses = 0
     var layoutsLearnt = 0
+    /// Points read by the plain path, on their way to `builder`.
+    var plainBatch: PointBatch?
     /// Whether layouts are learnt at all (tests compare with the general reader alone).
     let learnsLayouts: Bool
 

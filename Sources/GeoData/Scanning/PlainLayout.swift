@@ -24,6 +24,36 @@ struct PlainLayout {
         var count: Int32
         var value: Value
         var depth: Int8
+        /// `count` as whole 8-byte words and a mask of the bytes left in the word after them,
+        /// so that comparing the bytes takes no loop exit or mask computation per word.
+        var words: Int32
+        var tailMask: UInt64
+
+        init(offset: Int32, count: Int32, value: Value, depth: Int8) {
+            self.offset = offset
+            self.count = count
+            self.value = value
+            self.depth = depth
+            words = count / 8
+            let tail = UInt64(count % 8)
+            tailMask = tail == 0 ? 0 : (1 << (8 * tail)) - 1
+        }
+
+        /// Whether the `count` bytes at `a` are the piece's bytes at `fixed + offset` (both
+        /// readable a word past the end): every word compared, the differences or-ed together.
+        @inline(__always)
+        func matches(_ a: UnsafePointer<UInt8>, fixed: UnsafePointer<UInt8>) -> Bool {
+            let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(fixed + Int(offset))
+            var difference: UInt64 = 0
+            var k = 0
+            let end = Int(words) * 8
+            while k < end {
+                difference |= ra.loadUnaligned(fromByteOffset: k, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                k += 8
+            }
+            difference |= (ra.loadUnaligned(fromByteOffset: k, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: k, as: UInt64.self)) & tailMask
+            return difference == 0
+        }
     }
 
     let pieces: UnsafeMutableBufferPointer<Piece>
