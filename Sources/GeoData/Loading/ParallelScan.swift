@@ -61,8 +61,12 @@ final class ParallelScan: @unchecked Sendable {
         var starts = [start]
         for j in 1..<k {
             let t = start + length / k * j
-            guard t > starts[starts.count - 1], let c = ParallelScan.featureStart(p, from: t, end: end),
-                  c > starts[starts.count - 1] else { continue }
+            let found = ParallelScan.featureStart(p, from: t, end: end)
+            // The pages searched go back at once: in a file with long stretches that hold no
+            // cut (a huge file broken early, mostly zeros), a search per chunk would otherwise
+            // make hundreds of megabytes of it resident.
+            buffer.release(from: t, to: found ?? min(end, t + ParallelScan.searchBytes))
+            guard t > starts[starts.count - 1], let c = found, c > starts[starts.count - 1] else { continue }
             starts.append(c)
         }
         return starts.count > 1 ? starts : nil
