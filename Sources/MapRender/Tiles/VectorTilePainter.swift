@@ -190,8 +190,8 @@ public struct VectorTilePainter: Sendable {
         }
     }
 
-    /// Strokes a feature's lines (`CoverageRasterizer.addPolyline`: a quad per segment, square ends
-    /// or round joins), or their dashes.
+    /// Strokes a feature's lines (`CoverageRasterizer.addPolyline`: one outline per line, round
+    /// joins, round or square ends), or their dashes.
     private func addStroke(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
                            dashes: [Double], _ raster: CoverageRasterizer, _ scratch: TilePaintScratch) {
         let dashed = dashes.count >= 2 && dashes.allSatisfy { $0 > 0 }
