@@ -21,78 +21,31 @@ final class LabelSpriteWorker: @unchecked Sendable {
         var palette: MapPalette
     }
 
-    private let condition = NSCondition()
-    private var queue: [Job] = []
-    private var running: MapLabelRenderer.Key?
-    private var finished: [(MapLabelRenderer.Key, Sprite)] = []
-    private var stopped = false
-    private var thread: Thread?
-    /// Sprites made so far (for benchmarks).
-    private(set) var madeCount = 0
-
-    deinit { stop() }
-
-    /// Replaces the wish list with `jobs` (most wanted first); sprites being made or waiting to
-    /// be collected are not asked for twice.
-    func request(_ jobs: [Job]) {
-        condition.lock()
-        let waiting = Set(finished.map(\.0))
-        queue = jobs.filter { $0.key != running && !waiting.contains($0.key) }
-        if thread == nil && !queue.isEmpty { start() }
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// The sprites finished since the last call.
-    func takeFinished() -> [(MapLabelRenderer.Key, Sprite)] {
-        condition.lock()
-        defer { condition.unlock() }
-        let done = finished
-        finished.removeAll()
-        return done
-    }
-
-    /// Stops the thread after the sprite in progress.
-    func stop() {
-        condition.lock()
-        stopped = true
-        queue.removeAll()
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func start() {
-        let t = Thread { [weak self] in self?.run() }
-        t.name = "label sprites"
-        t.qualityOfService = .utility
-        thread = t
-        t.start()
-    }
-
-    private func run() {
-        // Below the drawing thread and the band helper (the frames come first), above the
-        // base-map tiles (nice 12): names are wanted within a few frames.
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 4)
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopped { condition.wait() }
-            if stopped { condition.unlock(); return }
-            let job = queue.removeFirst()
-            running = job.key
-            condition.unlock()
-
+    // Below the drawing thread and the band helper (the frames come first), above the base-map
+    // tiles (nice 12): names are wanted within a few frames.
+    private let worker = WishListWorker<MapLabelRenderer.Key, Job, Sprite>(
+        name: "label sprites", niceness: 4, key: \.key,
+        work: { job in
             // Pango and cairo are safe on any thread with objects of its own (pango's default
             // font map is per thread); the runs are made here too, off the drawing thread.
             let k = job.key
             let sprite = MapLabelRenderer.makeText(k.text, kind: k.kind, size: job.size, palette: job.palette,
                                                    scale: k.scale, degrees: k.degrees)
             _ = sprite.runs
+            return sprite
+        })
 
-            condition.lock()
-            running = nil
-            finished.append((job.key, sprite))
-            madeCount += 1
-            condition.unlock()
-        }
-    }
+    /// Sprites made so far (for benchmarks).
+    var madeCount: Int { worker.doneCount }
+
+    deinit { stop() }
+
+    /// Replaces the wish list with `jobs` (most wanted first).
+    func request(_ jobs: [Job]) { worker.request(jobs) }
+
+    /// The sprites finished since the last call.
+    func takeFinished() -> [(key: MapLabelRenderer.Key, output: Sprite)] { worker.takeFinished() }
+
+    /// Stops the thread after the sprite in progress.
+    func stop() { worker.stop() }
 }
