@@ -23,6 +23,8 @@ struct BenchOptions {
     var noPoll = false
     /// `--bilinear`: magnified tiles bilinear during zoom animations too.
     var bilinear = false
+    /// `--slow-frames MS`: `frame` prints the phases of every frame over MS of drawing-thread CPU.
+    var slowFrameMs: Double?
 
     init(_ args: [String]) {
         var i = 0
@@ -33,6 +35,7 @@ struct BenchOptions {
             case "--one-core": oneCore = true
             case "--no-poll": noPoll = true
             case "--bilinear": bilinear = true
+            case "--slow-frames": if let v = next.flatMap(Double.init) { slowFrameMs = v }; i += 1
             case "--frames": if let v = next.flatMap(Int.init) { frames = max(5, v) }; i += 1
             case "--png": if let v = next { pngDirectory = URL(fileURLWithPath: v) }; i += 1
             case "--zooms": if let v = next { zooms = v.split(separator: ",").compactMap { Double($0) } }; i += 1

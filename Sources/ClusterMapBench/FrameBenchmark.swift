@@ -207,6 +207,8 @@ func runFrameBenchmark(_ args: [String]) {
             var baseCPU: [Double] = [], overlayCPU: [Double] = [], chromeCPU: [Double] = []
             var wakeMs: [Double] = [], waitMs: [Double] = [], pollCPU: [Double] = []
             var drawnItems = 0
+            var tilesBefore = renderer.baseMap.inFrameTileCount, directBefore = renderer.baseMap.directPaintCount
+            var madeBefore = overlay.madeSpriteCounts
             image.withContext { cr in
                 for f in list {
                     // The tiles a loader thread would have painted by now (not the drawing thread's time).
@@ -228,6 +230,23 @@ func runFrameBenchmark(_ args: [String]) {
                     overlayCPU.append(phases.overlays)
                     chromeCPU.append(phases.chrome)
                     drawnItems = max(drawnItems, overlay.lastDrawnItemCount)
+                    if let slow = options.slowFrameMs, cpu.last! >= slow {
+                        // `--slow-frames MS`: what a frame over MS of CPU spent its time on.
+                        let tilesNow = renderer.baseMap.inFrameTileCount, directNow = renderer.baseMap.directPaintCount
+                        print(#"{"slow_frame":\#(times.count - 1),"mode":"\#(mode)","center":"\#(name)","#
+                            + #""ms":\#(fmt(times.last!)),"cpu_ms":\#(fmt(cpu.last!)),"labels_cpu_ms":\#(fmt(labelCPU.last!)),"#
+                            + #""base_map_cpu_ms":\#(fmt(phases.baseMap)),"overlays_cpu_ms":\#(fmt(phases.overlays)),"#
+                            + #""chrome_cpu_ms":\#(fmt(phases.chrome)),"helper_cpu_ms":\#(fmt(helperCPU.last!)),"#
+                            + #""helper_wait_ms":\#(fmt(waitMs.last!)),"in_frame_tiles":\#(tilesNow - tilesBefore),"#
+                            + #""direct_paints":\#(directNow - directBefore),"labels":\#(overlay.scene.labels.count),"#
+                            + #""mark_sprites_made":\#(overlay.madeSpriteCounts.marks - madeBefore.marks),"#
+                            + #""label_sprites_made":\#(overlay.madeSpriteCounts.labels - madeBefore.labels),"#
+                            + #""labels_deferred":\#(overlay.labelRenderer.deferredCount),"#
+                            + #""label_sprites_made_in_background":\#(overlay.labelRenderer.backgroundSpriteCount)}"#)
+                    }
+                    tilesBefore = renderer.baseMap.inFrameTileCount
+                    madeBefore = overlay.madeSpriteCounts
+                    directBefore = renderer.baseMap.directPaintCount
                     let rest = 1000 / 60 - (nowMs() - t0)
                     if rest > 0 { Thread.sleep(forTimeInterval: rest / 1000) }
                 }

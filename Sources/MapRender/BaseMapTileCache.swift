@@ -16,7 +16,7 @@ final class BaseMapTileCache {
         var dataVersion: Int
     }
 
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         var zoom: Double
         var level: BaseMap.Level
         var i: Int

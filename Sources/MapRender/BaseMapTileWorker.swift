@@ -27,16 +27,19 @@ public final class BaseMapTileWorker: @unchecked Sendable {
     }
 
     /// Called on the worker thread after a tile is finished.
-    public var onTileReady: (@Sendable () -> Void)?
+    public var onTileReady: (@Sendable () -> Void)? {
+        get { worker.onFinished }
+        set { worker.onFinished = newValue }
+    }
 
-    private let condition = NSCondition()
-    private var queue: [Job] = []
-    private var running: BaseMapTileCache.Key?
-    private var finished: [Finished] = []
-    private var stopped = false
-    private var thread: Thread?
+    // Well below the drawing thread and the GL renderer: on a busy machine the frames come first
+    // and the scaled stand-ins stay a little longer.
+    private let worker = WishListWorker<BaseMapTileCache.Key, Job, Finished>(
+        name: "base-map tiles", niceness: 12, key: \.key,
+        work: { Finished(key: $0.key, generation: $0.generation, image: BaseMapTileWorker.paint($0)) })
+
     /// Tiles rendered so far (for tests).
-    public private(set) var renderedCount = 0
+    public var renderedCount: Int { worker.doneCount }
 
     public init() {}
 
@@ -44,72 +47,16 @@ public final class BaseMapTileWorker: @unchecked Sendable {
 
     /// Replaces the wish list with `jobs` (most wanted first). Tiles being rendered or waiting to
     /// be collected are not asked for twice.
-    func request(_ jobs: [Job]) {
-        condition.lock()
-        let waiting = Set(finished.map(\.key))
-        queue = jobs.filter { $0.key != running && !waiting.contains($0.key) }
-        if thread == nil && !queue.isEmpty { start() }
-        condition.signal()
-        condition.unlock()
-    }
+    func request(_ jobs: [Job]) { worker.request(jobs) }
 
     /// The tiles finished since the last call.
-    func takeFinished() -> [Finished] {
-        condition.lock()
-        defer { condition.unlock() }
-        let done = finished
-        finished.removeAll()
-        return done
-    }
+    func takeFinished() -> [Finished] { worker.takeFinished().map(\.output) }
 
     /// Whether tiles are queued or being rendered.
-    public var isBusy: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return !queue.isEmpty || running != nil
-    }
+    public var isBusy: Bool { worker.isBusy }
 
     /// Stops the thread after the tile in progress (the window is closing).
-    public func stop() {
-        condition.lock()
-        stopped = true
-        queue.removeAll()
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func start() {
-        let t = Thread { [weak self] in self?.run() }
-        t.name = "base-map tiles"
-        // Below the drawing thread: the tiles are a nicety, the frames are not.
-        t.qualityOfService = .utility
-        thread = t
-        t.start()
-    }
-
-    private func run() {
-        // Well below the drawing thread and the GL renderer: on a busy machine the frames come
-        // first and the scaled stand-ins stay a little longer (on Linux `who = 0` is this thread).
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 12)
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopped { condition.wait() }
-            if stopped { condition.unlock(); return }
-            let job = queue.removeFirst()
-            running = job.key
-            condition.unlock()
-
-            let image = BaseMapTileWorker.paint(job)
-
-            condition.lock()
-            running = nil
-            finished.append(Finished(key: job.key, generation: job.generation, image: image))
-            renderedCount += 1
-            let notify = onTileReady
-            condition.unlock()
-            notify?()
-        }
-    }
+    public func stop() { worker.stop() }
 
     /// Paints one tile (any thread: the painter's rasterisers are per thread).
     static func paint(_ job: Job) -> ImageSurface {

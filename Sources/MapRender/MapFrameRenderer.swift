@@ -10,10 +10,16 @@ public protocol MapOverlay: AnyObject {
     /// A number that changes whenever what the overlay draws for a camera changes, or nil if it
     /// can't tell (then frames with it are never reused; see `MapFrameRenderer`).
     var contentVersion: Int? { get }
+    /// Draws as `draw(in:camera:palette:)`; `isAnimating` while the camera moves (an overlay may
+    /// then leave costly new parts for a later frame). By default the same as at rest.
+    func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool)
 }
 
 extension MapOverlay {
     public var contentVersion: Int? { nil }
+    public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool) {
+        draw(in: cr, camera: camera, palette: palette)
+    }
 }
 
 /// Draws a whole map frame: base map, overlays, scale bar and attribution.
@@ -79,7 +85,7 @@ public final class MapFrameRenderer {
         let t1 = BandHelper.threadCPU()
         for overlay in overlays {
             cairo_save(cr)
-            overlay.draw(in: cr, camera: camera, palette: palette)
+            overlay.draw(in: cr, camera: camera, palette: palette, isAnimating: isAnimating)
             cairo_restore(cr)
         }
         let t2 = BandHelper.threadCPU()

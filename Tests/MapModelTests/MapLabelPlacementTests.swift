@@ -146,7 +146,10 @@ final class MapLabelPlacementTests: XCTestCase {
                               minZoom: rng.unit() * 10, maxZoom: 8 + rng.unit() * 10)
         }
         let index = MapLabelIndex(candidates: candidates)
-        for _ in 0..<50 {
+        // A coarse grid too: ~80 candidates a cell, so a query's early stop in each cell (cells
+        // are sorted by the zoom their labels show from) is tested on long lists.
+        let coarse = MapLabelIndex(candidates: candidates, gridSize: 8)
+        for _ in 0..<100 {
             let x0 = rng.unit() * 0.9, y0 = rng.unit() * 0.9
             let x1 = x0 + rng.unit() * 0.1, y1 = y0 + rng.unit() * 0.1, z = rng.unit() * 16
             let expected = candidates.indices.filter {
@@ -154,6 +157,7 @@ final class MapLabelPlacementTests: XCTestCase {
                 return c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1 && z > c.minZoom - MapLabelCandidate.fadeZooms && z < c.maxZoom
             }
             XCTAssertEqual(index.candidates(inUnitBox: x0, y0, x1, y1, zoom: z), expected)
+            XCTAssertEqual(coarse.candidates(inUnitBox: x0, y0, x1, y1, zoom: z), expected)
         }
     }
 

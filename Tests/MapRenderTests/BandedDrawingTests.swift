@@ -55,6 +55,9 @@ final class BandedDrawingTests: XCTestCase {
                 let alpha = k % 3 == 0 ? 1 : rng.unit()
                 placements.append((list[k % list.count], rng.unit() * 340 - 20, rng.unit() * 280 - 20, alpha))
             }
+            // Enough sprite pixels that the batch does use both cores when allowed.
+            let pixels = placements.reduce(0) { $0 + $1.0.image.pixelWidth * $1.0.image.pixelHeight }
+            XCTAssertGreaterThanOrEqual(pixels, SpriteBatch.minimumPixelsForBands)
             let expected = background(w, h, scale: scale)
             expected.withContext { cr in
                 cairo_rectangle(cr, 10, 7, 270, 220)

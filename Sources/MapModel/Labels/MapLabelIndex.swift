@@ -8,9 +8,21 @@ public struct MapLabelIndex: Sendable {
     public let candidates: [MapLabelCandidate]
     /// Cells per side of the bucket grid over the unit square.
     let gridSize: Int
-    /// Candidate indices of each cell, ascending (so in priority order).
+    /// Candidate indices of each cell, from the one that shows first when zooming in (lowest
+    /// `minZoom`, then priority): a query stops in each cell at the first that doesn't show yet.
     private let cellStarts: [Int32]
     private let cellItems: [Int32]
+    /// What a query tests of each of `cellItems`, side by side (no candidate, with its strings, is
+    /// copied per test).
+    private let cellPoints: [QueryPoint]
+
+    private struct QueryPoint {
+        var x: Double, y: Double
+        /// `minZoom - fadeZooms`: the label shows above this zoom …
+        var showsAbove: Double
+        /// … and below `maxZoom`.
+        var maxZoom: Double
+    }
 
     /// Builds the index; `candidates` must already be in priority order (their ids are reassigned
     /// to their positions).
@@ -30,8 +42,17 @@ public struct MapLabelIndex: Sendable {
             items[Int(fill[c])] = Int32(i)
             fill[c] += 1
         }
+        for c in 0..<(counts.count - 1) where counts[c + 1] - counts[c] > 1 {
+            items[Int(counts[c])..<Int(counts[c + 1])].sort {
+                list[Int($0)].minZoom != list[Int($1)].minZoom ? list[Int($0)].minZoom < list[Int($1)].minZoom : $0 < $1
+            }
+        }
         cellStarts = counts
         cellItems = items
+        cellPoints = items.map {
+            let c = list[Int($0)]
+            return QueryPoint(x: c.x, y: c.y, showsAbove: c.minZoom - MapLabelCandidate.fadeZooms, maxZoom: c.maxZoom)
+        }
     }
 
     /// An empty index.
@@ -57,15 +78,19 @@ public struct MapLabelIndex: Sendable {
         let j0 = max(0, Int(minY * n)), j1 = min(gridSize - 1, Int(maxY * n))
         guard i0 <= i1, j0 <= j1 else { return [] }
         var out: [Int] = []
-        for j in j0...j1 {
-            for i in i0...i1 {
-                let c = j * gridSize + i
-                for k in Int(cellStarts[c])..<Int(cellStarts[c + 1]) {
-                    let idx = Int(cellItems[k])
-                    let cand = candidates[idx]
-                    guard cand.x >= minX, cand.x <= maxX, cand.y >= minY, cand.y <= maxY,
-                          zoom > cand.minZoom - MapLabelCandidate.fadeZooms, zoom < cand.maxZoom else { continue }
-                    out.append(idx)
+        cellPoints.withUnsafeBufferPointer { points in
+            cellItems.withUnsafeBufferPointer { items in
+                for j in j0...j1 {
+                    for i in i0...i1 {
+                        let c = j * gridSize + i
+                        for k in Int(cellStarts[c])..<Int(cellStarts[c + 1]) {
+                            let p = points[k]
+                            // The rest of the cell shows only further in (sorted by `minZoom`).
+                            guard zoom > p.showsAbove else { break }
+                            guard p.x >= minX, p.x <= maxX, p.y >= minY, p.y <= maxY, zoom < p.maxZoom else { continue }
+                            out.append(Int(items[k]))
+                        }
+                    }
                 }
             }
         }

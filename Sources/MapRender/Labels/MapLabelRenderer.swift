@@ -8,7 +8,7 @@ import MapModel
 /// sprite; a frame only blits. Measuring (for placement) lays the text out once per label and
 /// keeps the size. Not thread-safe: use it on the drawing thread.
 public final class MapLabelRenderer {
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         var text: String
         var kind: MapLabelKind
         var dark: Bool
@@ -29,13 +29,18 @@ public final class MapLabelRenderer {
 
     public init() {}
 
+    deinit { worker.stop() }
+
+    /// Label and dot sprites made on the drawing thread since creation (for benchmarks).
+    public var madeSpriteCount: Int { sprites.renderCount + dots.renderCount }
+
     /// Logical size of a label's text block (what placement keeps clear).
     public func size(of text: String, kind: MapLabelKind) -> MapLabelSize {
         let key = SizeKey(text: text, kind: kind)
         if let s = sizes[key] { return s }
         var size = MapLabelSize(width: 0, height: 0)
         scratch.withContext { cr in
-            let layout = makeLayout(text, style: MapLabelStyle.style(for: kind, palette: .light), in: cr)
+            let layout = Self.makeLayout(text, style: MapLabelStyle.style(for: kind, palette: .light), in: cr)
             var w: Int32 = 0, h: Int32 = 0
             pango_layout_get_pixel_size(layout, &w, &h)
             g_object_unref(UnsafeMutableRawPointer(layout))
@@ -53,31 +58,68 @@ public final class MapLabelRenderer {
         batch.flush(into: cr)
     }
 
-    /// Adds the labels' sprites (screen coordinates) to `batch`, in order.
-    func draw(_ labels: [SceneLabel], in cr: OpaquePointer, palette: MapPalette, scale: Double, batch: SpriteBatch) {
+    /// Makes the sprites a frame in motion lacks (see `LabelSpriteWorker`).
+    private let worker = LabelSpriteWorker()
+    /// What the frame being drawn lacks, most wanted first.
+    private var wanted: [LabelSpriteWorker.Job] = []
+
+    /// Labels left out of the last frame because their sprites were still being made.
+    public private(set) var deferredCount = 0
+
+    /// Label sprites made off the drawing thread so far (for benchmarks).
+    public var backgroundSpriteCount: Int { worker.madeCount }
+
+    /// Starts a frame: takes the sprites the worker finished since the last one.
+    func beginFrame() {
+        for (key, sprite) in worker.takeFinished() { sprites.insert(sprite, for: key) }
+        wanted.removeAll(keepingCapacity: true)
+        deferredCount = 0
+    }
+
+    /// Ends a frame: hands the sprites it lacked to the worker (none at rest, which also drops
+    /// what was still queued).
+    func endFrame() {
+        worker.request(wanted)
+        wanted.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds the labels' sprites (screen coordinates) to `batch`, in order. With `inMotion`,
+    /// labels whose sprites are not made yet are left out and asked of the worker (see
+    /// `LabelSpriteWorker`); at rest they are made here.
+    func draw(_ labels: [SceneLabel], in cr: OpaquePointer, palette: MapPalette, scale: Double, batch: SpriteBatch,
+              inMotion: Bool = false) {
         for label in labels where label.alpha > 0.004 {
+            let degrees = Int((label.angle * 180 / .pi).rounded())
+            let key = Key(text: label.text, kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale,
+                          degrees: degrees)
+            let text: Sprite
+            if let cached = sprites.cachedSprite(for: key) {
+                text = cached
+            } else if inMotion {
+                deferredCount += 1
+                wanted.append(LabelSpriteWorker.Job(key: key, size: size(of: label.text, kind: label.kind), palette: palette))
+                continue
+            } else {
+                let size = size(of: label.text, kind: label.kind)
+                text = sprites.sprite(for: key) {
+                    Self.makeText(label.text, kind: label.kind, size: size, palette: palette, scale: scale, degrees: degrees)
+                }
+            }
             if let d = label.dot {
                 let key = Key(text: "", kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale)
                 let sprite = dots.sprite(for: key) { makeDot(label.kind, palette: palette, scale: scale) }
                 sprite.paint(into: batch, in: cr, x: d.x, y: d.y, alpha: label.alpha, deviceScale: scale)
             }
-            let degrees = Int((label.angle * 180 / .pi).rounded())
-            let key = Key(text: label.text, kind: label.kind, dark: palette.isDark, paletteName: palette.name, scale: scale,
-                          degrees: degrees)
             if degrees == 0 {
-                let sprite = sprites.sprite(for: key) { makeText(label.text, kind: label.kind, palette: palette, scale: scale) }
-                sprite.paint(into: batch, in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
+                text.paint(into: batch, in: cr, x: label.frame.x, y: label.frame.y, alpha: label.alpha, deviceScale: scale)
             } else {
-                let sprite = sprites.sprite(for: key) {
-                    makeText(label.text, kind: label.kind, palette: palette, scale: scale, degrees: degrees)
-                }
-                sprite.paint(into: batch, in: cr, x: label.frame.x + label.frame.width / 2,
-                             y: label.frame.y + label.frame.height / 2, alpha: label.alpha, deviceScale: scale)
+                text.paint(into: batch, in: cr, x: label.frame.x + label.frame.width / 2,
+                           y: label.frame.y + label.frame.height / 2, alpha: label.alpha, deviceScale: scale)
             }
         }
     }
 
-    private func makeLayout(_ text: String, style: MapLabelStyle, in cr: OpaquePointer) -> OpaquePointer {
+    private static func makeLayout(_ text: String, style: MapLabelStyle, in cr: OpaquePointer) -> OpaquePointer {
         let layout = pango_cairo_create_layout(cr)!
         let desc = pango_font_description_from_string(style.font)
         pango_layout_set_font_description(layout, desc)
@@ -95,10 +137,11 @@ public final class MapLabelRenderer {
 
     /// A label's sprite: level text anchored at its top-left, or text turned by `degrees`
     /// anchored at its centre.
-    private func makeText(_ text: String, kind: MapLabelKind, palette: MapPalette, scale: Double,
-                          degrees: Int = 0) -> Sprite {
+    /// (Any thread: it touches nothing shared; `size` is the text block's, from `size(of:kind:)`.)
+    static func makeText(_ text: String, kind: MapLabelKind, size s: MapLabelSize, palette: MapPalette, scale: Double,
+                         degrees: Int = 0) -> Sprite {
         let style = MapLabelStyle.style(for: kind, palette: palette)
-        let s = size(of: text, kind: kind), m = MapLabelRenderer.haloMargin
+        let m = MapLabelRenderer.haloMargin
         if degrees != 0 {
             let side = (s.width * s.width + s.height * s.height).squareRoot() + 2 * m
             return Sprite(width: side, height: side, anchorX: side / 2, anchorY: side / 2, scale: scale) { cr in
@@ -114,7 +157,7 @@ public final class MapLabelRenderer {
     }
 
     /// Halo, then ink, with the text's top-left at (`m`, `m`).
-    private func drawText(_ text: String, style: MapLabelStyle, margin m: Double, in cr: OpaquePointer) {
+    private static func drawText(_ text: String, style: MapLabelStyle, margin m: Double, in cr: OpaquePointer) {
         let layout = makeLayout(text, style: style, in: cr)
         cairo_move_to(cr, m, m)
         pango_cairo_layout_path(cr, layout)

@@ -51,14 +51,23 @@ public final class SceneRenderer: MapOverlay {
 
     /// Sprites currently cached (bubbles, pins, capsules).
     public var cachedSpriteCount: Int { sprites.count }
+    /// Sprites made since creation: marks, then base-map labels (for benchmarks).
+    public var madeSpriteCounts: (marks: Int, labels: Int) { (sprites.renderCount, labelRenderer.madeSpriteCount) }
 
     /// `MapOverlay`: draws `scene`.
     public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette) {
         draw(scene, in: cr, palette: palette)
     }
 
-    /// Draws `scene` (screen coordinates = the context's user space) in `palette`.
-    public func draw(_ scene: Scene, in cr: OpaquePointer, palette: MapPalette) {
+    /// `MapOverlay`: draws `scene`; in motion, base-map labels whose sprites are not made yet
+    /// wait for a background thread to make them (see `LabelSpriteWorker`).
+    public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool) {
+        draw(scene, in: cr, palette: palette, isAnimating: isAnimating)
+    }
+
+    /// Draws `scene` (screen coordinates = the context's user space) in `palette`; `isAnimating`
+    /// as in `draw(in:camera:palette:isAnimating:)`.
+    public func draw(_ scene: Scene, in cr: OpaquePointer, palette: MapPalette, isAnimating: Bool = false) {
         let scale = BaseMapRenderer.deviceScale(of: cr)
         let styleID = self.styleID(palette: palette, scale: scale)
         var clip = ScreenBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -67,8 +76,10 @@ public final class SceneRenderer: MapOverlay {
         // Sprites are collected and composited together (see `SpriteBatch`); anything cairo draws
         // itself paints the batch so far first, so the order stays.
         let batch = self.batch
-        labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale, batch: batch)
-        labelRenderer.draw(scene.placeNames, in: cr, palette: palette, scale: scale, batch: batch)
+        labelRenderer.beginFrame()
+        labelRenderer.draw(scene.labels, in: cr, palette: palette, scale: scale, batch: batch, inMotion: isAnimating)
+        labelRenderer.draw(scene.placeNames, in: cr, palette: palette, scale: scale, batch: batch, inMotion: isAnimating)
+        labelRenderer.endFrame()
         if scene.hull.count >= 2 || !scene.fanLegs.isEmpty { batch.flush(into: cr) }
         drawHull(scene.hull, in: cr, palette: palette, clip: clip)
         drawLegs(scene.fanLegs, in: cr, palette: palette, clip: clip)

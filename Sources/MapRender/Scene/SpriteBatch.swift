@@ -13,8 +13,15 @@ import CCairo
 final class SpriteBatch {
     struct Item {
         let image: ImageSurface
-        /// The image's rows as runs (transparent pixels skipped, opaque ones copied).
+        /// The image's rows as runs (transparent pixels skipped, opaque ones copied); kept
+        /// alive here while the loop below reads its raw parts.
         let runs: SpriteRuns
+        /// `runs`' pixels, stride, size and run lists, copied out so the compositing loop reads
+        /// plain values (no class access, no retain) for every sprite in every band.
+        let pixels: UnsafeMutablePointer<UInt32>
+        let sstride: Int, sw: Int, sh: Int
+        let rowStart: UnsafeMutablePointer<Int32>
+        let runList: UnsafeMutablePointer<SpriteRuns.Run>
         /// Device pixel of the sprite's top-left corner, relative to the user-space origin.
         let x: Int, y: Int
         /// Opacity as cairo hands it to pixman (255: a plain paint).
@@ -28,8 +35,10 @@ final class SpriteBatch {
 
     /// Whether the bottom rows may be composited by the helper thread.
     var usesBothCores = true
-    /// Sprite pixels a batch needs before waking the helper pays.
-    static let minimumPixelsForBands = 20_000
+    /// Sprite pixels a batch needs before waking the helper pays (about 0.5 ms of compositing:
+    /// on this two-core machine under load, handing a smaller batch over cost more in the
+    /// helper's wake-up than it saved; 60 items with labels and a callout stay on one thread).
+    static let minimumPixelsForBands = 250_000
 
     var isEmpty: Bool { items.isEmpty }
 
@@ -39,7 +48,9 @@ final class SpriteBatch {
         let o = sprite.deviceOrigin(x: x, y: y, deviceScale: s)
         // cairo: alpha → 16 bits (× 65535.99999, truncated) → pixman's solid colour → 8 bits.
         let a = alpha >= 0.999 ? 255 : UInt32(min(65535, max(0, alpha * (65536 - 1e-5)))) >> 8
-        items.append(Item(image: sprite.image, runs: sprite.runs, x: Int(o.x), y: Int(o.y), alpha: a,
+        let runs = sprite.runs
+        items.append(Item(image: sprite.image, runs: runs, pixels: runs.pixels, sstride: runs.stride, sw: runs.width,
+                          sh: runs.height, rowStart: runs.rowStart, runList: runs.runs, x: Int(o.x), y: Int(o.y), alpha: a,
                           userX: o.x / s, userY: o.y / s, userAlpha: alpha))
         pixels += sprite.image.pixelWidth * sprite.image.pixelHeight
     }
@@ -130,42 +141,99 @@ final class SpriteBatch {
     }
 
     private static func compositeBand(_ items: [Item], into t: Target, rows: Range<Int>) {
-        for item in items {
-            let image = item.image
-            let top = item.y &+ t.originY, sh = image.pixelHeight
-            guard top < rows.upperBound, top &+ sh > rows.lowerBound,
-                  let raw = cairo_image_surface_get_data(image.surface) else { continue }
-            let left = item.x &+ t.originX, sw = image.pixelWidth
-            let x0 = max(left, t.clipX0), x1 = min(left &+ sw, t.clipX1)
-            let y0 = max(top, rows.lowerBound), y1 = min(top &+ sh, rows.upperBound)
-            guard x0 < x1 else { continue }
-            let src = UnsafeMutableRawPointer(raw).assumingMemoryBound(to: UInt32.self)
-            let sstride = Int(cairo_image_surface_get_stride(image.surface)) &>> 2
-            let a = item.alpha
-            // Source columns inside the clip.
-            let cx0 = x0 &- left, cx1 = x1 &- left
-            let runs = item.runs.runs, rowStart = item.runs.rowStart
-            for y in y0..<y1 {
-                let sy = y &- top
-                let srow = src + sy &* sstride, drow = t.data + (y &* t.stride &+ left)
-                var r = Int(rowStart[sy])
-                let end = Int(rowStart[sy &+ 1])
-                while r < end {
-                    let run = runs[r]
-                    r &+= 1
-                    let r0 = max(Int(run.x0), cx0), r1 = min(Int(run.x1), cx1)
-                    guard r0 < r1 else { continue }
-                    let s = srow + r0, d = drow + r0, n = r1 &- r0
-                    if a != 255 {
-                        blend(s, d, n, alpha: a)
-                    } else if run.opaque {
-                        d.update(from: s, count: n)
-                    } else {
-                        blend(s, d, n)
-                    }
+        items.withUnsafeBufferPointer { list in
+            for i in list.indices {
+                let top = list[i].y &+ t.originY, sh = list[i].sh
+                guard top < rows.upperBound, top &+ sh > rows.lowerBound else { continue }
+                let left = list[i].x &+ t.originX, sw = list[i].sw
+                let x0 = max(left, t.clipX0), x1 = min(left &+ sw, t.clipX1)
+                guard x0 < x1 else { continue }
+                let y0 = max(top, rows.lowerBound), y1 = min(top &+ sh, rows.upperBound)
+                let sstride = list[i].sstride
+                let src = list[i].pixels + (y0 &- top) &* sstride
+                let dst = t.data + (y0 &* t.stride &+ left)
+                let rowStart = list[i].rowStart + (y0 &- top), runs = list[i].runList
+                let a = list[i].alpha
+                if a == 255 && x0 == left && x1 == left &+ sw {
+                    // Most sprites: wholly inside the clip's columns and fully opaque paints.
+                    paintRows(y1 &- y0, src: src, sstride: sstride, dst: dst, dstride: t.stride,
+                              rowStart: rowStart, runs: runs)
+                } else {
+                    paintClippedRows(y1 &- y0, src: src, sstride: sstride, dst: dst, dstride: t.stride,
+                                     rowStart: rowStart, runs: runs, columns: (x0 &- left)..<(x1 &- left), alpha: a)
                 }
             }
         }
+    }
+
+    /// `count` rows of a sprite's runs, unclipped and at full opacity: opaque runs copied, the rest
+    /// blended. An opaque run is at least `SpriteRuns.shortestRun` (16) pixels here, so its copy
+    /// is whole 8-pixel windows, the last one overlapping (a copy may store a pixel twice).
+    @inline(__always)
+    private static func paintRows(_ count: Int, src: UnsafeMutablePointer<UInt32>, sstride: Int,
+                                  dst: UnsafeMutablePointer<UInt32>, dstride: Int,
+                                  rowStart: UnsafeMutablePointer<Int32>, runs: UnsafeMutablePointer<SpriteRuns.Run>) {
+        var srow = src, drow = dst
+        var r = Int(rowStart[0])
+        for k in 1...count {
+            let end = Int(rowStart[k])
+            while r < end {
+                let run = runs[r]
+                r &+= 1
+                let x = Int(run.x0), n = Int(run.x1) &- x
+                if run.opaque {
+                    copy(srow + x, drow + x, n)
+                } else {
+                    blend(srow + x, drow + x, n)
+                }
+            }
+            srow += sstride
+            drow += dstride
+        }
+    }
+
+    /// As `paintRows`, for sprites cut by the clip (source `columns` only) or faded (`alpha` < 255).
+    private static func paintClippedRows(_ count: Int, src: UnsafeMutablePointer<UInt32>, sstride: Int,
+                                         dst: UnsafeMutablePointer<UInt32>, dstride: Int,
+                                         rowStart: UnsafeMutablePointer<Int32>, runs: UnsafeMutablePointer<SpriteRuns.Run>,
+                                         columns: Range<Int>, alpha a: UInt32) {
+        var srow = src, drow = dst
+        for k in 0..<count {
+            var r = Int(rowStart[k])
+            let end = Int(rowStart[k &+ 1])
+            while r < end {
+                let run = runs[r]
+                r &+= 1
+                let r0 = max(Int(run.x0), columns.lowerBound), r1 = min(Int(run.x1), columns.upperBound)
+                guard r0 < r1 else { continue }
+                let s = srow + r0, d = drow + r0, n = r1 &- r0
+                if a != 255 {
+                    blend(s, d, n, alpha: a)
+                } else if run.opaque {
+                    d.update(from: s, count: n)
+                } else {
+                    blend(s, d, n)
+                }
+            }
+            srow += sstride
+            drow += dstride
+        }
+    }
+
+    /// Copies `n` ≥ 8 pixels from `s` to `d` (different images) eight at a time, the last eight
+    /// at once even where they overlap pixels already copied.
+    @inline(__always)
+    static func copy(_ s: UnsafeMutablePointer<UInt32>, _ d: UnsafeMutablePointer<UInt32>, _ n: Int) {
+        assert(n >= 8)
+        let sr = UnsafeRawPointer(s), dr = UnsafeMutableRawPointer(d)
+        var k = 0
+        while k &+ 8 < n {
+            dr.storeBytes(of: sr.loadUnaligned(fromByteOffset: 4 &* k, as: SIMD8<UInt32>.self), toByteOffset: 4 &* k,
+                          as: SIMD8<UInt32>.self)
+            k &+= 8
+        }
+        let e = 4 &* (n &- 8)
+        dr.storeBytes(of: sr.loadUnaligned(fromByteOffset: e, as: SIMD8<UInt32>.self), toByteOffset: e, as: SIMD8<UInt32>.self)
     }
 
     /// `n` pixels of `s` OVER `d`, each scaled by `alpha` first unless 255: eight at a time,

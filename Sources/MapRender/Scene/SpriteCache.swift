@@ -186,6 +186,22 @@ public final class SpriteCache<Key: Hashable> {
         return s
     }
 
+    /// The sprite for `key` if it is cached (nil on a miss; nothing is made).
+    public func cachedSprite(for key: Key) -> Sprite? {
+        guard let s = sprites[key] else { return nil }
+        clock &+= 1
+        s.lastUsed = clock
+        return s
+    }
+
+    /// Keeps `sprite` for `key` (made elsewhere, e.g. on another thread), replacing any.
+    public func insert(_ sprite: Sprite, for key: Key) {
+        clock &+= 1
+        sprite.lastUsed = clock
+        if sprites[key] == nil && sprites.count >= capacity { evict() }
+        sprites[key] = sprite
+    }
+
     /// Drops the least recently used quarter.
     private func evict() {
         let keep = capacity * 3 / 4

@@ -21,6 +21,12 @@ final class SpriteRuns: @unchecked Sendable {
     let runs: UnsafeMutablePointer<Run>
     /// Number of runs.
     let count: Int
+    /// The image's pixels, row stride (in pixels) and size, read once here so the compositing
+    /// loop makes no cairo call per sprite and band (the image never changes once made).
+    let pixels: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let width: Int, height: Int
+    private let ownsPixels: Bool
 
     /// Opaque runs shorter than this, and transparent gaps shorter than `shortestGap`, are folded
     /// into the blended run around them: blending a few more pixels (exact for any pixel) costs
@@ -35,9 +41,13 @@ final class SpriteRuns: @unchecked Sendable {
         var out: [Run] = []
         starts.reserveCapacity(h + 1)
         cairo_surface_flush(image.surface)
+        width = w
+        height = h
+        stride = Int(cairo_image_surface_get_stride(image.surface)) / 4
         if let raw = cairo_image_surface_get_data(image.surface) {
-            let stride = Int(cairo_image_surface_get_stride(image.surface)) / 4
             let data = UnsafeMutableRawPointer(raw).bindMemory(to: UInt32.self, capacity: stride * h)
+            pixels = data
+            ownsPixels = false
             var classes: [(kind: UInt8, x0: Int, x1: Int)] = []
             for y in 0..<h {
                 let row = data + y * stride
@@ -56,6 +66,9 @@ final class SpriteRuns: @unchecked Sendable {
                 starts.append(Int32(out.count))
             }
         } else {
+            // No pixels (a surface in error): every row has no runs, so `pixels` is never read.
+            pixels = .allocate(capacity: 1)
+            ownsPixels = true
             starts += Array(repeating: 0, count: h)
         }
         rowStart = .allocate(capacity: starts.count)
@@ -68,6 +81,7 @@ final class SpriteRuns: @unchecked Sendable {
     deinit {
         rowStart.deallocate()
         runs.deallocate()
+        if ownsPixels { pixels.deallocate() }
     }
 
     /// The non-transparent runs of one row's classes, short ones folded into blended runs.
