@@ -11,16 +11,7 @@ final class ForwardSweepTests: XCTestCase {
         let points = Fixtures.uniform(85_000, seed: 71) + Fixtures.denseCity(4000, seed: 72) + Fixtures.sameSpot(50)
         let slots = LevelBuilder.Slots(points: points)
         defer { slots.deallocate() }
-        var rng = SeededRandom(seed: 73)
-        var alive = slots.n
-        for s in 0..<slots.n {
-            if rng.unit() < 0.2 {
-                slots.kill(s)
-                alive -= 1
-            } else if rng.unit() < 0.2 {
-                slots.item[s].x += 1e-6 * rng.unit()  // a cluster's centre: not a Float
-            }
-        }
+        let alive = slots.mergeSome(killing: 0.2, seed: 73)
         for radius in [40.0 / (512 * 512), 40.0 / (512 * 128)] {
             let scratch = CellIndex.SortScratch(capacity: slots.n)
             guard let sorted = LevelBuilder.sortAlive(slots, count: alive, cell: NeighborGraph.cellSize(radius: radius),

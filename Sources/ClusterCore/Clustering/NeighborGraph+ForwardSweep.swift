@@ -65,15 +65,7 @@ extension NeighborGraph {
         var work = 0
         guard from < to else { return 0 }
         // First position of the rows below, found by binary search for this part's start.
-        var p: Int = {
-            let target = k[from] + width - 1
-            var lo = 0, hi = n
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if k[mid] < target { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }()
+        var p = CellIndex.firstPosition(k, count: n, atLeast: k[from] + width - 1)
         for a in from..<to {
             let ka = k[a]
             let fxa = Double(xs[a]), fya = Double(ys[a]), ia = item[a]

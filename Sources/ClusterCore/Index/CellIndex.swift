@@ -207,6 +207,17 @@ struct CellIndex: Sendable {
         return passes % 2 == 1
     }
 
+    /// The first position whose key is at least `target` in `keys[0..<n]` (ascending), by
+    /// bisection (where a sweep part starts its pointer to the rows below).
+    static func firstPosition(_ keys: UnsafePointer<UInt64>, count n: Int, atLeast target: UInt64) -> Int {
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if keys[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     @inline(__always) static func column(_ v: Double, cell: Double) -> UInt64 {
         // Through Int: the same value (v / cell is far below 2^63 for coordinates in 0…1 and
         // cells of at least 2^-25, see `cellSize`), and a signed conversion is one instruction

@@ -205,15 +205,7 @@ struct PairBand {
         eps.withUnsafeBufferPointer { eb in
             let k = kb.baseAddress!, xs = xb.baseAddress!, ys = yb.baseAddress!, e = eb.baseAddress!
             let widest = e[0], top = eb.count - 1
-            var p: Int = {
-                let target = k[from] + width - 1
-                var lo = 0, hi = n
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if k[mid] < target { lo = mid + 1 } else { hi = mid }
-                }
-                return lo
-            }()
+            var p = CellIndex.firstPosition(k, count: n, atLeast: k[from] + width - 1)
             for a in from..<to {
                 let ka = k[a]
                 let xa = Double(xs[a]), ya = Double(ys[a])
