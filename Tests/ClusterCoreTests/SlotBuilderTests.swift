@@ -43,16 +43,7 @@ final class SlotBuilderTests: XCTestCase {
         let points = Fixtures.uniform(100_000, seed: 57) + Fixtures.denseCity(3000, seed: 58) + Fixtures.withInvalid(500, seed: 59)
         let slots = LevelBuilder.Slots(points: points)
         defer { slots.deallocate() }
-        var rng = SeededRandom(seed: 60)
-        var alive = slots.n
-        for s in 0..<slots.n {
-            if rng.unit() < 0.3 {
-                slots.kill(s)
-                alive -= 1
-            } else if rng.unit() < 0.2 {
-                slots.item[s].x += 1e-6 * rng.unit()  // a cluster's centre: not a Float
-            }
-        }
+        let alive = slots.mergeSome(killing: 0.3, seed: 60)
         for radius in [40.0 / (512 * 512), 40.0 / (512 * 32)] {
             let cell = NeighborGraph.cellSize(radius: radius)
             let distance = { (_: Int) in NeighborGraph.searchDistance(radius: radius) }
@@ -162,5 +153,23 @@ final class SlotBuilderTests: XCTestCase {
         }
         XCTAssertEqual(found.count, pairs.count, "each pair once")
         XCTAssertEqual(found, expected)
+    }
+}
+
+extension LevelBuilder.Slots {
+    /// Kills a fraction of the slots and moves a fifth of the others off their Float positions
+    /// (a cluster's centre is not a Float), as a level's merges would; returns the alive count.
+    func mergeSome(killing fraction: Double, seed: UInt64) -> Int {
+        var rng = SeededRandom(seed: seed)
+        var alive = n
+        for s in 0..<n {
+            if rng.unit() < fraction {
+                kill(s)
+                alive -= 1
+            } else if rng.unit() < 0.2 {
+                item[s].x += 1e-6 * rng.unit()
+            }
+        }
+        return alive
     }
 }

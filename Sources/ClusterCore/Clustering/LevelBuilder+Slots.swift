@@ -132,6 +132,12 @@ extension LevelBuilder {
 
         /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
         func makeBand(level: Int, lastZoom: Int) -> PairBand {
+            var lastZoom = lastZoom
+            // Fewer zooms for a band whose sweep would likely fail (dense data), before sorting.
+            while level - 1 > lastZoom && !Self.sweepLikelyFits(slots, count: aliveCount,
+                                                                cell: NeighborGraph.cellSize(radius: radius(atZoom: lastZoom))) {
+                lastZoom = level - (level - lastZoom) / 2
+            }
             let cell = NeighborGraph.cellSize(radius: radius(atZoom: lastZoom))
             let searchDistance = { (z: Int) in NeighborGraph.searchDistance(radius: radius(atZoom: z)) }
             var band: PairBand

@@ -132,6 +132,9 @@ struct NeighborGraph {
         // Two halves of the sweep on two threads; each finds the pairs whose first item is in
         // its half, so together they find each pair once, and the edge order is fixed.
         let halves = entries >= 65_536 ? 2 : 1
+        if input.forwardOnly && input.shift == 0 && input.cx != nil && input.cy != nil {
+            return sweepEdgesForward(input, halves: halves, eps: eps, r2: r2, budget: budget)
+        }
         let results = SweepResults(halves)
         let perHalfBudget = budget / halves
         DispatchQueue.concurrentPerform(iterations: halves) { h in

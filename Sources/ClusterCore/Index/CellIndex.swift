@@ -188,7 +188,7 @@ struct CellIndex: Sendable {
                     let src = s.pointer!, cnt = c.pointer! + h * buckets
                     for i in 0..<buckets { cnt[i] = 0 }
                     for i in (n * h / halves)..<(n * (h + 1) / halves) {
-                        cnt[Int((src[i] >> shift) & mask)] += 1
+                        cnt[Int(truncatingIfNeeded: (src[i] >> shift) & mask)] &+= 1
                     }
                 }
                 CellIndex.turnCountsIntoOffsets(counts, buckets: buckets, halves: halves)
@@ -196,9 +196,9 @@ struct CellIndex: Sendable {
                     let src = s.pointer!, dst = d.pointer!, off = c.pointer! + h * buckets
                     for i in (n * h / halves)..<(n * (h + 1) / halves) {
                         let v = src[i]
-                        let digit = Int((v >> shift) & mask)
+                        let digit = Int(truncatingIfNeeded: (v >> shift) & mask)
                         dst[off[digit]] = v
-                        off[digit] += 1
+                        off[digit] &+= 1
                     }
                 }
             }
@@ -207,8 +207,22 @@ struct CellIndex: Sendable {
         return passes % 2 == 1
     }
 
+    /// The first position whose key is at least `target` in `keys[0..<n]` (ascending), by
+    /// bisection (where a sweep part starts its pointer to the rows below).
+    static func firstPosition(_ keys: UnsafePointer<UInt64>, count n: Int, atLeast target: UInt64) -> Int {
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if keys[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     @inline(__always) static func column(_ v: Double, cell: Double) -> UInt64 {
-        v > 0 ? UInt64(v / cell) : 0
+        // Through Int: the same value (v / cell is far below 2^63 for coordinates in 0…1 and
+        // cells of at least 2^-25, see `cellSize`), and a signed conversion is one instruction
+        // where an unsigned one is a branchy sequence (every key of every build comes here).
+        v > 0 ? UInt64(truncatingIfNeeded: Int(v / cell)) : 0
     }
 
     @inline(__always) static func key(_ fx: Float, _ fy: Float, cell: Double, width: UInt64) -> UInt64 {
@@ -351,16 +365,16 @@ struct CellIndex: Sendable {
                             let src = s.pointer!, cnt = c.pointer! + h * buckets
                             for i in 0..<buckets { cnt[i] = 0 }
                             for i in (n * h / halves)..<(n * (h + 1) / halves) {
-                                cnt[Int((src[i].key >> shift) & mask)] += 1
+                                cnt[Int(truncatingIfNeeded: (src[i].key >> shift) & mask)] &+= 1
                             }
                         }
                         CellIndex.turnCountsIntoOffsets(counts, buckets: buckets, halves: halves)
                         DispatchQueue.concurrentPerform(iterations: halves) { h in
                             let src = s.pointer!, dst = d.pointer!, off = c.pointer! + h * buckets
                             for i in (n * h / halves)..<(n * (h + 1) / halves) {
-                                let digit = Int((src[i].key >> shift) & mask)
+                                let digit = Int(truncatingIfNeeded: (src[i].key >> shift) & mask)
                                 dst[off[digit]] = src[i]
-                                off[digit] += 1
+                                off[digit] &+= 1
                             }
                         }
                     }

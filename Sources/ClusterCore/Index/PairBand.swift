@@ -132,93 +132,109 @@ struct PairBand {
     mutating func sweepPairs(budget: Int, parts: Int? = nil) -> Bool {
         let n = sortedCount
         let halves = parts ?? (n >= 65_536 ? 2 : 1)
-        final class Results: @unchecked Sendable {
-            var parts: [([UInt32], [UInt32], [UInt8], Int)?]
-            init(_ n: Int) { parts = Array(repeating: nil, count: n) }
+        // Each part's pairs (entry a << 32 | entry b) and zooms, and its checks (−1: past the budget).
+        let pairs = UnsafeMutablePointer<GrowingBuffer<UInt64>>.allocate(capacity: halves)
+        let zooms = UnsafeMutablePointer<GrowingBuffer<UInt8>>.allocate(capacity: halves)
+        let works = UnsafeMutablePointer<Int>.allocate(capacity: halves)
+        for h in 0..<halves {
+            (pairs + h).initialize(to: GrowingBuffer(capacity: n / halves))
+            (zooms + h).initialize(to: GrowingBuffer(capacity: n / halves))
         }
-        let results = Results(halves)
+        defer {
+            for h in 0..<halves {
+                pairs[h].deallocate()
+                zooms[h].deallocate()
+            }
+            pairs.deinitialize(count: halves); zooms.deinitialize(count: halves)
+            pairs.deallocate(); zooms.deallocate(); works.deallocate()
+        }
+        let out = SweepParts(pairs: pairs, zooms: zooms, works: works)
         let band = self
         DispatchQueue.concurrentPerform(iterations: halves) { h in
-            results.parts[h] = band.sweep(from: n * h / halves, to: n * (h + 1) / halves, budget: budget / halves)
+            out.works[h] = band.sweep(from: n * h / halves, to: n * (h + 1) / halves, budget: budget / halves,
+                                      pairs: &out.pairs[h], zooms: &out.zooms[h]) ?? -1
         }
-        var parts: [([UInt32], [UInt32], [UInt8], Int)] = []
         for h in 0..<halves {
-            guard let part = results.parts[h] else { return false }
-            parts.append(part)
-            sweepWork += part.3
+            if works[h] < 0 { return false }
+            sweepWork += works[h]
         }
-        results.parts = []
         // Highest zoom first (a stable counting sort over the band's few zooms), straight from
         // the parts, in part order.
         var counts = [Int](repeating: 0, count: eps.count + 1)
-        for part in parts {
-            for v in part.2 { counts[eps.count - 1 - (Int(v) - lastZoom) + 1] += 1 }
+        for h in 0..<halves {
+            for k in 0..<zooms[h].count { counts[eps.count - 1 - (Int(zooms[h].base[k]) - lastZoom) + 1] += 1 }
         }
         for k in 1..<counts.count { counts[k] += counts[k - 1] }
         let total = counts[eps.count]
         pairA = [UInt32](repeating: 0, count: total)
         pairB = pairA
         pairZoom = [UInt8](repeating: 0, count: total)
-        for part in parts {
-            let (a, b, z, _) = part
-            for k in 0..<a.count {
+        for h in 0..<halves {
+            let p = pairs[h].base, z = zooms[h].base
+            for k in 0..<pairs[h].count {
                 let bucket = eps.count - 1 - (Int(z[k]) - lastZoom)
                 let at = counts[bucket]
                 counts[bucket] += 1
-                pairA[at] = a[k]
-                pairB[at] = b[k]
+                pairA[at] = UInt32(truncatingIfNeeded: p[k] >> 32)
+                pairB[at] = UInt32(truncatingIfNeeded: p[k])
                 pairZoom[at] = z[k]
             }
         }
         return true
     }
 
+    /// The buffers `sweepPairs`'s threads write (one of each per part).
+    private struct SweepParts: @unchecked Sendable {
+        let pairs: UnsafeMutablePointer<GrowingBuffer<UInt64>>
+        let zooms: UnsafeMutablePointer<GrowingBuffer<UInt8>>
+        let works: UnsafeMutablePointer<Int>
+    }
+
     /// Pairs (a, b), a in `from..<to`, b after a in the same cell or the next one in the row, or
-    /// in the three cells below, within the search distance of `lastZoom` on both axes.
-    private func sweep(from: Int, to: Int, budget: Int) -> ([UInt32], [UInt32], [UInt8], Int)? {
-        let n = sortedCount
-        var outA: [UInt32] = [], outB: [UInt32] = [], outZ: [UInt8] = []
+    /// in the three cells below, within the search distance of `lastZoom` on both axes, with
+    /// the highest zoom that serves each; the candidate checks, nil past the budget. (Pointers
+    /// in locals and `GrowingBuffer`s: the loop runs over every candidate of the band.)
+    private func sweep(from: Int, to: Int, budget: Int, pairs: inout GrowingBuffer<UInt64>,
+                       zooms: inout GrowingBuffer<UInt8>) -> Int? {
+        let n = sortedCount, width = self.width, lastZoom = self.lastZoom
         var work = 0
-        guard from < to else { return (outA, outB, outZ, 0) }
-        return keys.withUnsafeBufferPointer { k in
-        x.withUnsafeBufferPointer { xs in
-        y.withUnsafeBufferPointer { ys in
-            @inline(__always) func check(_ a: Int, _ b: Int) {
-                let d = max(abs(Double(xs[a]) - Double(xs[b])), abs(Double(ys[a]) - Double(ys[b])))
-                if let z = pairZoom(d) {
-                    outA.append(UInt32(a))
-                    outB.append(UInt32(b))
-                    outZ.append(z)
-                }
-            }
-            var p: Int = {
-                let target = k[from] + width - 1
-                var lo = 0, hi = n
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if k[mid] < target { lo = mid + 1 } else { hi = mid }
-                }
-                return lo
-            }()
+        guard from < to else { return 0 }
+        return keys.withUnsafeBufferPointer { kb in
+        x.withUnsafeBufferPointer { xb in
+        y.withUnsafeBufferPointer { yb in
+        eps.withUnsafeBufferPointer { eb in
+            let k = kb.baseAddress!, xs = xb.baseAddress!, ys = yb.baseAddress!, e = eb.baseAddress!
+            let widest = e[0], top = eb.count - 1
+            var p = CellIndex.firstPosition(k, count: n, atLeast: k[from] + width - 1)
             for a in from..<to {
                 let ka = k[a]
+                let xa = Double(xs[a]), ya = Double(ys[a])
+                // `pairZoom` of the two entries' distance, inlined.
+                @inline(__always) func check(_ b: Int) {
+                    let d = max(abs(xa - Double(xs[b])), abs(ya - Double(ys[b])))
+                    if d > widest { return }
+                    var z = top
+                    while e[z] < d { z -= 1 }
+                    pairs.append(UInt64(a) << 32 | UInt64(b))
+                    zooms.append(UInt8(lastZoom + z))
+                }
                 var b = a + 1
                 while b < n && k[b] <= ka + 1 {
-                    check(a, b)
+                    check(b)
                     b += 1
                 }
                 let lo = ka + width - 1, hi = ka + width + 1
                 while p < n && k[p] < lo { p += 1 }
                 var q = p
                 while q < n && k[q] <= hi {
-                    check(a, q)
+                    check(q)
                     q += 1
                 }
                 work += (b - a - 1) + (q - p)
                 if work + (a - from + 1) > budget { return nil }
             }
-            return (outA, outB, outZ, work)
-        }}}
+            return work
+        }}}}
     }
 
     /// The candidate pairs (entry, entry, highest zoom served) in the order levels use them.
