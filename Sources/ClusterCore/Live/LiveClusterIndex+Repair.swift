@@ -143,14 +143,14 @@ extension LiveClusterIndex {
         return l < z && z <= top(r)
     }
 
-    /// Whether a search on level z around node f can leave out the base: f is a point (its
-    /// position stays put during a repair) and the base's index of level z has no entry near it
+    /// Whether a search on the view's level around node f can leave out the base: f is a point (its
+    /// position stays put during a repair) and the base's index of that level has no entry near it
     /// within the largest radius searched on the levels sharing that index. A fresh point is
     /// searched around at every deep zoom, where the levels share one index and it finds
     /// nothing: one check then saves the searches of the whole band.
-    private func skipsBase(_ f: Ref, level z: Int, _ repair: inout Repair) -> Bool {
+    private func skipsBase(_ f: Ref, on v: LevelView, _ repair: inout Repair) -> Bool {
         guard !Self.isCluster(f) else { return false }
-        let l = levelIndex(z), bottom = bandBottom[l]
+        let l = levelIndex(v.z), bottom = bandBottom[l]
         if repair.clearBand != bottom {
             guard bottom < l else { return false }  // one level: the check costs what it saves
             repair.clearBand = bottom
@@ -158,7 +158,7 @@ extension LiveClusterIndex {
             repair.probedBase.removeAll()
         }
         if repair.clearOfBase.contains(f) { return true }
-        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, pNode[Int(f)].x, pNode[Int(f)].y) else { return false }
+        guard repair.probedBase.insert(f), baseIsEmpty(near: v, pNode[Int(f)].x, pNode[Int(f)].y) else { return false }
         repair.clearOfBase.insert(f)
         return true
     }
@@ -177,6 +177,8 @@ extension LiveClusterIndex {
     /// an `inout` parameter is checked at compile time.
     private func repairLevel(_ z: Int, _ repair: inout Repair, _ w: inout LevelScratch) {
         let r = radius(atZoom: z)
+        // The level searched (repairing zoom z changes only levels z and below).
+        let above = levelView(z + 1)
 
         func addFree(_ n: Ref) {
             guard w.isFree.insert(n) else { return }
@@ -208,8 +210,8 @@ extension LiveClusterIndex {
                 touch(parent(s))
             } else if low(s) < z {
                 var near = false
-                let skip = skipsBase(s, level: z + 1, &repair)
-                forEachNode(onLevel: z + 1, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
+                let skip = skipsBase(s, on: above, &repair)
+                forEachNode(on: above, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
                 if near { addFree(s) } else { w.shiftedNext.insert(s); register(s, onLevel: z) }
             }
         }
@@ -220,8 +222,8 @@ extension LiveClusterIndex {
         // have joined them, and must when it shares a member's spot (same-spot points never split).
         // Deeper down, same-spot points already travel inside one item.
         for f in repair.fresh.members where z == options.maxZoom && isOnLevel(f, z + 1) {
-            let skip = skipsBase(f, level: z + 1, &repair)
-            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
+            let skip = skipsBase(f, on: above, &repair)
+            forEachNode(on: above, within: r, of: x(f), y(f), base: !skip) { n in
                 if n != f && low(n) == z, parent(n) >= 0, !w.isFree.contains(n) { dissolve(parent(n)) }
             }
         }
@@ -233,8 +235,8 @@ extension LiveClusterIndex {
             let f = w.free[k]
             k += 1
             let start = w.found.count
-            let skip = skipsBase(f, level: z + 1, &repair)
-            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
+            let skip = skipsBase(f, on: above, &repair)
+            forEachNode(on: above, within: r, of: x(f), y(f), base: !skip) { n in
                 guard n != f else { return }
                 w.found.append(n)
                 if low(n) < z { addFree(n) }  // on level z too: unclustered at this zoom
