@@ -162,12 +162,34 @@ extension LiveClusterIndex {
         overlay[levelIndex(z)].insert(r, x: x(r), y: y(r))
     }
 
-    /// The children of cluster number c, as node references.
-    func children(ofCluster c: Int) -> [Ref] {
+    /// The children of cluster number c, as node references (a base cluster's in a new array
+    /// with room for `room` more).
+    func children(ofCluster c: Int, room: Int = 0) -> [Ref] {
         if !madeChildren[c].isEmpty { return madeChildren[c] }
         if c >= baseClusterCount { return [] }
         let t = base.table
-        return (Int(t.childStart[c])..<Int(t.childStart[c + 1])).map { ref(fromBase: t.childItems[$0]) }
+        let range = Int(t.childStart[c])..<Int(t.childStart[c + 1])
+        var kids: [Ref] = []
+        kids.reserveCapacity(range.count + room)
+        for k in range { kids.append(ref(fromBase: t.childItems[k])) }
+        return kids
+    }
+
+    /// Calls `body` with each child of cluster number c in order, as `children(ofCluster:)` lists
+    /// them, without building an array (a repair walks the children of thousands of clusters).
+    @inline(__always) func forEachChild(ofCluster c: Int, _ body: (Ref) -> Void) {
+        if !madeChildren[c].isEmpty {
+            for k in madeChildren[c] { body(k) }
+        } else if c < baseClusterCount {
+            for k in Int(base.table.childStart[c])..<Int(base.table.childStart[c + 1]) { body(ref(fromBase: base.table.childItems[k])) }
+        }
+    }
+
+    /// The first child of cluster number c (the item it grew from), or nil.
+    func firstChild(ofCluster c: Int) -> Ref? {
+        if !madeChildren[c].isEmpty { return madeChildren[c][0] }
+        guard c < baseClusterCount, base.table.childStart[c] < base.table.childStart[c + 1] else { return nil }
+        return ref(fromBase: base.table.childItems[Int(base.table.childStart[c])])
     }
 
     /// The public id of cluster number c.

@@ -194,8 +194,8 @@ extension LiveClusterIndex {
             repair.record(ref, low: low(ref), parent: parent(ref))
             cNode[c].alive = false
             if wasOnLevel(ref, z, repair) { w.goneNext.insert(ref) }
-            for child in children(ofCluster: c) where isOnLevel(child, z + 1) && !repair.gone.contains(child) {
-                addFree(child)
+            forEachChild(ofCluster: c) { child in
+                if isOnLevel(child, z + 1) && !repair.gone.contains(child) { addFree(child) }
             }
         }
 
@@ -267,15 +267,17 @@ extension LiveClusterIndex {
             if !w.neighbours.isEmpty && numPoints >= options.minPoints {
                 w.neighbours.sort()
                 let c = makeCluster(origin: i, neighbours: w.neighbours, numPoints: numPoints, zoom: z)
-                for m in [i] + w.neighbours {
+                func leaves(_ m: Ref) {
                     w.visited.insert(m)
                     if wasOnLevel(m, z, repair) { w.goneNext.insert(m) }
                 }
+                leaves(i)
+                for m in w.neighbours { leaves(m) }
                 repair.created.insert(Self.clusterRef(c))
                 w.freshNext.insert(Self.clusterRef(c))
             } else if host >= 0 {
                 if wasOnLevel(i, z, repair) { w.goneNext.insert(i) }
-                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host) }
+                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host, room: 1) }
                 madeChildren[host].append(i)
                 setLow(i, z, parent: host)
                 w.joined.append(host)
@@ -290,7 +292,7 @@ extension LiveClusterIndex {
             }
         }
         for c in w.joined {
-            placeCluster(c, zoom: z, children: children(ofCluster: c))
+            placeCluster(c, zoom: z)
             if !repair.created.contains(Self.clusterRef(c)) { w.shiftedNext.insert(Self.clusterRef(c)) }
         }
         // What changed here is what the level below repairs; the old sets become next level's scratch.
@@ -301,43 +303,41 @@ extension LiveClusterIndex {
     }
 
     /// Whether node n is the item cluster c grew from (its first child).
-    private func isOrigin(_ n: Ref, of c: Int) -> Bool {
-        if !madeChildren[c].isEmpty { return madeChildren[c][0] == n }
-        if c >= baseClusterCount { return false }
-        return ref(fromBase: base.table.childItems[Int(base.table.childStart[c])]) == n
-    }
+    private func isOrigin(_ n: Ref, of c: Int) -> Bool { firstChild(ofCluster: c) == n }
 
     /// Keeps cluster c (of zoom z) with its children still on level z+1, if they still make a
     /// cluster by the rules: its origin stays, at least two children and `minPoints` points, all
     /// within the radius of the origin. Then it moves to their new weighted mean. Returns whether
     /// it was kept.
     private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, repair: Repair) -> Bool {
-        let kids = children(ofCluster: c)
-        guard let origin = kids.first, !repair.gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
+        guard let origin = firstChild(ofCluster: c), !repair.gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
         let ox = x(origin), oy = y(origin), r2 = r * r
-        var points = 0, kept = 0
-        for k in kids where !repair.gone.contains(k) && isOnLevel(k, z + 1) {
+        var points = 0, kept = 0, all = 0, far = false
+        forEachChild(ofCluster: c) { k in
+            all += 1
+            guard !far, !repair.gone.contains(k) && isOnLevel(k, z + 1) else { return }
             kept += 1
             points += weight(k)
             let dx = x(k) - ox, dy = y(k) - oy
-            if dx * dx + dy * dy > r2 { return false }
+            if dx * dx + dy * dy > r2 { far = true }
         }
-        guard kept >= 2, points >= options.minPoints else { return false }
-        if kept == kids.count {
-            placeCluster(c, zoom: z, children: kids)
-        } else {
-            madeChildren[c] = kids.filter { !repair.gone.contains($0) && isOnLevel($0, z + 1) }
-            placeCluster(c, zoom: z, children: madeChildren[c])
+        guard !far, kept >= 2, points >= options.minPoints else { return false }
+        if kept < all {
+            var kids: [Ref] = []
+            kids.reserveCapacity(kept + 1)
+            forEachChild(ofCluster: c) { k in if !repair.gone.contains(k) && isOnLevel(k, z + 1) { kids.append(k) } }
+            madeChildren[c] = kids
         }
+        placeCluster(c, zoom: z)
         return true
     }
 
     /// Moves cluster c (of zoom z) to its children's weighted mean and recounts it, in place:
     /// same id; the base no longer holds it, the overlays of its levels do.
-    private func placeCluster(_ c: Int, zoom z: Int, children kids: [Ref]) {
+    private func placeCluster(_ c: Int, zoom z: Int) {
         let ref = Self.clusterRef(c)
         var wx = 0.0, wy = 0.0, points = 0
-        for k in kids {
+        forEachChild(ofCluster: c) { k in
             let w = weight(k)
             wx += x(k) * Double(w)
             wy += y(k) * Double(w)
@@ -351,8 +351,8 @@ extension LiveClusterIndex {
         cNode[c].y = wy / Double(points)
         cNode[c].count = UInt32(points)
         if hasAttributes {
-            var agg = nodeAggregates(kids[0])
-            for n in kids.dropFirst() { agg = agg.merged(with: nodeAggregates(n)) }
+            var agg: ClusterAggregates?
+            forEachChild(ofCluster: c) { k in agg = agg.map { $0.merged(with: nodeAggregates(k)) } ?? nodeAggregates(k) }
             madeAggregates[c] = agg
         }
         register(ref, onLevel: z)
@@ -368,7 +368,10 @@ extension LiveClusterIndex {
         }
         cNode.append(ClusterNode(x: wx / Double(numPoints), y: wy / Double(numPoints), count: UInt32(numPoints), top: Int8(z),
                                  low: Int8(options.minZoom - 1), baseLow: Self.notInBase))
-        let kids = [i] + neighbours
+        var kids: [Ref] = []
+        kids.reserveCapacity(neighbours.count + 1)
+        kids.append(i)
+        kids.append(contentsOf: neighbours)
         madeChildren.append(kids)
         if hasAttributes {
             var agg = nodeAggregates(i)
