@@ -124,7 +124,9 @@ extension LiveClusterIndex {
         var touched: [Int] = [], isTouched = RefSet()
         /// Each free item's neighbours (`found[lists[k].start ..< lists[k].end]` for `free[k]`).
         var lists: [(start: Int, end: Int)] = [], found: [Ref] = []
-        var order: [Int] = [], visited = RefSet(), neighbours: [Ref] = [], joined: [Int] = []
+        /// The free items in id order, as `id << 32 | position in free`.
+        var order: [UInt64] = []
+        var visited = RefSet(), neighbours: [Ref] = [], joined: [Int] = []
 
         mutating func clear() {
             goneNext.removeAll(); freshNext.removeAll(); shiftedNext.removeAll()
@@ -246,11 +248,10 @@ extension LiveClusterIndex {
         // 3. Greedy clustering of the free items, in id order. An item with no free neighbour
         // joins a cluster whose origin is within the radius, if there is one (the cluster then
         // changes in place), else it is carried.
-        w.order.append(contentsOf: w.free.indices)
-        let free = w.free  // (the sort below may not read `w` while it changes it)
-        w.order.sort { free[$0] < free[$1] }
-        for q in w.order where !w.visited.contains(w.free[q]) {
-            let i = w.free[q]
+        for (k, f) in w.free.enumerated() { w.order.append(UInt64(f) << 32 | UInt64(k)) }
+        w.order.sort()
+        for key in w.order where !w.visited.contains(Ref(key >> 32)) {
+            let i = Ref(key >> 32), q = Int(key & 0xFFFF_FFFF)
             w.visited.insert(i)
             w.neighbours.removeAll(keepingCapacity: true)
             var numPoints = weight(i)
