@@ -138,8 +138,9 @@ extension LiveClusterIndex {
         }
     }
 
-    /// Whether node r was on level z before this batch.
-    private func wasOnLevel(_ r: Ref, _ z: Int, _ repair: Repair) -> Bool {
+    /// Whether node r was on level z before this batch. (Inlined: as a call, the batch's
+    /// `Repair` was copied for each of its ~20,000 calls.)
+    @inline(__always) private func wasOnLevel(_ r: Ref, _ z: Int, _ repair: Repair) -> Bool {
         if repair.created.contains(r) { return false }
         let l = repair.old(r)?.low ?? low(r)
         return l < z && z <= top(r)
@@ -218,7 +219,7 @@ extension LiveClusterIndex {
             }
         }
         // Touched clusters keep their remaining children when the rules still hold; else dissolve.
-        for c in w.touched where !updateInPlace(c, zoom: z, radius: r, repair: repair) { dissolve(c) }
+        for c in w.touched where !updateInPlace(c, zoom: z, radius: r, gone: repair.gone) { dissolve(c) }
         for c in w.touched where cNode[c].alive { w.shiftedNext.insert(Self.clusterRef(c)) }
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
@@ -310,13 +311,13 @@ extension LiveClusterIndex {
     /// cluster by the rules: its origin stays, at least two children and `minPoints` points, all
     /// within the radius of the origin. Then it moves to their new weighted mean. Returns whether
     /// it was kept.
-    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, repair: Repair) -> Bool {
-        guard let origin = firstChild(ofCluster: c), !repair.gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
+    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, gone: borrowing RefSet) -> Bool {
+        guard let origin = firstChild(ofCluster: c), !gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
         let ox = x(origin), oy = y(origin), r2 = r * r
         var points = 0, kept = 0, all = 0, far = false
         forEachChild(ofCluster: c) { k in
             all += 1
-            guard !far, !repair.gone.contains(k) && isOnLevel(k, z + 1) else { return }
+            guard !far, !gone.contains(k) && isOnLevel(k, z + 1) else { return }
             kept += 1
             points += weight(k)
             let dx = x(k) - ox, dy = y(k) - oy
@@ -326,7 +327,7 @@ extension LiveClusterIndex {
         if kept < all {
             var kids: [Ref] = []
             kids.reserveCapacity(kept + 1)
-            forEachChild(ofCluster: c) { k in if !repair.gone.contains(k) && isOnLevel(k, z + 1) { kids.append(k) } }
+            forEachChild(ofCluster: c) { k in if !gone.contains(k) && isOnLevel(k, z + 1) { kids.append(k) } }
             madeChildren[c] = kids
         }
         placeCluster(c, zoom: z)
