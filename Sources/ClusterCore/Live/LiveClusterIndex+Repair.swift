@@ -30,6 +30,8 @@ extension LiveClusterIndex {
         var result = PointChangeResult()
         if !changes.isEmpty { materialize() }
         var repair = Repair()
+        swap(&repair, &spareRepair)
+        defer { repair.removeAll(); swap(&repair, &spareRepair) }
         let top = options.maxZoom + 1
         for id in changes.removals where contains(id) {
             repair.record(Ref(id), low: low(Ref(id)), parent: parent(Ref(id)))
@@ -110,6 +112,13 @@ extension LiveClusterIndex {
 
         /// Scratch of `repairLevel`, reused by each level.
         var scratch = LevelScratch()
+
+        /// Empties it for the next batch, keeping its storage.
+        mutating func removeAll() {
+            oldRefs.removeAll(); oldStates.removeAll(keepingCapacity: true)
+            created.removeAll(); gone.removeAll(); fresh.removeAll(); shifted.removeAll()
+            clearBand = -1; clearOfBase.removeAll(); probedBase.removeAll()
+        }
 
         /// The state r had before this batch, if the batch changed it.
         func old(_ r: Ref) -> OldState? { oldRefs.index(of: r).map { oldStates[$0] } }
