@@ -43,35 +43,48 @@ extension LiveClusterIndex {
     /// The level array index of zoom z.
     @inline(__always) func levelIndex(_ z: Int) -> Int { z - options.minZoom }
 
+    /// What the searches on one level read: the base's index of that level and its block table,
+    /// and the level's overlay. A repair takes it once per level, not once per search: reaching
+    /// them through the index's stored arrays copies them out (the base `Level` alone holds six
+    /// arrays), a dozen atomic retain/release pairs per search, and a repair makes tens of
+    /// thousands of searches.
+    ///
+    /// The overlay is a snapshot: take the view after the last change to that level's overlay
+    /// (a repair of zoom z searches level z+1 and changes only levels ≤ z).
+    struct LevelView {
+        let z: Int
+        let base: HierarchicalClusterer.Level
+        let blocks: LevelBlocks?
+        let overlay: OverlayGrid
+        /// The widest radius (plus margin) a repair uses on the levels sharing this base index.
+        let bandReach: Double
+    }
+
+    /// The view of level z (see `LevelView`).
+    func levelView(_ z: Int) -> LevelView {
+        let l = levelIndex(z)
+        return LevelView(z: z, base: base.levels[l], blocks: baseBlocks[l], overlay: overlay[l],
+                         bandReach: radius(atZoom: bandBottom[l] + options.minZoom - 1) + Self.queryMargin)
+    }
+
     /// Calls `body` with every node on level z whose position is inside the box (edges included).
     func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool = true,
                      _ body: (Ref) -> Void) {
-        forEachNode(onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, base: useBase, near: nil, body)
+        forEachNode(on: levelView(z), minX: minX, minY: minY, maxX: maxX, maxY: maxY, base: useBase, near: nil, body)
     }
 
     /// `forEachNode` in the box, where base entries whose stored (Float) position is farther than
     /// `near.r` from `near.(x, y)` may be left out without reading their node state.
-    ///
-    /// The per-level state is reached through buffer pointers: copying a level's `OverlayGrid` or
-    /// base `Level` out of its array (as `overlay[l].method()` does) retains and releases each of
-    /// their arrays, ten atomic pairs per search, and a repair makes tens of thousands of searches.
-    private func forEachNode(onLevel z: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool,
+    private func forEachNode(on v: LevelView, minX: Double, minY: Double, maxX: Double, maxY: Double, base useBase: Bool,
                              near: (x: Double, y: Double, r: Double)?, _ body: (Ref) -> Void) {
-        let l = levelIndex(z)
+        let z = v.z
         if useBase {
-            base.levels.withUnsafeBufferPointer { levels in
-                baseBlocks.withUnsafeBufferPointer { blocks in
-                    forEachBaseNode(levels[l], blocks[l], onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                                    near: near, body)
-                }
-            }
+            forEachBaseNode(v.base, v.blocks, onLevel: z, minX: minX, minY: minY, maxX: maxX, maxY: maxY, near: near, body)
         }
-        overlay.withUnsafeBufferPointer { grids in
-            grids[l].forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
-                guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
-                let rx = x(r), ry = y(r)
-                if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
-            }
+        v.overlay.forEachCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { r in
+            guard isOnLevel(r, z) && !baseHolds(r, z) else { return }
+            let rx = x(r), ry = y(r)
+            if rx >= minX && rx <= maxX && ry >= minY && ry <= maxY { body(r) }
         }
     }
 
@@ -114,18 +127,16 @@ extension LiveClusterIndex {
         }
     }
 
-    /// Whether the base's index of level z has no entry at all (on any level) near (qx, qy):
-    /// within the largest radius a repair uses on the levels sharing that index. Then none of
-    /// those levels needs a base search near there.
-    func baseIsEmpty(nearLevel z: Int, _ qx: Double, _ qy: Double) -> Bool {
-        let l = levelIndex(z)
-        let m = radius(atZoom: bandBottom[l] + options.minZoom - 1) + Self.queryMargin
-        let index = base.levels[l].index
+    /// Whether the base's index of the view's level has no entry at all (on any level) near
+    /// (qx, qy): within the largest radius a repair uses on the levels sharing that index. Then
+    /// none of those levels needs a base search near there.
+    func baseIsEmpty(near v: LevelView, _ qx: Double, _ qy: Double) -> Bool {
+        let m = v.bandReach
         var empty = true
-        if let blocks = baseBlocks[l] {
-            blocks.forEachInRange(index, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { _ in empty = false }
+        if let blocks = v.blocks {
+            blocks.forEachInRange(v.base.index, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { _ in empty = false }
         } else {
-            index.forEachInRange(minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { _ in empty = false }
+            v.base.index.forEachInRange(minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m) { _ in empty = false }
         }
         return empty
     }
@@ -134,12 +145,12 @@ extension LiveClusterIndex {
     /// so a few Float ulps at 1.0 (6e-8); no more, as at deep zooms the radius is about 1e-6.
     static let queryMargin = 2.5e-7
 
-    /// Calls `body` with every node on level z within distance `r` of (qx, qy).
-    func forEachNode(onLevel z: Int, within r: Double, of qx: Double, _ qy: Double, base useBase: Bool = true,
+    /// Calls `body` with every node on the view's level within distance `r` of (qx, qy).
+    func forEachNode(on v: LevelView, within r: Double, of qx: Double, _ qy: Double, base useBase: Bool = true,
                      _ body: (Ref) -> Void) {
         let r2 = r * r
         let m = r + Self.queryMargin
-        forEachNode(onLevel: z, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase, near: (qx, qy, r)) { n in
+        forEachNode(on: v, minX: qx - m, minY: qy - m, maxX: qx + m, maxY: qy + m, base: useBase, near: (qx, qy, r)) { n in
             let dx = x(n) - qx, dy = y(n) - qy
             if dx * dx + dy * dy <= r2 { body(n) }
         }
@@ -151,12 +162,34 @@ extension LiveClusterIndex {
         overlay[levelIndex(z)].insert(r, x: x(r), y: y(r))
     }
 
-    /// The children of cluster number c, as node references.
-    func children(ofCluster c: Int) -> [Ref] {
+    /// The children of cluster number c, as node references (a base cluster's in a new array
+    /// with room for `room` more).
+    func children(ofCluster c: Int, room: Int = 0) -> [Ref] {
         if !madeChildren[c].isEmpty { return madeChildren[c] }
         if c >= baseClusterCount { return [] }
         let t = base.table
-        return (Int(t.childStart[c])..<Int(t.childStart[c + 1])).map { ref(fromBase: t.childItems[$0]) }
+        let range = Int(t.childStart[c])..<Int(t.childStart[c + 1])
+        var kids: [Ref] = []
+        kids.reserveCapacity(range.count + room)
+        for k in range { kids.append(ref(fromBase: t.childItems[k])) }
+        return kids
+    }
+
+    /// Calls `body` with each child of cluster number c in order, as `children(ofCluster:)` lists
+    /// them, without building an array (a repair walks the children of thousands of clusters).
+    @inline(__always) func forEachChild(ofCluster c: Int, _ body: (Ref) -> Void) {
+        if !madeChildren[c].isEmpty {
+            for k in madeChildren[c] { body(k) }
+        } else if c < baseClusterCount {
+            for k in Int(base.table.childStart[c])..<Int(base.table.childStart[c + 1]) { body(ref(fromBase: base.table.childItems[k])) }
+        }
+    }
+
+    /// The first child of cluster number c (the item it grew from), or nil.
+    func firstChild(ofCluster c: Int) -> Ref? {
+        if !madeChildren[c].isEmpty { return madeChildren[c][0] }
+        guard c < baseClusterCount, base.table.childStart[c] < base.table.childStart[c + 1] else { return nil }
+        return ref(fromBase: base.table.childItems[Int(base.table.childStart[c])])
     }
 
     /// The public id of cluster number c.

@@ -30,6 +30,8 @@ extension LiveClusterIndex {
         var result = PointChangeResult()
         if !changes.isEmpty { materialize() }
         var repair = Repair()
+        swap(&repair, &spareRepair)
+        defer { repair.removeAll(); swap(&repair, &spareRepair) }
         let top = options.maxZoom + 1
         for id in changes.removals where contains(id) {
             repair.record(Ref(id), low: low(Ref(id)), parent: parent(Ref(id)))
@@ -111,6 +113,13 @@ extension LiveClusterIndex {
         /// Scratch of `repairLevel`, reused by each level.
         var scratch = LevelScratch()
 
+        /// Empties it for the next batch, keeping its storage.
+        mutating func removeAll() {
+            oldRefs.removeAll(); oldStates.removeAll(keepingCapacity: true)
+            created.removeAll(); gone.removeAll(); fresh.removeAll(); shifted.removeAll()
+            clearBand = -1; clearOfBase.removeAll(); probedBase.removeAll()
+        }
+
         /// The state r had before this batch, if the batch changed it.
         func old(_ r: Ref) -> OldState? { oldRefs.index(of: r).map { oldStates[$0] } }
     }
@@ -124,7 +133,9 @@ extension LiveClusterIndex {
         var touched: [Int] = [], isTouched = RefSet()
         /// Each free item's neighbours (`found[lists[k].start ..< lists[k].end]` for `free[k]`).
         var lists: [(start: Int, end: Int)] = [], found: [Ref] = []
-        var order: [Int] = [], visited = RefSet(), neighbours: [Ref] = [], joined: [Int] = []
+        /// The free items in id order, as `id << 32 | position in free`.
+        var order: [UInt64] = []
+        var visited = RefSet(), neighbours: [Ref] = [], joined: [Int] = []
 
         mutating func clear() {
             goneNext.removeAll(); freshNext.removeAll(); shiftedNext.removeAll()
@@ -136,21 +147,22 @@ extension LiveClusterIndex {
         }
     }
 
-    /// Whether node r was on level z before this batch.
-    private func wasOnLevel(_ r: Ref, _ z: Int, _ repair: Repair) -> Bool {
+    /// Whether node r was on level z before this batch. (Inlined: as a call, the batch's
+    /// `Repair` was copied for each of its ~20,000 calls.)
+    @inline(__always) private func wasOnLevel(_ r: Ref, _ z: Int, _ repair: Repair) -> Bool {
         if repair.created.contains(r) { return false }
         let l = repair.old(r)?.low ?? low(r)
         return l < z && z <= top(r)
     }
 
-    /// Whether a search on level z around node f can leave out the base: f is a point (its
-    /// position stays put during a repair) and the base's index of level z has no entry near it
+    /// Whether a search on the view's level around node f can leave out the base: f is a point (its
+    /// position stays put during a repair) and the base's index of that level has no entry near it
     /// within the largest radius searched on the levels sharing that index. A fresh point is
     /// searched around at every deep zoom, where the levels share one index and it finds
     /// nothing: one check then saves the searches of the whole band.
-    private func skipsBase(_ f: Ref, level z: Int, _ repair: inout Repair) -> Bool {
+    private func skipsBase(_ f: Ref, on v: LevelView, _ repair: inout Repair) -> Bool {
         guard !Self.isCluster(f) else { return false }
-        let l = levelIndex(z), bottom = bandBottom[l]
+        let l = levelIndex(v.z), bottom = bandBottom[l]
         if repair.clearBand != bottom {
             guard bottom < l else { return false }  // one level: the check costs what it saves
             repair.clearBand = bottom
@@ -158,7 +170,7 @@ extension LiveClusterIndex {
             repair.probedBase.removeAll()
         }
         if repair.clearOfBase.contains(f) { return true }
-        guard repair.probedBase.insert(f), baseIsEmpty(nearLevel: z, pNode[Int(f)].x, pNode[Int(f)].y) else { return false }
+        guard repair.probedBase.insert(f), baseIsEmpty(near: v, pNode[Int(f)].x, pNode[Int(f)].y) else { return false }
         repair.clearOfBase.insert(f)
         return true
     }
@@ -177,6 +189,8 @@ extension LiveClusterIndex {
     /// an `inout` parameter is checked at compile time.
     private func repairLevel(_ z: Int, _ repair: inout Repair, _ w: inout LevelScratch) {
         let r = radius(atZoom: z)
+        // The level searched (repairing zoom z changes only levels z and below).
+        let above = levelView(z + 1)
 
         func addFree(_ n: Ref) {
             guard w.isFree.insert(n) else { return }
@@ -192,8 +206,8 @@ extension LiveClusterIndex {
             repair.record(ref, low: low(ref), parent: parent(ref))
             cNode[c].alive = false
             if wasOnLevel(ref, z, repair) { w.goneNext.insert(ref) }
-            for child in children(ofCluster: c) where isOnLevel(child, z + 1) && !repair.gone.contains(child) {
-                addFree(child)
+            forEachChild(ofCluster: c) { child in
+                if isOnLevel(child, z + 1) && !repair.gone.contains(child) { addFree(child) }
             }
         }
 
@@ -208,20 +222,20 @@ extension LiveClusterIndex {
                 touch(parent(s))
             } else if low(s) < z {
                 var near = false
-                let skip = skipsBase(s, level: z + 1, &repair)
-                forEachNode(onLevel: z + 1, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
+                let skip = skipsBase(s, on: above, &repair)
+                forEachNode(on: above, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
                 if near { addFree(s) } else { w.shiftedNext.insert(s); register(s, onLevel: z) }
             }
         }
         // Touched clusters keep their remaining children when the rules still hold; else dissolve.
-        for c in w.touched where !updateInPlace(c, zoom: z, radius: r, repair: repair) { dissolve(c) }
+        for c in w.touched where !updateInPlace(c, zoom: z, radius: r, gone: repair.gone) { dissolve(c) }
         for c in w.touched where cNode[c].alive { w.shiftedNext.insert(Self.clusterRef(c)) }
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
         // Deeper down, same-spot points already travel inside one item.
         for f in repair.fresh.members where z == options.maxZoom && isOnLevel(f, z + 1) {
-            let skip = skipsBase(f, level: z + 1, &repair)
-            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
+            let skip = skipsBase(f, on: above, &repair)
+            forEachNode(on: above, within: r, of: x(f), y(f), base: !skip) { n in
                 if n != f && low(n) == z, parent(n) >= 0, !w.isFree.contains(n) { dissolve(parent(n)) }
             }
         }
@@ -233,8 +247,8 @@ extension LiveClusterIndex {
             let f = w.free[k]
             k += 1
             let start = w.found.count
-            let skip = skipsBase(f, level: z + 1, &repair)
-            forEachNode(onLevel: z + 1, within: r, of: x(f), y(f), base: !skip) { n in
+            let skip = skipsBase(f, on: above, &repair)
+            forEachNode(on: above, within: r, of: x(f), y(f), base: !skip) { n in
                 guard n != f else { return }
                 w.found.append(n)
                 if low(n) < z { addFree(n) }  // on level z too: unclustered at this zoom
@@ -244,11 +258,10 @@ extension LiveClusterIndex {
         // 3. Greedy clustering of the free items, in id order. An item with no free neighbour
         // joins a cluster whose origin is within the radius, if there is one (the cluster then
         // changes in place), else it is carried.
-        w.order.append(contentsOf: w.free.indices)
-        let free = w.free  // (the sort below may not read `w` while it changes it)
-        w.order.sort { free[$0] < free[$1] }
-        for q in w.order where !w.visited.contains(w.free[q]) {
-            let i = w.free[q]
+        for (k, f) in w.free.enumerated() { w.order.append(UInt64(f) << 32 | UInt64(k)) }
+        w.order.sort()
+        for key in w.order where !w.visited.contains(Ref(key >> 32)) {
+            let i = Ref(key >> 32), q = Int(key & 0xFFFF_FFFF)
             w.visited.insert(i)
             w.neighbours.removeAll(keepingCapacity: true)
             var numPoints = weight(i)
@@ -265,15 +278,17 @@ extension LiveClusterIndex {
             if !w.neighbours.isEmpty && numPoints >= options.minPoints {
                 w.neighbours.sort()
                 let c = makeCluster(origin: i, neighbours: w.neighbours, numPoints: numPoints, zoom: z)
-                for m in [i] + w.neighbours {
+                func leaves(_ m: Ref) {
                     w.visited.insert(m)
                     if wasOnLevel(m, z, repair) { w.goneNext.insert(m) }
                 }
+                leaves(i)
+                for m in w.neighbours { leaves(m) }
                 repair.created.insert(Self.clusterRef(c))
                 w.freshNext.insert(Self.clusterRef(c))
             } else if host >= 0 {
                 if wasOnLevel(i, z, repair) { w.goneNext.insert(i) }
-                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host) }
+                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host, room: 1) }
                 madeChildren[host].append(i)
                 setLow(i, z, parent: host)
                 w.joined.append(host)
@@ -288,7 +303,7 @@ extension LiveClusterIndex {
             }
         }
         for c in w.joined {
-            placeCluster(c, zoom: z, children: children(ofCluster: c))
+            placeCluster(c, zoom: z)
             if !repair.created.contains(Self.clusterRef(c)) { w.shiftedNext.insert(Self.clusterRef(c)) }
         }
         // What changed here is what the level below repairs; the old sets become next level's scratch.
@@ -299,43 +314,41 @@ extension LiveClusterIndex {
     }
 
     /// Whether node n is the item cluster c grew from (its first child).
-    private func isOrigin(_ n: Ref, of c: Int) -> Bool {
-        if !madeChildren[c].isEmpty { return madeChildren[c][0] == n }
-        if c >= baseClusterCount { return false }
-        return ref(fromBase: base.table.childItems[Int(base.table.childStart[c])]) == n
-    }
+    private func isOrigin(_ n: Ref, of c: Int) -> Bool { firstChild(ofCluster: c) == n }
 
     /// Keeps cluster c (of zoom z) with its children still on level z+1, if they still make a
     /// cluster by the rules: its origin stays, at least two children and `minPoints` points, all
     /// within the radius of the origin. Then it moves to their new weighted mean. Returns whether
     /// it was kept.
-    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, repair: Repair) -> Bool {
-        let kids = children(ofCluster: c)
-        guard let origin = kids.first, !repair.gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
+    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, gone: borrowing RefSet) -> Bool {
+        guard let origin = firstChild(ofCluster: c), !gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
         let ox = x(origin), oy = y(origin), r2 = r * r
-        var points = 0, kept = 0
-        for k in kids where !repair.gone.contains(k) && isOnLevel(k, z + 1) {
+        var points = 0, kept = 0, all = 0, far = false
+        forEachChild(ofCluster: c) { k in
+            all += 1
+            guard !far, !gone.contains(k) && isOnLevel(k, z + 1) else { return }
             kept += 1
             points += weight(k)
             let dx = x(k) - ox, dy = y(k) - oy
-            if dx * dx + dy * dy > r2 { return false }
+            if dx * dx + dy * dy > r2 { far = true }
         }
-        guard kept >= 2, points >= options.minPoints else { return false }
-        if kept == kids.count {
-            placeCluster(c, zoom: z, children: kids)
-        } else {
-            madeChildren[c] = kids.filter { !repair.gone.contains($0) && isOnLevel($0, z + 1) }
-            placeCluster(c, zoom: z, children: madeChildren[c])
+        guard !far, kept >= 2, points >= options.minPoints else { return false }
+        if kept < all {
+            var kids: [Ref] = []
+            kids.reserveCapacity(kept + 1)
+            forEachChild(ofCluster: c) { k in if !gone.contains(k) && isOnLevel(k, z + 1) { kids.append(k) } }
+            madeChildren[c] = kids
         }
+        placeCluster(c, zoom: z)
         return true
     }
 
     /// Moves cluster c (of zoom z) to its children's weighted mean and recounts it, in place:
     /// same id; the base no longer holds it, the overlays of its levels do.
-    private func placeCluster(_ c: Int, zoom z: Int, children kids: [Ref]) {
+    private func placeCluster(_ c: Int, zoom z: Int) {
         let ref = Self.clusterRef(c)
         var wx = 0.0, wy = 0.0, points = 0
-        for k in kids {
+        forEachChild(ofCluster: c) { k in
             let w = weight(k)
             wx += x(k) * Double(w)
             wy += y(k) * Double(w)
@@ -349,8 +362,8 @@ extension LiveClusterIndex {
         cNode[c].y = wy / Double(points)
         cNode[c].count = UInt32(points)
         if hasAttributes {
-            var agg = nodeAggregates(kids[0])
-            for n in kids.dropFirst() { agg = agg.merged(with: nodeAggregates(n)) }
+            var agg: ClusterAggregates?
+            forEachChild(ofCluster: c) { k in agg = agg.map { $0.merged(with: nodeAggregates(k)) } ?? nodeAggregates(k) }
             madeAggregates[c] = agg
         }
         register(ref, onLevel: z)
@@ -366,7 +379,10 @@ extension LiveClusterIndex {
         }
         cNode.append(ClusterNode(x: wx / Double(numPoints), y: wy / Double(numPoints), count: UInt32(numPoints), top: Int8(z),
                                  low: Int8(options.minZoom - 1), baseLow: Self.notInBase))
-        let kids = [i] + neighbours
+        var kids: [Ref] = []
+        kids.reserveCapacity(neighbours.count + 1)
+        kids.append(i)
+        kids.append(contentsOf: neighbours)
         madeChildren.append(kids)
         if hasAttributes {
             var agg = nodeAggregates(i)
