@@ -9,10 +9,10 @@ import Foundation
 ///
 /// The array is cut into chunks at places that look like the start of a feature (`}` `,` `{`),
 /// and each chunk is read into a builder of its own, on as many threads as there are cores (the
-/// caller's included). Whether a cut really was a feature boundary is
-/// only known once the chunk before it has been read: it must end exactly there. The merge
-/// (`GeoJSONReader.parseFeaturesInParallel`) takes the chunks in file order as they finish, accepts the ones
-/// that line up, and reads any that don't (a cut inside a string or a nested object) again on
+/// caller's included). Whether a cut really was a feature boundary is only known once the chunk
+/// before it has been read: it must end exactly there. The merge
+/// (`GeoJSONReader.parseFeaturesInParallel`) takes the chunks in file order as they finish,
+/// accepts the ones that line up, and reads any that don't (a cut inside a string or a nested object) again on
 /// the caller's thread — so the points, the skips and the first error (with its position and
 /// feature number) are exactly those of one reader going front to back.
 ///

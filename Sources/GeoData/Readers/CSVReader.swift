@@ -172,12 +172,9 @@ struct CSVReader {
     @inline(__always)
     static func coordinate(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, _ out: inout Double) -> LoadReport.SkipReason? {
         // The common cell, a short decimal and nothing else, in one pass.
-        if e > s {
-            let negative = p[s] == UInt8(ascii: "-")
-            if let short = FastDouble.shortDecimal(p, at: negative ? s + 1 : s), short.end == e {
-                out = negative ? -short.value : short.value
-                return nil
-            }
+        if e > s, let short = FastDouble.signedShortDecimal(p, at: s), short.end == e {
+            out = short.value
+            return nil
         }
         var a = s, b = e
         while a < b && (p[a] == 32 || p[a] == 9) { a += 1 }

@@ -42,10 +42,9 @@ extension GeoJSONReader {
                 switch piece.value {
                 case .longitude, .latitude, .otherCoordinate:
                     let v: Double
-                    let negative = p[i] == UInt8(ascii: "-")
-                    if let short = FastDouble.shortDecimal(p, at: negative ? i + 1 : i) {
+                    if let short = FastDouble.signedShortDecimal(p, at: i) {
                         i = short.end
-                        v = negative ? -short.value : short.value
+                        v = short.value
                     } else {
                         pos = i
                         guard let any = anyNumber() else { pos = start; return .differs }
@@ -110,8 +109,8 @@ extension GeoJSONReader {
     }
 
     /// The number at `pos` (moving past it), or nil where `scanNumber` would throw: numbers
-    /// that are not short decimals, kept out of line so that the
-    /// common path stays small enough to be inlined.
+    /// that are not short decimals, kept out of line so that the common path stays small
+    /// enough to be inlined.
     @inline(never)
     mutating func anyNumber() -> Double? {
         guard GeoJSONReader.startsNumber(p[pos]) else { return nil }

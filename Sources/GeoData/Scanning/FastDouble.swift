@@ -37,10 +37,10 @@ enum FastDouble {
     /// The buffer must be readable (and NUL-padded) past `end`: the scan stops at any non-digit.
     @inline(__always)
     static func scanJSONNumber(_ p: UnsafePointer<UInt8>, at start: Int) -> (value: Double, end: Int, ok: Bool) {
+        if let short = signedShortDecimal(p, at: start) { return (short.value, short.end, true) }
         var i = start
         var negative = false
         if p[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        if let short = shortDecimal(p, at: i) { return (negative ? -short.value : short.value, short.end, true) }
         var mantissa: UInt64 = 0
         var digits = 0          // digits kept in `mantissa` (at most 19)
         var exponent = 0        // decimal exponent applied to `mantissa`
@@ -118,6 +118,14 @@ enum FastDouble {
             digits += 1
             i += 1
         }
+    }
+
+    /// `shortDecimal` after an optional `-`.
+    @inline(__always)
+    static func signedShortDecimal(_ p: UnsafePointer<UInt8>, at i: Int) -> (value: Double, end: Int)? {
+        let negative = p[i] == UInt8(ascii: "-")
+        guard let short = shortDecimal(p, at: negative ? i + 1 : i) else { return nil }
+        return (negative ? -short.value : short.value, short.end)
     }
 
     /// The common case, in one pass: `[1-9]` and up to 7 more digits, then optionally `.` and 1 to 7
