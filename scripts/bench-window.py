@@ -116,13 +116,10 @@ def main():
         done_index = next((k for k, e in enumerate(log) if e.get("event") == "load-done"), None)
         if done_index is not None:
             # Frames are stamped in ms since launch; load-done's own "ms" is the load's duration.
-            frames = [e["ms"] for e in log if e.get("event") == "frame"]
-            loading = [e for e in log[:done_index] if e.get("event") == "frame"]
-            before = [e["ms"] for e in loading]
+            during = [e["ms"] for e in log[:done_index] if e.get("event") == "frame"]
             after = [e["ms"] for e in log[done_index:] if e.get("event") == "frame"]
             if after:
-                during = before
-                gaps = moving_gaps([e["ms"] for e in loading], motion)
+                gaps = moving_gaps(during, motion)
                 result = {"bench": "window", "file": os.path.basename(path),
                           "points": next(e.get("points") for e in log if e.get("event") == "load-done"),
                           "first_clustered_frame_ms": after[0],

@@ -29,12 +29,14 @@ final class WishListWorker<Key: Hashable & Sendable, Job, Output>: @unchecked Se
         self.work = work
     }
 
-    /// Replaces the wish list with `jobs` (most wanted first). Jobs being worked on or waiting to
-    /// be collected are not asked for twice.
+    /// Replaces the wish list with `jobs` (most wanted first). A job is asked for once: repeats
+    /// in `jobs` (the same name on two world copies), jobs being worked on and results waiting
+    /// to be collected are dropped.
     func request(_ jobs: [Job]) {
         condition.lock()
-        let waiting = Set(finished.map(\.key))
-        queue = jobs.filter { let k = key($0); return k != running && !waiting.contains(k) }
+        var seen = Set(finished.map(\.key))
+        if let running { seen.insert(running) }
+        queue = jobs.filter { seen.insert(key($0)).inserted }
         if thread == nil && !queue.isEmpty && !stopped { start() }
         condition.signal()
         condition.unlock()

@@ -104,6 +104,8 @@ final class MapViewController {
         let tileWorker = BaseMapTileWorker()
         tileWorker.onTileReady = { runOnGtkThread { MapApplication.window?.controller.redraw() } }
         renderer.baseMap.tileWorker = tileWorker
+        // Label sprites made off the GTK thread while the map moves ask for a frame the same way.
+        sceneRenderer.labelRenderer.onSpriteReady = { runOnGtkThread { MapApplication.window?.controller.redraw() } }
 
         let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, _ in
             MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))

@@ -35,6 +35,13 @@ final class LabelSpriteWorker: @unchecked Sendable {
             return sprite
         })
 
+    /// Called on the worker thread after a sprite is finished: the window asks for a frame, so
+    /// a name made while the pointer holds a drag still shows without waiting for more motion.
+    var onSpriteReady: (@Sendable () -> Void)? {
+        get { worker.onFinished }
+        set { worker.onFinished = newValue }
+    }
+
     /// Sprites made so far (for benchmarks).
     var madeCount: Int { worker.doneCount }
 

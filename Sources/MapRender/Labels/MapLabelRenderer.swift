@@ -29,8 +29,6 @@ public final class MapLabelRenderer {
 
     public init() {}
 
-    deinit { worker.stop() }
-
     /// Label and dot sprites made on the drawing thread since creation (for benchmarks).
     public var madeSpriteCount: Int { sprites.renderCount + dots.renderCount }
 
@@ -62,6 +60,13 @@ public final class MapLabelRenderer {
     private let worker = LabelSpriteWorker()
     /// What the frame being drawn lacks, most wanted first.
     private var wanted: [LabelSpriteWorker.Job] = []
+
+    /// Called on a background thread when a sprite a frame in motion lacked is ready (ask for a
+    /// frame; see `BaseMapTileWorker.onTileReady`).
+    public var onSpriteReady: (@Sendable () -> Void)? {
+        get { worker.onSpriteReady }
+        set { worker.onSpriteReady = newValue }
+    }
 
     /// Labels left out of the last frame because their sprites were still being made.
     public private(set) var deferredCount = 0
