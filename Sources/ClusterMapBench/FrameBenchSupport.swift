@@ -123,3 +123,18 @@ func loadLabels() -> MapLabelIndex {
     print(#"{"bench":"labels_load","candidates":\#(index.count),"ms":\#(fmt(nowMs() - t0))}"#)
     return index
 }
+
+/// `frame --modes label_measure`: measuring label texts for placement, as at a zoom seen for the
+/// first time (3,000 candidates spread over the index, each text new to the renderer).
+func benchLabelMeasuring(_ index: MapLabelIndex) {
+    guard index.count > 0 else { return }
+    let renderer = MapLabelRenderer()
+    let step = max(1, index.count / 3000)
+    let picked = Swift.stride(from: 0, to: index.count, by: step).map { index.candidates[$0] }
+    let c0 = threadCPUMs()
+    var width = 0.0
+    for c in picked { width += renderer.size(of: c.text, kind: c.kind).width }
+    let ms = threadCPUMs() - c0
+    print(#"{"bench":"label_measure","texts":\#(picked.count),"cpu_ms":\#(fmt(ms)),"#
+        + #""us_per_text":\#(fmt(ms * 1000 / Double(picked.count))),"total_width":\#(fmt(width))}"#)
+}

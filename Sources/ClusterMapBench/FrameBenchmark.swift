@@ -111,6 +111,7 @@ func runFrameBenchmark(_ args: [String]) {
     if onlyModes == ["scene_only"] { return }
     guard let (coarse, detailed, fine) = loadMaps(report: false) else { return }
     let labels = loadLabels()
+    if onlyModes.contains("label_measure") { benchLabelMeasuring(labels) }
     // Zoom 4 over Europe and the US (1:50m → 1:10m during the zoom animation), and zoom 8 over
     // Paris (1:10m, rivers, dense town names).
     var places = benchCentres.prefix(2).map { ($0.name, $0.coordinate, 4.0) }

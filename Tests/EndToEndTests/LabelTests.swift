@@ -41,19 +41,7 @@ final class LabelTests: XCTestCase {
             for l in shown { XCTAssertFalse(l.overlaps(box), "\(l.text) under a pin") }
         }
         // The names are drawn: their boxes hold dark ink on the light land.
-        let shot = try h.screenshot(name: "labels")
-        let big = shown.filter { $0.width > 30 && $0.x > 0 && $0.y > 0 }.prefix(5)
-        XCTAssertFalse(big.isEmpty)
-        for l in big {
-            var darkest = 255
-            for y in Int(l.y)..<Int(l.y + l.height) {
-                for x in Int(l.x)..<Int(l.x + l.width) where x < shot.width && y < shot.height {
-                    let (r, g, b) = shot.rgb(x, y)
-                    darkest = min(darkest, (r + g + b) / 3)
-                }
-            }
-            XCTAssertLessThan(darkest, 150, "no ink in the box of '\(l.text)' in \(shot.path)")
-        }
+        try assertInked(shown, h.screenshot(name: "labels"), limit: 5)
         // Drag the map 120 px right and 40 px down: every name still on screen moves with it. The
         // map may glide on after the release (kinetic inertia, depending on how fast the pointer
         // events were handled), so the expected shift is the camera's, from its `camera` events.
@@ -81,5 +69,31 @@ final class LabelTests: XCTestCase {
             matched += 1
         }
         XCTAssertGreaterThan(matched, 4)
+        // At rest after the drag every name is painted: names that came into view while the map
+        // moved were left to the background sprite worker, and the frame the rest event reports
+        // on must have been drawn at rest (making them), not be the last frame of the motion.
+        let lastFrame = try XCTUnwrap(events[..<after.index].last { $0["event"] as? String == "frame" })
+        XCTAssertEqual(lastFrame["moving"] as? Bool, false, "the last frame before the rest event was drawn in motion")
+        XCTAssertEqual(lastFrame["deferred"] as? Int, 0, "names still waiting for their sprites at rest")
+        XCTAssertEqual(lastFrame["labels"] as? Int, labels(after.event).count + ((after.event["names"] as? [Any])?.count ?? 0))
+        try assertInked(labels(after.event), h.screenshot(name: "labels-after-drag"), limit: 12)
+    }
+
+    /// Each of the first `limit` names wider than 30 px wholly in the view has dark ink in its box.
+    private func assertInked(_ shown: [Label], _ shot: Screenshot, limit: Int,
+                             file: StaticString = #filePath, line: UInt = #line) {
+        let big = shown.filter { $0.width > 30 && $0.x > 0 && $0.y > 0 && $0.x + $0.width < Double(shot.width)
+            && $0.y + $0.height < Double(shot.height) }.prefix(limit)
+        XCTAssertFalse(big.isEmpty, file: file, line: line)
+        for l in big {
+            var darkest = 255
+            for y in Int(l.y)..<Int(l.y + l.height) {
+                for x in Int(l.x)..<Int(l.x + l.width) {
+                    let (r, g, b) = shot.rgb(x, y)
+                    darkest = min(darkest, (r + g + b) / 3)
+                }
+            }
+            XCTAssertLessThan(darkest, 150, "no ink in the box of '\(l.text)' in \(shot.path)", file: file, line: line)
+        }
     }
 }

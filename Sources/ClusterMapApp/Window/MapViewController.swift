@@ -26,6 +26,8 @@ final class MapViewController {
     private var hasDrawnFirstFrame = false
     private var lastCameraChange = 0.0
     private var restCheckPending = false
+    /// Whether the last frame was drawn while the camera moved (see `restCheck`).
+    private var lastFrameWasMoving = false
     private var lastRestCamera: Camera?
     var tickCallbackID: UInt32 = 0
     /// The data on the map (nil until the first load finishes).
@@ -145,6 +147,7 @@ final class MapViewController {
         // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
         renderer.draw(in: cr, camera: camera, isAnimating: moving)
+        lastFrameWasMoving = moving
         // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
         if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
         requestMissingTiles()
@@ -154,7 +157,11 @@ final class MapViewController {
                                     ("draw_ms", .number((drawMs * 1000).rounded() / 1000)),
                                     ("lat", .number(camera.center.latitude)),
                                     ("lon", .number(camera.center.longitude)),
-                                    ("zoom", .number(camera.zoom))])
+                                    ("zoom", .number(camera.zoom)),
+                                    // Names in the scene, and how many of them wait for their sprites.
+                                    ("labels", .int(lastScene.labels.count + lastScene.placeNames.count)),
+                                    ("deferred", .int(sceneRenderer.labelRenderer.deferredCount)),
+                                    ("moving", .bool(moving))])
         }
         // The finer maps load once the launch data is on screen (or none is loading), so they
         // don't take a core from the load; the 1:50m map at once if the camera already needs it.
@@ -243,6 +250,15 @@ final class MapViewController {
         let still = ProcessClock.now() - lastCameraChange >= MapViewController.restDelaySeconds * 0.9
         let now = MapViewController.now()
         if !still || isGestureActive || cameraController.isAnimating || transitions.isAnimating(at: now) || isCalloutAnimating(at: now) {
+            scheduleRestCheck()
+            return 0
+        }
+        if lastFrameWasMoving {
+            // The frame on screen was drawn in motion (names whose sprites weren't made yet left
+            // out, a scaled base map) and the one at rest hasn't come: GLib runs this timeout
+            // before a redraw queued at the same time when the loop was busy, and an input that
+            // stops an animation where it is queues none. Ask for it; report once it is drawn.
+            redraw()
             scheduleRestCheck()
             return 0
         }
