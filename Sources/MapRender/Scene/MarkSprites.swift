@@ -198,7 +198,7 @@ enum MarkSprites {
     /// `maxWidth` down to 75 %, then ellipsizes.
     static func drawCentredText(_ text: String, font: String, color: MapColor, centreX: Double, centreY: Double,
                                 maxWidth: Double, in cr: OpaquePointer) {
-        guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
+        guard !text.isEmpty, let layout = PangoLayouts.make(for: cr) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let desc = pango_font_description_from_string(font)
         pango_layout_set_font_description(layout, desc)
