@@ -1,0 +1,27 @@
+import AppSupport
+import Foundation
+import XCTest
+
+final class SessionBusChoiceTests: XCTestCase {
+    func testNoSessionBusMeansNoneIsStarted() {
+        XCTAssertEqual(SessionBusChoice.addressOverride(environment: [:], runtimeBusExists: false), "disabled:")
+        XCTAssertEqual(SessionBusChoice.addressOverride(environment: ["DBUS_SESSION_BUS_ADDRESS": ""], runtimeBusExists: false),
+                       "disabled:", "an empty address is no address")
+    }
+
+    func testADesktopsBusIsUsed() {
+        XCTAssertNil(SessionBusChoice.addressOverride(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"],
+                                                      runtimeBusExists: false))
+        XCTAssertNil(SessionBusChoice.addressOverride(environment: [:], runtimeBusExists: true))
+    }
+
+    func testTheRuntimeSocketIsFoundInXDGRuntimeDir() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertFalse(SessionBusChoice.runtimeBusExists(environment: ["XDG_RUNTIME_DIR": dir.path]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir.appendingPathComponent("bus").path, contents: nil))
+        XCTAssertTrue(SessionBusChoice.runtimeBusExists(environment: ["XDG_RUNTIME_DIR": dir.path]))
+        XCTAssertFalse(SessionBusChoice.runtimeBusExists(environment: [:]))
+    }
+}
