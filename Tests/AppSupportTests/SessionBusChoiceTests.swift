@@ -15,6 +15,15 @@ final class SessionBusChoiceTests: XCTestCase {
         XCTAssertNil(SessionBusChoice.addressOverride(environment: [:], runtimeBusExists: true))
     }
 
+    func testWithoutABusAccessibilityIsNotLookedForUnlessChosen() {
+        let none = SessionBusChoice.environmentChanges(environment: [:], runtimeBusExists: false)
+        XCTAssertEqual(none.map(\.0), ["DBUS_SESSION_BUS_ADDRESS", "GTK_A11Y"])
+        XCTAssertEqual(none.last?.1, "none")
+        let chosen = SessionBusChoice.environmentChanges(environment: ["GTK_A11Y": "atspi"], runtimeBusExists: false)
+        XCTAssertEqual(chosen.map(\.0), ["DBUS_SESSION_BUS_ADDRESS"], "the person's choice is kept")
+        XCTAssertTrue(SessionBusChoice.environmentChanges(environment: [:], runtimeBusExists: true).isEmpty)
+    }
+
     func testTheRuntimeSocketIsFoundInXDGRuntimeDir() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
