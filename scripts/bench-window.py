@@ -124,6 +124,9 @@ def main():
                           "points": next(e.get("points") for e in log if e.get("event") == "load-done"),
                           "first_clustered_frame_ms": after[0],
                           "load_ms": log[done_index].get("ms"),
+                          # When the window first drew (GTK start) and when the data was handed over.
+                          "ready_ms": next((e.get("ms") for e in log if e.get("event") == "ready"), None),
+                          "load_done_at_ms": log[done_index].get("at"),
                           "frames_during_load": len(during),
                           "max_frame_gap_ms": max(gaps) if gaps else None,
                           "p95_frame_gap_ms": sorted(gaps)[int(0.95 * (len(gaps) - 1))] if gaps else None,

@@ -6,7 +6,7 @@ import MapModel
 /// The base map's names: Natural Earth seas, countries, cities and lakes, then the bundled
 /// GeoNames places, as label candidates in priority order (see `MapLabelIndex`).
 ///
-/// Loading reads five gzipped files and one CSV (≈ 0.3 s in release): call it off the GTK thread.
+/// Loading reads eight gzipped files and one CSV (≈ 0.3 s in release): call it off the GTK thread.
 public enum BaseMapLabelSource {
     /// A candidate before sorting: its priority key.
     struct Ranked {
@@ -14,9 +14,25 @@ public enum BaseMapLabelSource {
         var priority: Double
     }
 
+    /// The names a world or continent view shows — seas, countries and Natural Earth's cities —
+    /// loaded first (about a third of the time), so they are on the map soon after launch while the
+    /// rest loads (`load(continuing:dataDirectory:)`).
+    public struct FirstLabels: Sendable {
+        fileprivate var ranked: [Ranked]
+        /// Natural Earth's city names and positions, which the GeoNames places leave out.
+        fileprivate var cityNames: [(name: String, x: Double, y: Double)]
+        /// These labels alone, in priority order.
+        public var index: MapLabelIndex { BaseMapLabelSource.index(ranked) }
+    }
+
     /// Loads and ranks every label from the data folder. Missing files are skipped (their labels
     /// simply don't show); a malformed file throws.
     public static func load(dataDirectory: URL) throws -> MapLabelIndex {
+        try load(continuing: loadFirst(dataDirectory: dataDirectory), dataDirectory: dataDirectory)
+    }
+
+    /// Seas, countries and Natural Earth's cities.
+    public static func loadFirst(dataDirectory: URL) throws -> FirstLabels {
         let dir = BaseMapLocation.basemapFolder(in: dataDirectory)
         func url(_ layer: String) -> URL { dir.appendingPathComponent(BaseMap.fileName(layer: layer, level: .fine)) }
         func exists(_ u: URL) -> Bool { FileManager.default.fileExists(atPath: u.path) }
@@ -46,6 +62,16 @@ public enum BaseMapLabelSource {
                 cityNames.append((name, p.x, p.y))
             }
         }
+        return FirstLabels(ranked: ranked, cityNames: cityNames)
+    }
+
+    /// `first` and the rest: lakes, rivers and the GeoNames places. The same index as loading all
+    /// at once (the candidates are ranked in the same order).
+    public static func load(continuing first: FirstLabels, dataDirectory: URL) throws -> MapLabelIndex {
+        let dir = BaseMapLocation.basemapFolder(in: dataDirectory)
+        func url(_ layer: String) -> URL { dir.appendingPathComponent(BaseMap.fileName(layer: layer, level: .fine)) }
+        func exists(_ u: URL) -> Bool { FileManager.default.fileExists(atPath: u.path) }
+        var ranked = first.ranked
         if exists(url("lakes")) {
             ranked += lakes(try BaseMap.loadLayer(url("lakes"), kind: .polygons, properties: ["name", "min_label"]))
         }
@@ -54,8 +80,14 @@ public enum BaseMapLabelSource {
         }
         let places = dataDirectory.appendingPathComponent("points/geonames_cities1000.csv").path
         if exists(URL(fileURLWithPath: places)) {
-            ranked += GeoNamesLabels.rank(try GeoNamesLabels.places(from: places, excluding: cityNames))
+            ranked += GeoNamesLabels.rank(try GeoNamesLabels.places(from: places, excluding: first.cityNames))
         }
+        return index(ranked)
+    }
+
+    /// Candidates in priority order (ties keep their loading order: the sort is stable).
+    static func index(_ ranked: [Ranked]) -> MapLabelIndex {
+        var ranked = ranked
         ranked.sort { $0.priority < $1.priority }
         return MapLabelIndex(candidates: ranked.map(\.candidate))
     }

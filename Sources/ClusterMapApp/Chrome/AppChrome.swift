@@ -47,7 +47,6 @@ final class AppChrome: MapChrome {
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
         reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
-        ShortcutsWindow.install(on: window)
         installActions()
     }
 
@@ -64,6 +63,10 @@ final class AppChrome: MapChrome {
         }
         add("open") { _, _, _ in currentChrome?.fileOpening.showChooser() }
         add("search") { _, _, _ in currentChrome?.search.focus() }
+        add("show-help-overlay") { _, _, _ in
+            guard let c = currentChrome else { return }
+            ShortcutsWindow.present(over: c.window)
+        }
         add("about") { _, _, _ in
             guard let c = currentChrome else { return }
             AboutDialog.present(over: c.window, dataDirectory: c.controller.dataDirectory)

@@ -25,6 +25,8 @@ enum MapApplication {
         }
         // Before GTK starts: without a GPU, the cairo renderer (see GtkRendererChoice).
         if let renderer = GtkRendererChoice.apply() { eventLog.emit("renderer", [("gsk", .string(renderer))]) }
+        // No session bus started just for this window (see SessionBusChoice).
+        SessionBusChoice.apply()
         // NON_UNIQUE lets tests run instances side by side; HANDLES_OPEN delivers FILE arguments.
         let flags = GApplicationFlags(rawValue: G_APPLICATION_NON_UNIQUE.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue)
         let app = gtk_application_new("org.clustermap.ClusterMap", flags)!

@@ -148,7 +148,8 @@ extension MapViewController {
         if !skipMessages.isEmpty { chrome?.show(message: skipMessages.joined(separator: "\n"), isError: false) }
         let skipped = session.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
         eventLog.emit("load-done", [("points", .int(session.pointCount)), ("skipped", .int(skipped)),
-                                    ("ms", .number(ms.rounded()))])
+                                    ("ms", .number(ms.rounded())),
+                                    ("at", .number(ProcessClock.millisecondsSinceStart().rounded()))])
         dataAttribution = session.attribution
         sceneDidChange()
         liveDataDidLoad()

@@ -62,38 +62,53 @@ enum MarkSprites {
     /// of megabytes at scale 2).
     static func bubble(step: Int, radius r: Double, hovered: Bool, selected: Bool, label: String? = nil,
                        look: BubbleLook = BubbleLook(), palette: MapPalette, scale: Double) -> Sprite {
-        let m = bubbleMargin
-        let size = 2 * (r + m)
-        let c = r + m
+        let size = 2 * (r + bubbleMargin)
+        let c = r + bubbleMargin
         let fill = self.fill(step: step, look: look, palette: palette)
+        let key = BubbleBodyCache.Key(step: step, radius: r, hovered: hovered, selected: selected, look: look,
+                                      palette: palette, scale: scale)
+        let body = BubbleBodyCache.forCurrentThread.body(for: key, size: size) { cr in
+            drawBubbleBody(step: step, radius: r, hovered: hovered, selected: selected, look: look,
+                           palette: palette, scale: scale, in: cr)
+        }
         return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
-            SoftShadow.paint(in: cr, width: size, height: size, scale: scale, blur: 3, dy: 1,
-                             opacity: palette.isDark ? 0.55 : 0.30) { m in
-                cairo_arc(m, c, c, r, 0, 2 * .pi)
-            }
-            if hovered {
-                cairo_arc(cr, c, c, r + 5, 0, 2 * .pi)
-                fill.withAlpha(0.35).setSource(on: cr)
-                cairo_fill(cr)
-            }
-            let outline = 2.0
-            cairo_arc(cr, c, c, r - outline / 2, 0, 2 * .pi)
-            fill.setSource(on: cr)
-            cairo_fill_preserve(cr)
-            palette.bubbleOutline.setSource(on: cr)
-            cairo_set_line_width(cr, outline)
-            cairo_stroke(cr)
-            drawRing(look.ring, centre: c, radius: r, in: cr)
-            if selected {
-                cairo_arc(cr, c, c, r + (look.ring.isEmpty ? 2.6 : 2.6 + ringWidth), 0, 2 * .pi)
-                palette.accent.setSource(on: cr)
-                cairo_set_line_width(cr, 2.6)
-                cairo_stroke(cr)
-            }
+            BubbleBodyCache.copy(body, onto: cr)
             if let label {
                 drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
                                 centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)
             }
+        }
+    }
+
+    /// Draws a bubble's body (everything but its count) on a transparent canvas of
+    /// `2 * (r + bubbleMargin)` logical pixels, centred.
+    static func drawBubbleBody(step: Int, radius r: Double, hovered: Bool, selected: Bool, look: BubbleLook,
+                               palette: MapPalette, scale: Double, in cr: OpaquePointer) {
+        let size = 2 * (r + bubbleMargin)
+        let c = r + bubbleMargin
+        let fill = self.fill(step: step, look: look, palette: palette)
+        SoftShadow.paint(in: cr, width: size, height: size, scale: scale, blur: 3, dy: 1,
+                         opacity: palette.isDark ? 0.55 : 0.30) { m in
+            cairo_arc(m, c, c, r, 0, 2 * .pi)
+        }
+        if hovered {
+            cairo_arc(cr, c, c, r + 5, 0, 2 * .pi)
+            fill.withAlpha(0.35).setSource(on: cr)
+            cairo_fill(cr)
+        }
+        let outline = 2.0
+        cairo_arc(cr, c, c, r - outline / 2, 0, 2 * .pi)
+        fill.setSource(on: cr)
+        cairo_fill_preserve(cr)
+        palette.bubbleOutline.setSource(on: cr)
+        cairo_set_line_width(cr, outline)
+        cairo_stroke(cr)
+        drawRing(look.ring, centre: c, radius: r, in: cr)
+        if selected {
+            cairo_arc(cr, c, c, r + (look.ring.isEmpty ? 2.6 : 2.6 + ringWidth), 0, 2 * .pi)
+            palette.accent.setSource(on: cr)
+            cairo_set_line_width(cr, 2.6)
+            cairo_stroke(cr)
         }
     }
 
@@ -183,7 +198,7 @@ enum MarkSprites {
     /// `maxWidth` down to 75 %, then ellipsizes.
     static func drawCentredText(_ text: String, font: String, color: MapColor, centreX: Double, centreY: Double,
                                 maxWidth: Double, in cr: OpaquePointer) {
-        guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
+        guard !text.isEmpty, let layout = PangoLayouts.make(for: cr) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let desc = pango_font_description_from_string(font)
         pango_layout_set_font_description(layout, desc)

@@ -23,46 +23,50 @@ enum SoftShadow {
     }
 
     /// Blurs the alpha channel of a black ARGB32 image in place (3 horizontal + 3 vertical box passes).
+    ///
+    /// Integer box sums over a flat scratch without bounds checks: it runs once per new sprite
+    /// (capsules, callouts, pins), dozens of them in the frame that shows new data.
     static func boxBlurAlpha(_ image: ImageSurface, radius r: Int) {
         cairo_surface_flush(image.surface)
         let w = image.pixelWidth, h = image.pixelHeight
         let stride = Int(cairo_image_surface_get_stride(image.surface))
-        guard let data = cairo_image_surface_get_data(image.surface) else { return }
-        var a = [Int](repeating: 0, count: w * h)
+        guard let data = cairo_image_surface_get_data(image.surface), w > 0, h > 0 else { return }
+        let a = UnsafeMutablePointer<Int32>.allocate(capacity: w * h)
+        let tmp = UnsafeMutablePointer<Int32>.allocate(capacity: max(w, h))
+        defer { a.deallocate(); tmp.deallocate() }
         for y in 0..<h {
             let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<w { a[y * w + x] = Int(row[x] >> 24) }
+            for x in 0..<w { a[y &* w &+ x] = Int32(truncatingIfNeeded: row[x] >> 24) }
         }
-        var tmp = [Int](repeating: 0, count: max(w, h))
-        let div = 2 * r + 1
+        let div = Int32(2 * r + 1)
         for _ in 0..<3 {
             for y in 0..<h {  // horizontal
-                var sum = 0
-                for k in 0...min(r, w - 1) { sum += a[y * w + k] }
-                for x in 0..<w {
-                    tmp[x] = sum / div
-                    let add = x + r + 1, drop = x - r
-                    if add < w { sum += a[y * w + add] }
-                    if drop >= 0 { sum -= a[y * w + drop] }
-                }
-                for x in 0..<w { a[y * w + x] = tmp[x] }
+                boxPass(a + y &* w, step: 1, count: w, radius: r, divisor: div, scratch: tmp)
             }
             for x in 0..<w {  // vertical
-                var sum = 0
-                for k in 0...min(r, h - 1) { sum += a[k * w + x] }
-                for y in 0..<h {
-                    tmp[y] = sum / div
-                    let add = y + r + 1, drop = y - r
-                    if add < h { sum += a[add * w + x] }
-                    if drop >= 0 { sum -= a[drop * w + x] }
-                }
-                for y in 0..<h { a[y * w + x] = tmp[y] }
+                boxPass(a + x, step: w, count: h, radius: r, divisor: div, scratch: tmp)
             }
         }
         for y in 0..<h {
             let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<w { row[x] = UInt32(min(255, a[y * w + x])) << 24 }
+            for x in 0..<w { row[x] = UInt32(min(255, a[y &* w &+ x])) << 24 }
         }
         cairo_surface_mark_dirty(image.surface)
+    }
+
+    /// One box pass over `count` values `step` apart: each becomes the mean (rounded down) of the
+    /// window of `2 * radius + 1` around it, values past either end counting as zero.
+    @inline(__always)
+    private static func boxPass(_ v: UnsafeMutablePointer<Int32>, step: Int, count n: Int, radius r: Int,
+                                divisor: Int32, scratch tmp: UnsafeMutablePointer<Int32>) {
+        var sum: Int32 = 0
+        for k in 0...min(r, n - 1) { sum &+= v[k &* step] }
+        for i in 0..<n {
+            tmp[i] = sum / divisor
+            let add = i &+ r &+ 1, drop = i &- r
+            if add < n { sum &+= v[add &* step] }
+            if drop >= 0 { sum &-= v[drop &* step] }
+        }
+        for i in 0..<n { v[i &* step] = tmp[i] }
     }
 }
