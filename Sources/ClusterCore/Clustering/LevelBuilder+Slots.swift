@@ -102,6 +102,10 @@ extension LevelBuilder {
         }
     }
 
+    /// The most edges (8 bytes each) whose buffers a build keeps from level to level: reusing
+    /// small ones saves allocations, big ones would add to the peak.
+    static let edgesKeptForReuse = 1 << 21
+
     /// Builds the levels as `build` does, for `options.minPoints ≤ 2`.
     mutating func buildBySlots() -> [Level] {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
@@ -208,6 +212,12 @@ extension LevelBuilder {
             // centres are summed, and children listed, origin first, then in visiting order).
             if !edges.isEmpty { slots.snapshot() }
             Self.resolve(&edges, spare: &spare, slots: slots, into: &merges)
+            // Big edge lists go back now: kept for reuse, they sat in the next level's sweep with
+            // the new list being copied together (the build's peak at 10M points).
+            if edges.capacity >= Self.edgesKeptForReuse {
+                edges = []
+                spare = []
+            }
             buildTrace("z\(z) resolved")
             let c0 = table.x.count
             Self.commit(merges, slots: slots, zoom: z, inputCount: inputCount, table: &table)

@@ -20,8 +20,9 @@ extension NeighborGraph {
             (buffers + h).initialize(to: GrowingBuffer<UInt64>(capacity: entries / halves))
             works[h] = -1
         }
+        var copied = 0  // parts already copied out and freed
         defer {
-            for h in 0..<halves { buffers[h].deallocate() }
+            for h in copied..<halves { buffers[h].deallocate() }
             buffers.deinitialize(count: halves)
             buffers.deallocate()
             works.deallocate()
@@ -37,11 +38,15 @@ extension NeighborGraph {
             total += buffers[h].count
             candidates += works[h]
         }
+        // Each part is freed once copied: at most one and a half lists are resident at once, not
+        // two (the build's peak at 10M points is here).
         let edges = [UInt64](unsafeUninitializedCapacity: total) { out, count in
             var at = 0
             for h in 0..<halves {
                 (out.baseAddress! + at).update(from: buffers[h].base, count: buffers[h].count)
                 at += buffers[h].count
+                buffers[h].deallocate()
+                copied = h + 1
             }
             count = total
         }
