@@ -314,7 +314,8 @@ extension LevelBuilder {
                                                  keys: keys.baseAddress!, shift: 0, width: band.width, cell: band.cell,
                                                  cx: UnsafePointer(scratch.cx), cy: UnsafePointer(scratch.cy))
             input.forwardOnly = true
-            return NeighborGraph.sweepEdges(input, radius: r, budget: budget)
+            // The centres are read by the sweep only: not resident while the edges are gathered.
+            return NeighborGraph.sweepEdges(input, radius: r, budget: budget) { scratch.discardCentreContents() }
         }}}}
     }
 

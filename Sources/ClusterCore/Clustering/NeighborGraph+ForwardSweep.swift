@@ -11,8 +11,8 @@ import Dispatch
 /// - edges go to a `GrowingBuffer` (no uniqueness check per append).
 extension NeighborGraph {
     /// `sweepEdges` through `sweepForward`: the parts' edges copied once into one array.
-    static func sweepEdgesForward(_ input: SweepInput, halves: Int, eps: Double, r2: Double,
-                                  budget: Int) -> (edges: [UInt64], candidates: Int)? {
+    static func sweepEdgesForward(_ input: SweepInput, halves: Int, eps: Double, r2: Double, budget: Int,
+                                  afterSweep: () -> Void) -> (edges: [UInt64], candidates: Int)? {
         let entries = input.entries
         let buffers = UnsafeMutablePointer<GrowingBuffer<UInt64>>.allocate(capacity: halves)
         let works = UnsafeMutablePointer<Int>.allocate(capacity: halves)
@@ -32,6 +32,7 @@ extension NeighborGraph {
             parts.works[h] = sweepForward(input, from: entries * h / halves, to: entries * (h + 1) / halves, eps: eps,
                                           r2: r2, budget: budget / halves, into: &parts.buffers[h]) ?? -1
         }
+        afterSweep()
         var total = 0, candidates = 0
         for h in 0..<halves {
             if works[h] < 0 { return nil }
