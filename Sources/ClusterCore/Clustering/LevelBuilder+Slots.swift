@@ -102,6 +102,10 @@ extension LevelBuilder {
         }
     }
 
+    /// The most edges (8 bytes each) whose buffers a build keeps from level to level: reusing
+    /// small ones saves allocations, big ones would add to the peak.
+    static let edgesKeptForReuse = 1 << 21
+
     /// Builds the levels as `build` does, for `options.minPoints ≤ 2`.
     mutating func buildBySlots() -> [Level] {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
@@ -208,6 +212,12 @@ extension LevelBuilder {
             // centres are summed, and children listed, origin first, then in visiting order).
             if !edges.isEmpty { slots.snapshot() }
             Self.resolve(&edges, spare: &spare, slots: slots, into: &merges)
+            // Big edge lists go back now: kept for reuse, they sat in the next level's sweep with
+            // the new list being copied together (the build's peak at 10M points).
+            if edges.capacity >= Self.edgesKeptForReuse {
+                edges = []
+                spare = []
+            }
             buildTrace("z\(z) resolved")
             let c0 = table.x.count
             Self.commit(merges, slots: slots, zoom: z, inputCount: inputCount, table: &table)
@@ -304,7 +314,8 @@ extension LevelBuilder {
                                                  keys: keys.baseAddress!, shift: 0, width: band.width, cell: band.cell,
                                                  cx: UnsafePointer(scratch.cx), cy: UnsafePointer(scratch.cy))
             input.forwardOnly = true
-            return NeighborGraph.sweepEdges(input, radius: r, budget: budget)
+            // The centres are read by the sweep only: not resident while the edges are gathered.
+            return NeighborGraph.sweepEdges(input, radius: r, budget: budget) { scratch.discardCentreContents() }
         }}}}
     }
 

@@ -11,8 +11,8 @@ import Dispatch
 /// - edges go to a `GrowingBuffer` (no uniqueness check per append).
 extension NeighborGraph {
     /// `sweepEdges` through `sweepForward`: the parts' edges copied once into one array.
-    static func sweepEdgesForward(_ input: SweepInput, halves: Int, eps: Double, r2: Double,
-                                  budget: Int) -> (edges: [UInt64], candidates: Int)? {
+    static func sweepEdgesForward(_ input: SweepInput, halves: Int, eps: Double, r2: Double, budget: Int,
+                                  afterSweep: () -> Void) -> (edges: [UInt64], candidates: Int)? {
         let entries = input.entries
         let buffers = UnsafeMutablePointer<GrowingBuffer<UInt64>>.allocate(capacity: halves)
         let works = UnsafeMutablePointer<Int>.allocate(capacity: halves)
@@ -20,8 +20,9 @@ extension NeighborGraph {
             (buffers + h).initialize(to: GrowingBuffer<UInt64>(capacity: entries / halves))
             works[h] = -1
         }
+        var copied = 0  // parts already copied out and freed
         defer {
-            for h in 0..<halves { buffers[h].deallocate() }
+            for h in copied..<halves { buffers[h].deallocate() }
             buffers.deinitialize(count: halves)
             buffers.deallocate()
             works.deallocate()
@@ -31,17 +32,22 @@ extension NeighborGraph {
             parts.works[h] = sweepForward(input, from: entries * h / halves, to: entries * (h + 1) / halves, eps: eps,
                                           r2: r2, budget: budget / halves, into: &parts.buffers[h]) ?? -1
         }
+        afterSweep()
         var total = 0, candidates = 0
         for h in 0..<halves {
             if works[h] < 0 { return nil }
             total += buffers[h].count
             candidates += works[h]
         }
+        // Each part is freed once copied: at most one and a half lists are resident at once, not
+        // two (the build's peak at 10M points is here).
         let edges = [UInt64](unsafeUninitializedCapacity: total) { out, count in
             var at = 0
             for h in 0..<halves {
                 (out.baseAddress! + at).update(from: buffers[h].base, count: buffers[h].count)
                 at += buffers[h].count
+                buffers[h].deallocate()
+                copied = h + 1
             }
             count = total
         }

@@ -122,8 +122,10 @@ struct NeighborGraph {
 
     /// The directed edges `item << 32 | neighbour` of `input`'s entries (the pairs within `r`
     /// by the radius query's test), in a fixed order, and the candidate pairs looked at; nil
-    /// past the budget.
-    static func sweepEdges(_ input: SweepInput, radius r: Double, budget: Int) -> (edges: [UInt64], candidates: Int)? {
+    /// past the budget. `afterSweep` runs once the sweep has read the input, before the edges are
+    /// gathered (a caller can give back memory there).
+    static func sweepEdges(_ input: SweepInput, radius r: Double, budget: Int,
+                           afterSweep: () -> Void = {}) -> (edges: [UInt64], candidates: Int)? {
         let entries = input.entries
         guard entries > 0 else { return ([], 0) }
         let eps = searchDistance(radius: r)
@@ -133,7 +135,7 @@ struct NeighborGraph {
         // its half, so together they find each pair once, and the edge order is fixed.
         let halves = entries >= 65_536 ? 2 : 1
         if input.forwardOnly && input.shift == 0 && input.cx != nil && input.cy != nil {
-            return sweepEdgesForward(input, halves: halves, eps: eps, r2: r2, budget: budget)
+            return sweepEdgesForward(input, halves: halves, eps: eps, r2: r2, budget: budget, afterSweep: afterSweep)
         }
         let results = SweepResults(halves)
         let perHalfBudget = budget / halves
@@ -141,6 +143,7 @@ struct NeighborGraph {
             results.edges[h] = sweep(input, from: entries * h / halves, to: entries * (h + 1) / halves,
                                      eps: eps, r2: r2, budget: perHalfBudget)
         }
+        afterSweep()
         var edges: [UInt64] = []
         var candidates = 0
         for h in 0..<halves {
