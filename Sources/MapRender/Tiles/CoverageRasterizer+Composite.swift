@@ -145,6 +145,25 @@ extension CoverageRasterizer {
             let line = pixels + (visibleRow ? sy : 0) * stride
             // The first cell not yet composited.
             var x = 0
+            /// Cells `from…to` (no edge there) at the running coverage.
+            func fillRun(from: Int, to: Int) {
+                let level = min(1, abs(acc))
+                if level < 1.0 / 512 {
+                    acc = 0
+                } else if visibleRow {
+                    let from = max(from, visibleFrom), to = min(to, visibleTo)
+                    if from <= to {
+                        if level > 1 - 1.0 / 512 && opaque {
+                            (line + from + originX).update(repeating: solid, count: to - from + 1)
+                        } else {
+                            for i in from...to {
+                                line[i + originX] = Self.blend(line[i + originX], coverage: level, srcRB: srcRB,
+                                                               srcAG: srcAG, alpha: ca)
+                            }
+                        }
+                    }
+                }
+            }
             for w in 0..<wordsPerRow where words[w] != 0 {
                 var bits = words[w]
                 words[w] = 0
@@ -153,22 +172,7 @@ extension CoverageRasterizer {
                     bits &= bits - 1
                     if start > x {
                         // No edge since the last block: the coverage there is constant.
-                        let level = min(1, abs(acc))
-                        if level < 1.0 / 512 {
-                            acc = 0
-                        } else if visibleRow {
-                            let from = max(x, visibleFrom), to = min(start - 1, visibleTo)
-                            if from <= to {
-                                if level > 1 - 1.0 / 512 && opaque {
-                                    (line + from + originX).update(repeating: solid, count: to - from + 1)
-                                } else {
-                                    for i in from...to {
-                                        line[i + originX] = Self.blend(line[i + originX], coverage: level, srcRB: srcRB,
-                                                                       srcAG: srcAG, alpha: ca)
-                                    }
-                                }
-                            }
-                        }
+                        fillRun(from: x, to: start - 1)
                     }
                     x = start
                     let end = min(width + 1, start + (1 << Self.blockShift) - 1)
@@ -210,6 +214,9 @@ extension CoverageRasterizer {
                     }
                 }
             }
+            // Shapes running on past the right border: their edges there are not added (`addEdge`),
+            // so the run from the last block to the border is filled here.
+            if x < width { fillRun(from: x, to: width - 1) }
         }
     }
 }

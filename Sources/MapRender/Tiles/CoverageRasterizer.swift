@@ -91,7 +91,10 @@ final class CoverageRasterizer {
         // which coordinates of a tile never come near).
         guard y0 != y1, (x0 + y0 + x1 + y1).isFinite else { return }
         let (ax, ay, bx, by, dir): (Double, Double, Double, Double, Float) = y0 < y1 ? (x0, y0, x1, y1, 1) : (x1, y1, x0, y0, -1)
-        guard by > 0, ay < Double(height) else { return }
+        // Above, below or wholly right of the raster: no visible pixel sees it (the running sum
+        // of a row goes left to right, so cells right of the last column only feed the spare one).
+        // Left of it is kept: column 0 accumulates its winding.
+        guard by > 0, ay < Double(height), min(ax, bx) < Double(width) else { return }
         let dxdy = (bx - ax) / (by - ay)
         let top = max(0, ay), bottom = min(by, Double(height))
         // ⌈bottom⌉ − 1 without `rounded(.up)` (a libm call on baseline x86-64); bottom is above 0.

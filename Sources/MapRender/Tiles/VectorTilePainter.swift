@@ -223,7 +223,13 @@ public struct VectorTilePainter: Sendable {
                 let step = min(left, len - t)
                 if index % 2 == 0 {
                     let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
-                    raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+                    // The quad (s + n, e + n, e − n, s − n) is always wound negatively (cross of
+                    // u·step and u·step − 2n is −2·step·h): its edges added in that order directly,
+                    // without `addQuad`'s orientation test (a fifth of a dense tile's edges are dashes).
+                    raster.addEdge(sx + nx, sy + ny, sx - nx, sy - ny)
+                    raster.addEdge(sx - nx, sy - ny, ex - nx, ey - ny)
+                    raster.addEdge(ex - nx, ey - ny, ex + nx, ey + ny)
+                    raster.addEdge(ex + nx, ey + ny, sx + nx, sy + ny)
                 }
                 t += step
                 left -= step
