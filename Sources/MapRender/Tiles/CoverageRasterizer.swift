@@ -118,23 +118,23 @@ final class CoverageRasterizer {
     }
 
     private func growBand(_ band: Int) {
-        let c = bandRoom[band] * 2
-        let e = UnsafeMutablePointer<Edge>.allocate(capacity: c)
-        e.moveInitialize(from: bandEdges[band], count: bandFill[band])
-        bandEdges[band].deallocate()
-        bandEdges[band] = e
-        bandRoom[band] = c
+        bandEdges[band] = Self.moved(bandEdges[band], count: bandFill[band], toCapacity: bandRoom[band] * 2)
+        bandRoom[band] *= 2
     }
 
     /// Makes room for `n` carried edges, keeping the first `count`.
     func reserveCarried(_ n: Int, keeping count: Int) {
         guard n > carriedRoom else { return }
-        let c = max(n, carriedRoom * 2)
-        let e = UnsafeMutablePointer<Edge>.allocate(capacity: c)
-        e.moveInitialize(from: carried, count: count)
-        carried.deallocate()
-        carried = e
-        carriedRoom = c
+        carriedRoom = max(n, carriedRoom * 2)
+        carried = Self.moved(carried, count: count, toCapacity: carriedRoom)
+    }
+
+    /// A new buffer of `capacity` edges holding the first `count` of `old`, which is freed.
+    private static func moved(_ old: UnsafeMutablePointer<Edge>, count: Int, toCapacity capacity: Int) -> UnsafeMutablePointer<Edge> {
+        let e = UnsafeMutablePointer<Edge>.allocate(capacity: capacity)
+        e.moveInitialize(from: old, count: count)
+        old.deallocate()
+        return e
     }
 
     /// Adds a closed polygon ring.
