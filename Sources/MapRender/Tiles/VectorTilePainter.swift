@@ -237,7 +237,8 @@ public struct VectorTilePainter: Sendable {
                 t += step
                 left -= step
                 if left <= 1e-9 {
-                    index = (index + 1) % dashes.count
+                    index += 1  // not `%`: an integer division per dash
+                    if index == dashes.count { index = 0 }
                     left = dashes[index]
                 }
             }
