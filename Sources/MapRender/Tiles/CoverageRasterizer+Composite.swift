@@ -90,7 +90,7 @@ extension CoverageRasterizer {
     /// edges for the next shape. Pixels outside the surface are skipped.
     func compositeOffset(into surface: OpaquePointer, originX: Int, originY: Int,
                          red: Double, green: Double, blue: Double, alpha: Double) {
-        defer { edgeCount = 0 }
+        defer { discard() }
         guard edgeCount > 0 else { return }
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return }
@@ -99,30 +99,36 @@ extension CoverageRasterizer {
         let sh = Int(cairo_image_surface_get_height(surface))
         let pixels = UnsafeMutableRawPointer(data).bindMemory(to: UInt32.self, capacity: stride * sh)
         let source = Source(red: red, green: green, blue: blue, alpha: alpha)
-        sortIntoBands()
-        // Edges still reaching into the band being drawn, as indices into `sorted`, compacted
-        // after each band.
-        let active = self.active
-        var activeCount = 0
+        // Edges from the bands above still reaching into the band being drawn, first (in the
+        // order added), then the band's own: compacted after each band.
+        var carriedCount = 0
         let bandRows = Self.bandRows
         for band in 0..<bandCount {
-            for i in bandStart[band]..<bandStart[band + 1] {
-                active[activeCount] = i
-                activeCount += 1
-            }
-            guard activeCount > 0 else { continue }
+            let own = bandEdges[band], ownCount = bandFill[band]
+            guard carriedCount > 0 || ownCount > 0 else { continue }
+            reserveCarried(carriedCount + ownCount, keeping: carriedCount)
+            let carried = self.carried
             let bandTop = band * bandRows, bandLast = min(height, bandTop + bandRows) - 1
             var kept = 0
-            for k in 0..<activeCount {
-                let e = sorted[Int(active[k])]
+            for k in 0..<carriedCount {
+                let e = carried[k]
                 let lastRow = Int(e.lastRow)
-                accumulate(e, firstRow: max(bandTop, Int(e.firstRow)), lastRow: min(lastRow, bandLast), bandTop: bandTop)
+                accumulate(e, firstRow: bandTop, lastRow: min(lastRow, bandLast), bandTop: bandTop)
                 if lastRow > bandLast {
-                    active[kept] = active[k]
+                    carried[kept] = e
                     kept += 1
                 }
             }
-            activeCount = kept
+            for k in 0..<ownCount {
+                let e = own[k]
+                let lastRow = Int(e.lastRow)
+                accumulate(e, firstRow: Int(e.firstRow), lastRow: min(lastRow, bandLast), bandTop: bandTop)
+                if lastRow > bandLast {
+                    carried[kept] = e
+                    kept += 1
+                }
+            }
+            carriedCount = kept
             compositeBand(top: bandTop, last: bandLast, into: pixels, stride: stride, surfaceWidth: sw, surfaceHeight: sh,
                           originX: originX, originY: originY, source: source)
         }
@@ -145,6 +151,25 @@ extension CoverageRasterizer {
             let line = pixels + (visibleRow ? sy : 0) * stride
             // The first cell not yet composited.
             var x = 0
+            /// Cells `from…to` (no edge there) at the running coverage.
+            func fillRun(from: Int, to: Int) {
+                let level = min(1, abs(acc))
+                if level < 1.0 / 512 {
+                    acc = 0
+                } else if visibleRow {
+                    let from = max(from, visibleFrom), to = min(to, visibleTo)
+                    if from <= to {
+                        if level > 1 - 1.0 / 512 && opaque {
+                            (line + from + originX).update(repeating: solid, count: to - from + 1)
+                        } else {
+                            for i in from...to {
+                                line[i + originX] = Self.blend(line[i + originX], coverage: level, srcRB: srcRB,
+                                                               srcAG: srcAG, alpha: ca)
+                            }
+                        }
+                    }
+                }
+            }
             for w in 0..<wordsPerRow where words[w] != 0 {
                 var bits = words[w]
                 words[w] = 0
@@ -153,22 +178,7 @@ extension CoverageRasterizer {
                     bits &= bits - 1
                     if start > x {
                         // No edge since the last block: the coverage there is constant.
-                        let level = min(1, abs(acc))
-                        if level < 1.0 / 512 {
-                            acc = 0
-                        } else if visibleRow {
-                            let from = max(x, visibleFrom), to = min(start - 1, visibleTo)
-                            if from <= to {
-                                if level > 1 - 1.0 / 512 && opaque {
-                                    (line + from + originX).update(repeating: solid, count: to - from + 1)
-                                } else {
-                                    for i in from...to {
-                                        line[i + originX] = Self.blend(line[i + originX], coverage: level, srcRB: srcRB,
-                                                                       srcAG: srcAG, alpha: ca)
-                                    }
-                                }
-                            }
-                        }
+                        fillRun(from: x, to: start - 1)
                     }
                     x = start
                     let end = min(width + 1, start + (1 << Self.blockShift) - 1)
@@ -210,6 +220,9 @@ extension CoverageRasterizer {
                     }
                 }
             }
+            // Shapes running on past the right border: their edges there are not added (`addEdge`),
+            // so the run from the last block to the border is filled here.
+            if x < width { fillRun(from: x, to: width - 1) }
         }
     }
 }

@@ -21,7 +21,7 @@ final class CoverageRasterizer {
 
     /// An edge as collected: its top (`y0`, clipped to the surface, and `x0` there), its bottom,
     /// slope and direction, and the rows it covers. Floats: tile coordinates need far less than
-    /// their precision, and half the bytes stream faster through the sort. x is computed afresh on
+    /// their precision, and half the bytes stream faster through the band buffers. x is computed afresh on
     /// every row from the top (no error carried from row to row or band to band).
     struct Edge {
         var x0: Float
@@ -40,14 +40,16 @@ final class CoverageRasterizer {
 
     // Raw buffers rather than arrays: the inner loops run millions of times per tile, and array
     // properties of a class pay an exclusivity check on every access.
-    var edges: UnsafeMutablePointer<Edge>
-    var sorted: UnsafeMutablePointer<Edge>
+    /// Per band, the edges whose top row lies in it, in the order added (`bandFill` of them, room
+    /// for `bandRoom`): filed as they are added, so compositing needs no sort.
+    let bandEdges: UnsafeMutablePointer<UnsafeMutablePointer<Edge>>
+    let bandFill: UnsafeMutablePointer<Int>
+    let bandRoom: UnsafeMutablePointer<Int>
+    /// Edges added since the last composite.
     var edgeCount = 0
-    var edgeCapacity: Int
-    /// Indices into `sorted` of the edges reaching into the band being composited.
-    var active: UnsafeMutablePointer<Int32>
-    /// Per band, where its edges start in `sorted` (counting sort by top band).
-    let bandStart: UnsafeMutablePointer<Int32>
+    /// The edges still reaching into the band being composited, from the bands above it.
+    var carried: UnsafeMutablePointer<Edge>
+    var carriedRoom: Int
     let bandCount: Int
     /// One band of cells (`bandRows` rows of `width + 2`: an edge at the right border writes one
     /// cell past it), with the span of cells written per row.
@@ -61,12 +63,15 @@ final class CoverageRasterizer {
     init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
-        edgeCapacity = 4096
-        edges = .allocate(capacity: edgeCapacity)
-        sorted = .allocate(capacity: edgeCapacity)
-        active = .allocate(capacity: edgeCapacity)
         bandCount = (self.height + Self.bandRows - 1) >> Self.bandShift
-        bandStart = .allocate(capacity: bandCount + 1)
+        bandEdges = .allocate(capacity: bandCount)
+        bandFill = .allocate(capacity: bandCount)
+        bandFill.initialize(repeating: 0, count: bandCount)
+        bandRoom = .allocate(capacity: bandCount)
+        bandRoom.initialize(repeating: 256, count: bandCount)
+        for b in 0..<bandCount { bandEdges[b] = .allocate(capacity: 256) }
+        carriedRoom = 256
+        carried = .allocate(capacity: carriedRoom)
         let cellCount = (self.width + 2) * Self.bandRows
         cells = .allocate(capacity: cellCount)
         cells.initialize(repeating: 0, count: cellCount)
@@ -76,10 +81,11 @@ final class CoverageRasterizer {
     }
 
     deinit {
-        edges.deallocate()
-        sorted.deallocate()
-        active.deallocate()
-        bandStart.deallocate()
+        for b in 0..<bandCount { bandEdges[b].deallocate() }
+        bandEdges.deallocate()
+        bandFill.deallocate()
+        bandRoom.deallocate()
+        carried.deallocate()
         cells.deallocate()
         touched.deallocate()
     }
@@ -91,30 +97,44 @@ final class CoverageRasterizer {
         // which coordinates of a tile never come near).
         guard y0 != y1, (x0 + y0 + x1 + y1).isFinite else { return }
         let (ax, ay, bx, by, dir): (Double, Double, Double, Double, Float) = y0 < y1 ? (x0, y0, x1, y1, 1) : (x1, y1, x0, y0, -1)
-        guard by > 0, ay < Double(height) else { return }
+        // Above, below or wholly right of the raster: no visible pixel sees it (the running sum
+        // of a row goes left to right, so cells right of the last column only feed the spare one).
+        // Left of it is kept: column 0 accumulates its winding.
+        guard by > 0, ay < Double(height), min(ax, bx) < Double(width) else { return }
         let dxdy = (bx - ax) / (by - ay)
         let top = max(0, ay), bottom = min(by, Double(height))
         // ⌈bottom⌉ − 1 without `rounded(.up)` (a libm call on baseline x86-64); bottom is above 0.
         var lastRow = Int(bottom)
         if Double(lastRow) == bottom { lastRow -= 1 }
-        if edgeCount == edgeCapacity { grow() }
-        edges[edgeCount] = Edge(x0: Float(ax + (top - ay) * dxdy), y0: Float(top), bottom: Float(bottom),
-                                dxdy: Float(dxdy), dir: dir, firstRow: Int32(truncatingIfNeeded: Int(top)),
-                                lastRow: Int32(truncatingIfNeeded: max(Int(top), lastRow)))
-        edgeCount += 1
+        let firstRow = Int(top)
+        let band = firstRow &>> Self.bandShift
+        let n = bandFill[band]
+        if n == bandRoom[band] { growBand(band) }
+        bandEdges[band][n] = Edge(x0: Float(ax + (top - ay) * dxdy), y0: Float(top), bottom: Float(bottom),
+                                  dxdy: Float(dxdy), dir: dir, firstRow: Int32(truncatingIfNeeded: firstRow),
+                                  lastRow: Int32(truncatingIfNeeded: max(firstRow, lastRow)))
+        bandFill[band] = n &+ 1
+        edgeCount &+= 1
     }
 
-    private func grow() {
-        let c = edgeCapacity * 2
-        let e = UnsafeMutablePointer<Edge>.allocate(capacity: c)
-        e.moveInitialize(from: edges, count: edgeCount)
-        edges.deallocate()
-        edges = e
-        sorted.deallocate()
-        sorted = .allocate(capacity: c)
-        active.deallocate()
-        active = .allocate(capacity: c)
-        edgeCapacity = c
+    private func growBand(_ band: Int) {
+        bandEdges[band] = Self.moved(bandEdges[band], count: bandFill[band], toCapacity: bandRoom[band] * 2)
+        bandRoom[band] *= 2
+    }
+
+    /// Makes room for `n` carried edges, keeping the first `count`.
+    func reserveCarried(_ n: Int, keeping count: Int) {
+        guard n > carriedRoom else { return }
+        carriedRoom = max(n, carriedRoom * 2)
+        carried = Self.moved(carried, count: count, toCapacity: carriedRoom)
+    }
+
+    /// A new buffer of `capacity` edges holding the first `count` of `old`, which is freed.
+    private static func moved(_ old: UnsafeMutablePointer<Edge>, count: Int, toCapacity capacity: Int) -> UnsafeMutablePointer<Edge> {
+        let e = UnsafeMutablePointer<Edge>.allocate(capacity: capacity)
+        e.moveInitialize(from: old, count: count)
+        old.deallocate()
+        return e
     }
 
     /// Adds a closed polygon ring.
@@ -150,26 +170,9 @@ final class CoverageRasterizer {
     }
 
     /// Drops the edges collected so far (nothing is drawn).
-    func discard() { edgeCount = 0 }
-
-    /// Orders the collected edges by the band of their top row (a counting sort into `sorted`).
-    func sortIntoBands() {
-        let start = bandStart
-        start.initialize(repeating: 0, count: bandCount + 1)
-        for i in 0..<edgeCount { start[Int(edges[i].firstRow) &>> Self.bandShift + 1] += 1 }
-        for b in 0..<bandCount { start[b + 1] += start[b] }
-        // Scatter with a moving cursor per band (reusing the counts, then restoring them).
-        for i in 0..<edgeCount {
-            let b = Int(edges[i].firstRow) &>> Self.bandShift
-            sorted[Int(start[b])] = edges[i]
-            start[b] += 1
-        }
-        var previous: Int32 = 0
-        for b in 0..<bandCount {
-            let end = start[b]
-            start[b] = previous
-            previous = end
-        }
+    func discard() {
+        bandFill.update(repeating: 0, count: bandCount)
+        edgeCount = 0
     }
 
     /// Accumulates rows `firstRow…lastRow` (all in the band starting at `bandTop`) of an edge into

@@ -132,9 +132,9 @@ public struct VectorTilePainter: Sendable {
                             let b = bounds + 4 * i
                             guard Double(b[2]) >= lo.x, Double(b[0]) <= hi.x, Double(b[3]) >= lo.y, Double(b[1]) <= hi.y else { continue }
                             if wantsPolygon {
-                                addFill(features[i], geometry, raster, scratch)
+                                addFill(features.baseAddress! + i, geometry, raster, scratch)
                             } else {
-                                addStroke(features[i], geometry, halfWidth: halfWidth, closed: type == polygon,
+                                addStroke(features.baseAddress! + i, geometry, halfWidth: halfWidth, closed: type == polygon,
                                           dashes: dashes, raster, scratch)
                             }
                         }
@@ -158,13 +158,13 @@ public struct VectorTilePainter: Sendable {
     /// A part's points in device pixels into the scratch buffers (returns how many), dropping
     /// points closer than half a pixel to the last one kept: dense tiles carry many sub-pixel
     /// vertices that cost edges and show nothing. `close` repeats the first point at the end.
-    private static func devicePoints(_ f: VectorTileFeature, part: Int, _ m: DeviceMapping, keepLast: Bool,
+    private static func devicePoints(_ f: UnsafePointer<VectorTileFeature>, part: Int, _ m: DeviceMapping, keepLast: Bool,
                                      close: Bool = false, into scratch: TilePaintScratch) -> Int {
-        let r = f.partRange(part)
+        let r = f.pointee.partRange(part)
         scratch.reserve(r.count + 1)
         let xs = scratch.xs, ys = scratch.ys
         var n = 0
-        f.points.withUnsafeBufferPointer { p in
+        f.pointee.points.withUnsafeBufferPointer { p in
             var lx = -Double.infinity, ly = -Double.infinity
             for i in r {
                 let x = (Double(p[2 * i]) - m.ox) * m.scale + m.dx, y = (Double(p[2 * i + 1]) - m.oy) * m.scale + m.dy
@@ -183,8 +183,11 @@ public struct VectorTilePainter: Sendable {
         return n
     }
 
-    private func addFill(_ f: VectorTileFeature, _ m: DeviceMapping, _ raster: CoverageRasterizer, _ scratch: TilePaintScratch) {
-        for part in 0..<f.parts.count {
+    /// (Features are passed by pointer into the layer's array: a copy retained and released its
+    /// three arrays, thousands of times per tile.)
+    private func addFill(_ f: UnsafePointer<VectorTileFeature>, _ m: DeviceMapping, _ raster: CoverageRasterizer,
+                         _ scratch: TilePaintScratch) {
+        for part in 0..<f.pointee.parts.count {
             let n = Self.devicePoints(f, part: part, m, keepLast: false, into: scratch)
             raster.addRing(scratch.xs, scratch.ys, count: n)
         }
@@ -192,10 +195,10 @@ public struct VectorTilePainter: Sendable {
 
     /// Strokes a feature's lines (`CoverageRasterizer.addPolyline`: one outline per line, round
     /// joins, round or square ends), or their dashes.
-    private func addStroke(_ f: VectorTileFeature, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
+    private func addStroke(_ f: UnsafePointer<VectorTileFeature>, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
                            dashes: [Double], _ raster: CoverageRasterizer, _ scratch: TilePaintScratch) {
         let dashed = dashes.count >= 2 && dashes.allSatisfy { $0 > 0 }
-        for part in 0..<f.parts.count {
+        for part in 0..<f.pointee.parts.count {
             let n = Self.devicePoints(f, part: part, m, keepLast: true, close: closed, into: scratch)
             if dashed {
                 addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster)
@@ -223,12 +226,19 @@ public struct VectorTilePainter: Sendable {
                 let step = min(left, len - t)
                 if index % 2 == 0 {
                     let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
-                    raster.addQuad(sx + nx, sy + ny, ex + nx, ey + ny, ex - nx, ey - ny, sx - nx, sy - ny)
+                    // The quad (s + n, e + n, e − n, s − n) is always wound negatively (cross of
+                    // u·step and u·step − 2n is −2·step·h): its edges added in that order directly,
+                    // without `addQuad`'s orientation test (a fifth of a dense tile's edges are dashes).
+                    raster.addEdge(sx + nx, sy + ny, sx - nx, sy - ny)
+                    raster.addEdge(sx - nx, sy - ny, ex - nx, ey - ny)
+                    raster.addEdge(ex - nx, ey - ny, ex + nx, ey + ny)
+                    raster.addEdge(ex + nx, ey + ny, sx + nx, sy + ny)
                 }
                 t += step
                 left -= step
                 if left <= 1e-9 {
-                    index = (index + 1) % dashes.count
+                    index += 1  // not `%`: an integer division per dash
+                    if index == dashes.count { index = 0 }
                     left = dashes[index]
                 }
             }

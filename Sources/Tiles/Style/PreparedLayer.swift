@@ -48,9 +48,12 @@ public struct PreparedLayer: Sendable {
         var bounds = [Int32](repeating: 0, count: max(1, 4 * n))
         var table = [Int32](repeating: -1, count: max(1, n * width))
         layer.features.withUnsafeBufferPointer { features in
-            for (fi, f) in features.enumerated() {
-                types[fi] = f.type.rawValue
-                f.points.withUnsafeBufferPointer { p in
+            for fi in 0..<features.count {
+                // Through a pointer into the array: a copy of the feature retained and released
+                // its three arrays.
+                let f = features.baseAddress! + fi
+                types[fi] = f.pointee.type.rawValue
+                f.pointee.points.withUnsafeBufferPointer { p in
                     var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
                     var i = 0
                     while i + 1 < p.count {
@@ -60,7 +63,7 @@ public struct PreparedLayer: Sendable {
                     bounds[4 * fi] = minX; bounds[4 * fi + 1] = minY; bounds[4 * fi + 2] = maxX; bounds[4 * fi + 3] = maxY
                 }
                 guard width > 0 else { continue }
-                f.tags.withUnsafeBufferPointer { tags in
+                f.pointee.tags.withUnsafeBufferPointer { tags in
                     // Backwards, so the first occurrence of a key wins, and a value index past the
                     // table reads as absent, both as in `VectorTileLayer.value(of:keyIndex:)`.
                     var t = tags.count / 2 * 2 - 2
