@@ -40,7 +40,7 @@ def main():
 
     work = tempfile.mkdtemp(prefix="clustermap-bench-window-")
     r, w = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
                             pass_fds=(w,), stderr=subprocess.DEVNULL)
     os.close(w)
     number = b""

@@ -65,7 +65,9 @@ final class AppHarness {
         // -displayfd picks a free display and writes its number to our pipe.
         xvfb = Process()
         xvfb.executableURL = URL(fileURLWithPath: AppHarness.which("Xvfb")!)
-        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"]
+        // -noreset: the server must not regenerate when its last client leaves (an app that quit
+        // and the xdotool call after it): a launch connecting meanwhile got "cannot open display".
+        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"]
         let pipe = Pipe()
         xvfb.standardOutput = pipe
         xvfb.standardError = FileHandle.nullDevice

@@ -67,10 +67,12 @@ func hasProperty(_ object: gpointer, _ name: String) -> Bool {
 }
 
 /// Runs a closure on the GTK main loop (the Swift main actor does not run inside it; ARCHITECTURE §4).
-func runOnGtkThread(_ work: @escaping () -> Void) {
+/// At idle priority by default: after pending input, layout and frames. `G_PRIORITY_DEFAULT` puts
+/// it ahead of them (a finished load: the window may be busy drawing for a while).
+func runOnGtkThread(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ work: @escaping () -> Void) {
     final class Box { let work: () -> Void; init(_ w: @escaping () -> Void) { work = w } }
     let box = Unmanaged.passRetained(Box(work)).toOpaque()
-    g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+    g_idle_add_full(priority, { data in
         let b = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
         b.work()
         return 0 // G_SOURCE_REMOVE
