@@ -34,8 +34,7 @@ public enum BaseMapLabelSource {
     /// Seas, countries and Natural Earth's cities.
     public static func loadFirst(dataDirectory: URL) throws -> FirstLabels {
         let dir = BaseMapLocation.basemapFolder(in: dataDirectory)
-        func url(_ layer: String) -> URL { dir.appendingPathComponent(BaseMap.fileName(layer: layer, level: .fine)) }
-        func exists(_ u: URL) -> Bool { FileManager.default.fileExists(atPath: u.path) }
+        let url = { fineLayer($0, in: dataDirectory) }
         var ranked: [Ranked] = []
         var cityNames: [(name: String, x: Double, y: Double)] = []
         if exists(url("geography_marine_polys")) {
@@ -68,9 +67,7 @@ public enum BaseMapLabelSource {
     /// `first` and the rest: lakes, rivers and the GeoNames places. The same index as loading all
     /// at once (the candidates are ranked in the same order).
     public static func load(continuing first: FirstLabels, dataDirectory: URL) throws -> MapLabelIndex {
-        let dir = BaseMapLocation.basemapFolder(in: dataDirectory)
-        func url(_ layer: String) -> URL { dir.appendingPathComponent(BaseMap.fileName(layer: layer, level: .fine)) }
-        func exists(_ u: URL) -> Bool { FileManager.default.fileExists(atPath: u.path) }
+        let url = { fineLayer($0, in: dataDirectory) }
         var ranked = first.ranked
         if exists(url("lakes")) {
             ranked += lakes(try BaseMap.loadLayer(url("lakes"), kind: .polygons, properties: ["name", "min_label"]))
@@ -84,6 +81,13 @@ public enum BaseMapLabelSource {
         }
         return index(ranked)
     }
+
+    /// A 1:10m layer's file in the data folder.
+    private static func fineLayer(_ layer: String, in dataDirectory: URL) -> URL {
+        BaseMapLocation.basemapFolder(in: dataDirectory).appendingPathComponent(BaseMap.fileName(layer: layer, level: .fine))
+    }
+
+    private static func exists(_ u: URL) -> Bool { FileManager.default.fileExists(atPath: u.path) }
 
     /// Candidates in priority order (ties keep their loading order: the sort is stable).
     static func index(_ ranked: [Ranked]) -> MapLabelIndex {
