@@ -50,6 +50,35 @@ final class AccessibilityBus {
         launcher.standardOutput = FileHandle.nullDevice
         launcher.standardError = FileHandle.nullDevice
         try launcher.run()
+        try waitUntilAnswering()
+    }
+
+    /// Waits until the launcher answers `org.a11y.Bus.GetAddress` with its bus's address. Why: the
+    /// launcher claims its name and starts the accessibility bus asynchronously; on a loaded machine
+    /// an app or probe started before that finds no bus ("Couldn't connect to accessibility bus")
+    /// and the test fails for a reason that is not the app's.
+    private func waitUntilAnswering(timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            guard launcher.isRunning else { break }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: AppHarness.which("dbus-send") ?? "/usr/bin/dbus-send")
+            p.arguments = ["--session", "--print-reply", "--reply-timeout=2000", "--dest=org.a11y.Bus",
+                           "/org/a11y/bus", "org.a11y.Bus.GetAddress"]
+            p.environment = environment(ProcessInfo.processInfo.environment)
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            last = String(decoding: data, as: UTF8.self)
+            if p.terminationStatus == 0 && last.contains("unix:") { return }
+            usleep(100_000)
+        }
+        stop()
+        throw AppHarness.LaunchError(description: "the AT-SPI bus launcher did not answer within \(Int(timeout)) s (running: \(launcher.isRunning)): \(last.suffix(300))")
     }
 
     /// `base` with this session bus.
