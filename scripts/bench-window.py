@@ -131,7 +131,13 @@ def main():
                           "max_frame_gap_ms": max(gaps) if gaps else None,
                           "p95_frame_gap_ms": sorted(gaps)[int(0.95 * (len(gaps) - 1))] if gaps else None,
                           "median_frame_gap_ms": statistics.median(gaps) if gaps else None,
-                          "progress_updates": sum(1 for e in log if e.get("event") == "load-progress")}
+                          "progress_updates": sum(1 for e in log if e.get("event") == "load-progress"),
+                          # CPU seconds so far (load-independent costs, unlike the wall times above):
+                          # the whole app, its GTK thread (frames, events), and the X server
+                          # (its copy of every frame).
+                          "app_cpu_s": cpu_seconds(app.pid),
+                          "gtk_thread_cpu_s": cpu_seconds(app.pid, app.pid),
+                          "xvfb_cpu_s": cpu_seconds(xvfb.pid)}
                 break
     time.sleep(0.5)
     done.set()
@@ -142,6 +148,18 @@ def main():
         sys.exit("bench-window: the data did not load within the timeout")
     result["peak_rss_mb"] = round(peak_kb / 1024, 1)
     print(json.dumps(result, separators=(",", ":")), flush=True)
+
+
+def cpu_seconds(pid, tid=None):
+    """User + system CPU seconds of process `pid` (or its thread `tid`) from /proc, None if gone."""
+    path = f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat"
+    try:
+        with open(path) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # Fields 14 and 15 (utime, stime) of stat(5), here 12 and 13 after the ")" of the name.
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def moving_gaps(frames, motion):
