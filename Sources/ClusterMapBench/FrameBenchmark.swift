@@ -185,10 +185,7 @@ func runFrameBenchmark(_ args: [String]) {
             func labelled(_ scene: Scene, _ camera: Camera, animating: Bool = false) -> Scene {
                 var s = scene
                 if let tiles { layout.setOverlay(tiles.labelOverlay(for: camera, margin: layout.margin)) }
-                s.labels = layout.labels(for: camera, isAnimating: animating) { id in
-                    guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
-                    return overlay.labelRenderer.size(of: c.text, kind: c.kind)
-                }
+                s.labels = layout.labels(for: camera, isAnimating: animating, measuredBy: overlay.labelRenderer)
                 s.dropLabelsUnderMarks()
                 return s
             }

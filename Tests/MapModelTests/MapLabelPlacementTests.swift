@@ -5,35 +5,14 @@ import XCTest
 /// Label placement as pure code: no overlaps, priority order, stability while panning, fades,
 /// the world wrap, and labels giving way to bubbles and pins.
 final class MapLabelPlacementTests: XCTestCase {
-    /// A fake measurer: 7 px per character, 12 px per line.
-    func size(_ c: MapLabelCandidate) -> MapLabelSize {
-        let lines = c.text.split(separator: "\n")
-        return MapLabelSize(width: Double(lines.map(\.count).max() ?? 0) * 7, height: Double(lines.count) * 12)
-    }
-
+    let fixtures = LabelFixtures()
+    func size(_ c: MapLabelCandidate) -> MapLabelSize { fixtures.size(c) }
     func randomCandidates(_ n: Int, seed: UInt64, around center: GeoCoordinate, spread: Double) -> [MapLabelCandidate] {
-        var rng = SeededRandom(seed: seed)
-        let kinds: [MapLabelKind] = [.country, .capital, .city, .town, .village, .sea]
-        return (0..<n).map { i in
-            let lat = center.latitude + (rng.unit() - 0.5) * spread
-            let lon = center.longitude + (rng.unit() - 0.5) * spread
-            let name = String(repeating: "x", count: 3 + Int(rng.unit() * 12))
-            return MapLabelCandidate(text: "\(name)\(i)", x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat),
-                                     kind: kinds[i % kinds.count], minZoom: 0)
-        }
+        fixtures.randomCandidates(n, seed: seed, around: center, spread: spread)
     }
-
-    func camera(_ lat: Double, _ lon: Double, zoom: Double) -> Camera {
-        Camera(center: GeoCoordinate(latitude: lat, longitude: lon), zoom: zoom, viewportSize: ScreenSize(width: 1280, height: 800))
-    }
-
-    func layout(_ candidates: [MapLabelCandidate]) -> MapLabelLayout {
-        MapLabelLayout(index: MapLabelIndex(candidates: candidates))
-    }
-
-    func labels(_ layout: MapLabelLayout, _ cam: Camera) -> [SceneLabel] {
-        layout.labels(for: cam) { self.size(layout.index.candidates[$0]) }
-    }
+    func camera(_ lat: Double, _ lon: Double, zoom: Double) -> Camera { fixtures.camera(lat, lon, zoom: zoom) }
+    func layout(_ candidates: [MapLabelCandidate]) -> MapLabelLayout { fixtures.layout(candidates) }
+    func labels(_ layout: MapLabelLayout, _ cam: Camera) -> [SceneLabel] { fixtures.labels(layout, cam) }
 
     func testPlacedLabelsNeverOverlapAndKeepTheirPadding() {
         let l = layout(randomCandidates(3000, seed: 7, around: GeoCoordinate(latitude: 45, longitude: 5), spread: 8))

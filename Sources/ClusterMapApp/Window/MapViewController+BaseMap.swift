@@ -86,9 +86,6 @@ extension MapViewController {
         let moving = isGestureActive || cameraController.isAnimating
         // A vector street map's names are placed first; built-in names give way where it is drawn.
         layout.setOverlay(tileLayer?.labelOverlay(for: camera, margin: layout.margin))
-        return layout.labels(for: camera, isAnimating: moving) { id in
-            guard let c = layout.candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
-            return labelRenderer.size(of: c.text, kind: c.kind)
-        }
+        return layout.labels(for: camera, isAnimating: moving, measuredBy: labelRenderer)
     }
 }

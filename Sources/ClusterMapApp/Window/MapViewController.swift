@@ -161,6 +161,8 @@ final class MapViewController {
                                     // Names in the scene, and how many of them wait for their sprites.
                                     ("labels", .int(lastScene.labels.count + lastScene.placeNames.count)),
                                     ("deferred", .int(sceneRenderer.labelRenderer.deferredCount)),
+                                    // Whether names were left out until their texts are measured.
+                                    ("unmeasured", .bool(labelLayout.isIncomplete)),
                                     ("moving", .bool(moving))])
         }
         // The finer maps load once the launch data is on screen (or none is loading), so they

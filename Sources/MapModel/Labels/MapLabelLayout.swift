@@ -16,7 +16,15 @@ public final class MapLabelLayout {
     /// Placements computed so far (for tests and benchmarks).
     public private(set) var placementCount = 0
 
-    private var cached: (zoom: Double, minX: Double, minY: Double, maxX: Double, maxY: Double, labels: [PlacedMapLabel])?
+    /// The last placement: its zoom and region, and (when names were left out because their
+    /// sizes were not known yet) how many and at which `sizeRevision`.
+    private var cached: Placement?
+    private struct Placement {
+        var zoom: Double, minX: Double, minY: Double, maxX: Double, maxY: Double
+        var labels: [PlacedMapLabel]
+        var unmeasured = 0
+        var sizeRevision = 0
+    }
 
     public init(index: MapLabelIndex = .empty) { self.index = index }
 
@@ -56,14 +64,29 @@ public final class MapLabelLayout {
     /// zoom animation then re-places names a few times instead of every frame, and they glide
     /// with the map. At rest the placement is always exact for the zoom.
     public func labels(for camera: Camera, isAnimating: Bool = false, size: (Int) -> MapLabelSize) -> [SceneLabel] {
+        labels(for: camera, isAnimating: isAnimating, sizeRevision: 0, sizeIfMeasured: { size($0) })
+    }
+
+    /// Whether the last placement left names out for want of their sizes (see below).
+    public var isIncomplete: Bool { (cached?.unmeasured ?? 0) > 0 }
+
+    /// As `labels(for:isAnimating:size:)`, where a text may not be measured yet: `sizeIfMeasured`
+    /// gives nil for it (in motion, measuring waits for a background thread instead of holding up
+    /// the frame) and the placement leaves that name out. Such an incomplete placement is done
+    /// again when `sizeRevision` changes (more sizes are known) or at rest (`isAnimating` false:
+    /// then the caller gives every size), keeping at the same zoom what it had placed.
+    public func labels(for camera: Camera, isAnimating: Bool, sizeRevision: Int,
+                       sizeIfMeasured: (Int) -> MapLabelSize?) -> [SceneLabel] {
         guard index.count > 0 || !(overlay?.candidates.isEmpty ?? true) else { return [] }
         let c = camera.centerWorldPixel
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let left = c.x - w / 2, top = c.y - h / 2
-        if let k = cached, !stale, k.zoom == camera.zoom, left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
+        let current = cached.map { $0.unmeasured == 0 || (isAnimating && $0.sizeRevision == sizeRevision) } ?? false
+        if current, let k = cached, !stale, k.zoom == camera.zoom,
+           left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
             return project(k.labels, left: left, top: top, width: w, height: h)
         }
-        if isAnimating, !stale, let k = cached, abs(k.zoom - camera.zoom) < animationReuseZooms {
+        if isAnimating, current, !stale, let k = cached, abs(k.zoom - camera.zoom) < animationReuseZooms {
             let f = exp2(camera.zoom - k.zoom)
             if left >= k.minX * f, top >= k.minY * f, left + w <= k.maxX * f, top + h <= k.maxY * f {
                 return project(k.labels, left: left, top: top, width: w, height: h, scale: f, zoom: camera.zoom)
@@ -75,11 +98,12 @@ public final class MapLabelLayout {
         let maxX = ((left + w) / step).rounded(.up) * step + step, maxY = ((top + h) / step).rounded(.up) * step + step
         // At the same zoom, what was placed keeps its place (panning never makes a label jump).
         let keep = cached.flatMap { $0.zoom == camera.zoom ? $0.labels : nil } ?? []
-        let placed = placer.place(index, overlay: overlay, zoom: camera.zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                                  keeping: keep, size: size)
+        let (placed, unmeasured) = placer.place(index, overlay: overlay, zoom: camera.zoom, minX: minX, minY: minY,
+                                                maxX: maxX, maxY: maxY, keeping: keep, sizeIfMeasured: sizeIfMeasured)
         placementCount += 1
         stale = false
-        cached = (camera.zoom, minX, minY, maxX, maxY, placed)
+        cached = Placement(zoom: camera.zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY, labels: placed,
+                           unmeasured: unmeasured, sizeRevision: sizeRevision)
         return project(placed, left: left, top: top, width: w, height: h)
     }
 

@@ -59,6 +59,18 @@ public struct MapLabelPlacer: Sendable {
                       minX: Double, minY: Double, maxX: Double, maxY: Double,
                       keeping previous: [PlacedMapLabel] = [],
                       size: (Int) -> MapLabelSize) -> [PlacedMapLabel] {
+        place(index, overlay: overlay, zoom: zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: previous,
+              sizeIfMeasured: { size($0) }).labels
+    }
+
+    /// As `place(_:overlay:zoom:minX:minY:maxX:maxY:keeping:size:)`, but a candidate whose text has
+    /// no size yet (`sizeIfMeasured` gives nil: it is being measured elsewhere) is left out, as if
+    /// it were not there, and counted in `unmeasured`: the placement is then incomplete, to be done
+    /// again once the sizes are known (see `MapLabelLayout`).
+    public func place(_ index: MapLabelIndex, overlay: MapLabelOverlay? = nil, zoom: Double,
+                      minX: Double, minY: Double, maxX: Double, maxY: Double,
+                      keeping previous: [PlacedMapLabel] = [],
+                      sizeIfMeasured: (Int) -> MapLabelSize?) -> (labels: [PlacedMapLabel], unmeasured: Int) {
         let worldSize = 256 * exp2(zoom)
         var order: [(id: Int, copy: Int)] = []
         var overlayOrder: [(id: Int, copy: Int)] = []
@@ -104,6 +116,7 @@ public struct MapLabelPlacer: Sendable {
         }
         // Anchors of the river and street names placed so far, by text.
         var lineNames: [String: [(x: Double, y: Double)]] = [:]
+        var unmeasured = 0
         for p in placed where p.kind.repeatsAlongLines { lineNames[p.text, default: []].append((p.anchorX, p.anchorY)) }
         for (id, copy) in order.prefix(maxCandidates) where !kept.contains(key(id, copy)) {
             let c = candidate(id)
@@ -112,7 +125,7 @@ public struct MapLabelPlacer: Sendable {
             let ax = (c.x + Double(copy)) * worldSize, ay = c.y * worldSize
             if c.kind.repeatsAlongLines, let others = lineNames[c.text],
                others.contains(where: { hypot($0.x - ax, $0.y - ay) < repeatDistance }) { continue }
-            let s = size(id)
+            guard let s = sizeIfMeasured(id) else { unmeasured += 1; continue }
             for box in positions(for: c, anchorX: ax, anchorY: ay, size: s) {
                 let padded = Box(minX: box.minX - padding, minY: box.minY - padding,
                                  maxX: box.maxX + padding, maxY: box.maxY + padding)
@@ -130,7 +143,7 @@ public struct MapLabelPlacer: Sendable {
                 break
             }
         }
-        return placed
+        return (placed, unmeasured)
     }
 
     /// Text boxes to try, in order of preference.

@@ -18,12 +18,11 @@ public final class MapLabelRenderer {
         /// frame still only copies pixels, never resamples them.
         var degrees: Int = 0
     }
-    struct SizeKey: Hashable { var text: String; var kind: MapLabelKind }
+    struct SizeKey: Hashable, Sendable { var text: String; var kind: MapLabelKind }
 
     private let sprites = SpriteCache<Key>(capacity: 1500)
     private var dots = SpriteCache<Key>(capacity: 64)
     private var sizes: [SizeKey: MapLabelSize] = [:]
-    private let scratch = ImageSurface(width: 4, height: 4, scale: 1)
     /// Room around the text for its halo, logical pixels.
     static let haloMargin = 3.0
 
@@ -36,17 +35,65 @@ public final class MapLabelRenderer {
     public func size(of text: String, kind: MapLabelKind) -> MapLabelSize {
         let key = SizeKey(text: text, kind: kind)
         if let s = sizes[key] { return s }
+        let size = Self.measure(key)
+        keep(size, for: key)
+        return size
+    }
+
+    private func keep(_ size: MapLabelSize, for key: SizeKey) {
+        if sizes.count > 50_000 { sizes.removeAll(keepingCapacity: true) }
+        sizes[key] = size
+    }
+
+    /// A text block's size, laid out on the calling thread (any thread: the scratch target is the
+    /// thread's own, and Pango's font map is per thread), so both threads measure alike.
+    static func measure(_ key: SizeKey) -> MapLabelSize {
+        let scratch = Thread.perThread("clustermap.LabelMeasureScratch") { ImageSurface(width: 4, height: 4, scale: 1) }
         var size = MapLabelSize(width: 0, height: 0)
         scratch.withContext { cr in
-            let layout = Self.makeLayout(text, style: MapLabelStyle.style(for: kind, palette: .light), in: cr)
+            let layout = makeLayout(key.text, style: MapLabelStyle.style(for: key.kind, palette: .light), in: cr)
             var w: Int32 = 0, h: Int32 = 0
             pango_layout_get_pixel_size(layout, &w, &h)
             g_object_unref(UnsafeMutableRawPointer(layout))
             size = MapLabelSize(width: Double(w), height: Double(h))
         }
-        if sizes.count > 50_000 { sizes.removeAll(keepingCapacity: true) }
-        sizes[key] = size
         return size
+    }
+
+    // MARK: Measuring in motion
+
+    /// Measures, off the drawing thread, the texts a placement in motion lacked (see `sizeIfMeasured`).
+    private let sizeWorker = LabelSizeWorker()
+    /// Texts the placements since the last `requestSizes` lacked, in the order they were wanted.
+    private var wantedSizes: [SizeKey] = []
+    /// Changes whenever sizes measured off the drawing thread were taken in (see `takeMeasuredSizes`).
+    public private(set) var sizeRevision = 0
+
+    /// The text's size if it was measured before; else nil, and the text is wanted (measured on a
+    /// background thread after `requestSizes`). Why: a zoom animation brings about a thousand new
+    /// names into reach, and measuring each with Pango (~25 µs) held up the frames that placed them.
+    public func sizeIfMeasured(of text: String, kind: MapLabelKind) -> MapLabelSize? {
+        let key = SizeKey(text: text, kind: kind)
+        if let s = sizes[key] { return s }
+        wantedSizes.append(key)
+        return nil
+    }
+
+    /// Hands the texts wanted since the last call to the background thread, most wanted first
+    /// (replacing what it had not started yet); nothing if none were wanted.
+    public func requestSizes() {
+        guard !wantedSizes.isEmpty else { return }
+        sizeWorker.request(wantedSizes)
+        wantedSizes.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes in the sizes measured off the drawing thread since the last call (then `sizeRevision`
+    /// changes).
+    public func takeMeasuredSizes() {
+        let done = sizeWorker.takeFinished()
+        guard !done.isEmpty else { return }
+        for (key, size) in done { keep(size, for: key) }
+        sizeRevision &+= 1
     }
 
     /// Draws the labels (screen coordinates) in order.
@@ -65,7 +112,10 @@ public final class MapLabelRenderer {
     /// frame; see `BaseMapTileWorker.onTileReady`).
     public var onSpriteReady: (@Sendable () -> Void)? {
         get { worker.onSpriteReady }
-        set { worker.onSpriteReady = newValue }
+        set {
+            worker.onSpriteReady = newValue
+            sizeWorker.onSizeReady = newValue
+        }
     }
 
     /// Labels left out of the last frame because their sprites were still being made.

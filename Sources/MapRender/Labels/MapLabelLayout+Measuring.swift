@@ -1,0 +1,16 @@
+import MapModel
+
+extension MapLabelLayout {
+    /// The base-map labels for `camera`, their texts measured by `renderer`: at rest every text
+    /// is measured here; in motion texts not measured yet are left to a background thread (see
+    /// `MapLabelRenderer.sizeIfMeasured`) and placed in a later frame. The window and the frame
+    /// benchmark both place names through this.
+    public func labels(for camera: Camera, isAnimating: Bool, measuredBy renderer: MapLabelRenderer) -> [SceneLabel] {
+        renderer.takeMeasuredSizes()
+        defer { renderer.requestSizes() }
+        return labels(for: camera, isAnimating: isAnimating, sizeRevision: renderer.sizeRevision) { id in
+            guard let c = candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
+            return isAnimating ? renderer.sizeIfMeasured(of: c.text, kind: c.kind) : renderer.size(of: c.text, kind: c.kind)
+        }
+    }
+}
