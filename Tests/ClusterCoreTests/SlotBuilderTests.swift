@@ -71,15 +71,17 @@ final class SlotBuilderTests: XCTestCase {
     /// origins, children in order, zooms) and the items on every level.
     private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
                                     minClusters: Int = 1000) {
-        XCTAssertEqual(a.table.x.map(\.bitPattern), b.table.x.map(\.bitPattern), "centres x, \(what)")
-        XCTAssertEqual(a.table.y.map(\.bitPattern), b.table.y.map(\.bitPattern), "centres y, \(what)")
-        XCTAssertEqual(a.table.count, b.table.count, "counts, \(what)")
-        XCTAssertEqual(a.table.origin, b.table.origin, "origins, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.x.bitPattern), b.table.rows.map(\.x.bitPattern), "centres x, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.y.bitPattern), b.table.rows.map(\.y.bitPattern), "centres y, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.count), b.table.rows.map(\.count), "counts, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.origin), b.table.rows.map(\.origin), "origins, \(what)")
         XCTAssertEqual(a.table.childStart, b.table.childStart, "children, \(what)")
         XCTAssertEqual(a.table.childItems, b.table.childItems, "children, \(what)")
         XCTAssertEqual(a.table.zoom, b.table.zoom, "zooms, \(what)")
         XCTAssertEqual(a.table.zoomStart, b.table.zoomStart, "zoom starts, \(what)")
-        XCTAssertGreaterThan(a.table.x.count, minClusters, "the points cluster, \(what)")
+        XCTAssertGreaterThan(a.table.rows.count, minClusters, "the points cluster, \(what)")
+        // Queries find a cluster's zoom from the zoom ranges, not the zoom column.
+        XCTAssertEqual(a.table.rows.indices.map { a.zoomOfCluster($0) }, a.table.zoom.map(Int.init), "zoom by range, \(what)")
         for z in a.minZoom...(a.maxZoom + 1) {
             var itemsA: [UInt32] = [], itemsB: [UInt32] = []
             a.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsA.append($0) }
@@ -90,7 +92,7 @@ final class SlotBuilderTests: XCTestCase {
             XCTAssertEqual(Set(a.clusters(in: box, zoom: Double(z))), Set(b.clusters(in: box, zoom: Double(z))),
                            "box at zoom \(z), \(what)")
         }
-        for c in stride(from: 0, to: a.table.x.count, by: 7) {
+        for c in stride(from: 0, to: a.table.rows.count, by: 7) {
             let item = a.makeItem(UInt32(a.inputCount + c))
             XCTAssertEqual(a.aggregates(of: item), b.aggregates(of: item), "aggregates, \(what)")
         }

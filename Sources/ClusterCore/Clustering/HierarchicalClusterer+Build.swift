@@ -78,18 +78,17 @@ struct LevelBuilder {
         band.positions.withUnsafeBufferPointer { pos in
         band.keys.withUnsafeBufferPointer { keys in
         band.refs.withUnsafeBufferPointer { refs in
-        table.x.withUnsafeBufferPointer { tx in
-        table.y.withUnsafeBufferPointer { ty in
+        table.rows.withUnsafeBufferPointer { rows in
             var input = NeighborGraph.SweepInput(entries: band.entryCount, xs: xs.baseAddress!, ys: ys.baseAddress!,
                                                  item: pos.baseAddress!, keys: keys.baseAddress!, shift: 0,
                                                  width: band.width, cell: band.cell, refs: refs.baseAddress!,
-                                                 inputCount: inputCount, tableX: tx.baseAddress, tableY: ty.baseAddress)
+                                                 inputCount: inputCount, tableRows: rows.baseAddress)
             if band.centresInScratch {
                 input.cx = UnsafePointer(scratch.cx)
                 input.cy = UnsafePointer(scratch.cy)
             }
             return body(input)
-        }}}}}}}
+        }}}}}}
     }
 
     mutating func build() -> [Level] {
@@ -140,7 +139,7 @@ struct LevelBuilder {
         table.childStart.append(0)
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
-            table.zoomStart.append(table.x.count)
+            table.zoomStart.append(table.rows.count)
             let n = current.n
             let r = radius(atZoom: z)
 
@@ -179,7 +178,7 @@ struct LevelBuilder {
             @inline(__always) func takeCluster(_ i: Int, numPoints: Int, _ list: UnsafeBufferPointer<UInt32>) {
                 let ref = items[i]
                 let numPointsOrigin = Int(counts[i])
-                let c = table.x.count
+                let c = table.rows.count
                 childPositions.removeAll(keepingCapacity: true)
                 childPositions.append(UInt32(i))
                 for k in list where !visited[Int(k)] {
@@ -206,10 +205,7 @@ struct LevelBuilder {
                 for k in childPositions { table.childItems.append(items[Int(k)]) }
                 table.childStart.append(UInt32(table.childItems.count))
                 let cx = wx / Double(numPoints), cy = wy / Double(numPoints)
-                table.x.append(cx)
-                table.y.append(cy)
-                table.count.append(UInt32(numPoints))
-                table.origin.append(UInt32(i))
+                table.rows.append(.init(x: cx, y: cy, count: UInt32(numPoints), origin: UInt32(i)))
                 table.zoom.append(UInt8(z))
                 aggregateBuilder?.commit(to: &aggregates)
                 next.append(clusterBase + UInt32(c), cx, cy, UInt32(numPoints), from: dead)
@@ -321,7 +317,7 @@ struct LevelBuilder {
                 band = makeBand(current, level: z, cellZoom: bandEnd, scratch: scratch)
             }
         }
-        table.zoomStart.append(table.x.count)
+        table.zoomStart.append(table.rows.count)
         builtLevels += band.finish()
         return builtLevels.reversed()
     }

@@ -194,11 +194,23 @@ public final class HierarchicalClusterer: PointClusterer {
     /// The cluster id of cluster number `c`.
     @inline(__always) func clusterID(ofCluster c: Int) -> ClusterID {
         let zoom = zoomOfCluster(c)
-        return ClusterID(originIndex: Int(table.origin[c]), zoom: zoom, inputCount: inputCount)
+        return ClusterID(originIndex: Int(table.rows[c].origin), zoom: zoom, inputCount: inputCount)
     }
 
-    /// The zoom cluster number `c` belongs to.
-    @inline(__always) func zoomOfCluster(_ c: Int) -> Int { Int(table.zoom[c]) }
+    /// The zoom cluster number `c` belongs to, from the table's zoom ranges (a branch-free
+    /// search over at most 32 starts, in cache): a query then touches one table row per cluster.
+    @inline(__always) func zoomOfCluster(_ c: Int) -> Int {
+        table.zoomStart.withUnsafeBufferPointer { starts in
+            // The last k with starts[k] ≤ c (starts[0] = 0; empty zooms repeat a start).
+            var base = 0, n = starts.count
+            while n > 1 {
+                let half = n >> 1
+                base = starts[base + half] <= c ? base + half : base
+                n -= half
+            }
+            return options.maxZoom - base
+        }
+    }
 
     /// The cluster number for an id, or nil.
     func clusterNumber(for id: ClusterID) -> Int? {
@@ -209,9 +221,9 @@ public final class HierarchicalClusterer: PointClusterer {
         let target = UInt32(origin)
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if table.origin[mid] < target { lo = mid + 1 } else { hi = mid }
+            if table.rows[mid].origin < target { lo = mid + 1 } else { hi = mid }
         }
-        return lo < range.upperBound && table.origin[lo] == target ? lo : nil
+        return lo < range.upperBound && table.rows[lo].origin == target ? lo : nil
     }
 
     /// The cluster numbers of one zoom.
@@ -227,9 +239,10 @@ public final class HierarchicalClusterer: PointClusterer {
             return ClusterItem(kind: .point(r), coordinate: coordinates[r], count: 1)
         }
         let c = r - inputCount
-        return ClusterItem(kind: .cluster(clusterID(ofCluster: c)),
-                           coordinate: WebMercator.unproject(x: table.x[c], y: table.y[c]),
-                           count: Int(table.count[c]), aggregateSlot: Int32(truncatingIfNeeded: c))
+        let row = table.rows[c]
+        let id = ClusterID(originIndex: Int(row.origin), zoom: zoomOfCluster(c), inputCount: inputCount)
+        return ClusterItem(kind: .cluster(id), coordinate: WebMercator.unproject(x: row.x, y: row.y),
+                           count: Int(row.count), aggregateSlot: Int32(truncatingIfNeeded: c))
     }
 
     // MARK: - Queries
@@ -263,16 +276,6 @@ public final class HierarchicalClusterer: PointClusterer {
         guard let z = limitZoom(zoom) else { return }
         bounds.forEachQueryBox { w, s, e, n in
             rangeQuery(level: z, minLng: w, minLat: s, maxLng: e, maxLat: n, body)
-        }
-    }
-
-    private func rangeQuery(level z: Int, minLng: Double, minLat: Double, maxLng: Double, maxLat: Double,
-                            _ body: (ClusterItem) -> Void) {
-        level(forZoom: z).forEachItem(
-            minX: WebMercator.x(longitude: minLng), minY: WebMercator.y(latitude: maxLat),
-            maxX: WebMercator.x(longitude: maxLng), maxY: WebMercator.y(latitude: minLat)
-        ) { ref in
-            body(makeItem(ref))
         }
     }
 
@@ -310,7 +313,7 @@ public final class HierarchicalClusterer: PointClusterer {
         for ref in children {
             let r = Int(ref)
             if r >= inputCount {
-                let count = Int(table.count[r - inputCount])
+                let count = Int(table.rows[r - inputCount].count)
                 if skipped + count <= offset {
                     skipped += count
                 } else {
@@ -364,7 +367,7 @@ public final class HierarchicalClusterer: PointClusterer {
             return attributes.aggregates(ofPoint: i)
         case .cluster(let id):
             guard let c = clusterNumber(for: id) else { return ClusterAggregates(count: 0) }
-            return aggregateTable.aggregates(ofRow: c, count: Int(table.count[c]), attributes: attributes)
+            return aggregateTable.aggregates(ofRow: c, count: Int(table.rows[c].count), attributes: attributes)
         }
     }
 

@@ -59,7 +59,7 @@ extension LevelBuilder {
         }
     }
 
-    /// Appends the level's clusters to `table` (zoom `zoom`, numbered from `table.x.count` in
+    /// Appends the level's clusters to `table` (zoom `zoom`, numbered from `table.rows.count` in
     /// origin order) and puts each in its origin's slot: centres summed origin first, then in
     /// visiting order; children likewise. Two threads for many clusters (the result doesn't
     /// depend on them).
@@ -67,11 +67,8 @@ extension LevelBuilder {
                        table: inout HierarchicalClusterer.ClusterTable) {
         let k = merges.count
         guard k > 0 else { return }
-        let c0 = table.x.count, child0 = table.childItems.count
-        table.x.append(contentsOf: repeatElement(0, count: k))
-        table.y.append(contentsOf: repeatElement(0, count: k))
-        table.count.append(contentsOf: repeatElement(0, count: k))
-        table.origin.append(contentsOf: repeatElement(0, count: k))
+        let c0 = table.rows.count, child0 = table.childItems.count
+        table.rows.append(contentsOf: repeatElement(.init(x: 0, y: 0, count: 0, origin: 0), count: k))
         table.zoom.append(contentsOf: repeatElement(UInt8(zoom), count: k))
         table.childItems.append(contentsOf: repeatElement(0, count: k + merges.taken.count))
         for c in 0..<k { table.childStart.append(UInt32(child0 + c + 1) + merges.takenEnd[c]) }
@@ -81,14 +78,10 @@ extension LevelBuilder {
         merges.origins.withUnsafeBufferPointer { origins in
         merges.takenEnd.withUnsafeBufferPointer { takenEnd in
         merges.taken.withUnsafeBufferPointer { taken in
-        table.x.withUnsafeMutableBufferPointer { tx in
-        table.y.withUnsafeMutableBufferPointer { ty in
-        table.count.withUnsafeMutableBufferPointer { tcount in
-        table.origin.withUnsafeMutableBufferPointer { torigin in
+        table.rows.withUnsafeMutableBufferPointer { rows in
         table.childItems.withUnsafeMutableBufferPointer { children in
             let p = CommitPointers(origins: origins.baseAddress!, takenEnd: takenEnd.baseAddress!, taken: taken.baseAddress,
-                                   x: tx.baseAddress! + c0, y: ty.baseAddress! + c0, count: tcount.baseAddress! + c0,
-                                   origin: torigin.baseAddress! + c0, children: children.baseAddress! + child0)
+                                   rows: rows.baseAddress! + c0, children: children.baseAddress! + child0)
             DispatchQueue.concurrentPerform(iterations: parts) { h in
                 for c in (k * h / parts)..<(k * (h + 1) / parts) {
                     let i = Int(p.origins[c])
@@ -107,14 +100,11 @@ extension LevelBuilder {
                         out.pointee = other.ref
                     }
                     let cx = wx / Double(numPoints), cy = wy / Double(numPoints)
-                    p.x[c] = cx
-                    p.y[c] = cy
-                    p.count[c] = numPoints
-                    p.origin[c] = slots.rank(i)
+                    p.rows[c] = .init(x: cx, y: cy, count: numPoints, origin: slots.rank(i))
                     slots.item[i] = Slots.Item(x: cx, y: cy, ref: clusterBase + UInt32(c), count: numPoints)
                 }
             }
-        }}}}}}}}
+        }}}}}
     }
 
     /// The buffers `commit`'s threads read and write (disjoint parts).
@@ -122,10 +112,7 @@ extension LevelBuilder {
         let origins: UnsafePointer<UInt32>
         let takenEnd: UnsafePointer<UInt32>
         let taken: UnsafePointer<UInt32>?
-        let x: UnsafeMutablePointer<Double>
-        let y: UnsafeMutablePointer<Double>
-        let count: UnsafeMutablePointer<UInt32>
-        let origin: UnsafeMutablePointer<UInt32>
+        let rows: UnsafeMutablePointer<HierarchicalClusterer.ClusterTable.Row>
         let children: UnsafeMutablePointer<UInt32>
     }
 

@@ -179,7 +179,7 @@ extension LevelBuilder {
         var merges = LevelMerges()
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
-            table.zoomStart.append(table.x.count)
+            table.zoomStart.append(table.rows.count)
             let r = radius(atZoom: z), r2 = r * r
             edges.removeAll(keepingCapacity: true)
             var work = 0
@@ -219,11 +219,11 @@ extension LevelBuilder {
                 spare = []
             }
             buildTrace("z\(z) resolved")
-            let c0 = table.x.count
+            let c0 = table.rows.count
             Self.commit(merges, slots: slots, zoom: z, inputCount: inputCount, table: &table)
             aliveCount -= merges.taken.count
             if var builder = aggregateBuilder {
-                for c in c0..<table.x.count {
+                for c in c0..<table.rows.count {
                     for k in Int(table.childStart[c])..<Int(table.childStart[c + 1]) {
                         builder.add(table.childItems[k], inputCount: inputCount, table: aggregates)
                     }
@@ -244,7 +244,7 @@ extension LevelBuilder {
             if multiLevel && (z == minZoom || (z - 1 >= band.lastZoom && band.deadCount <= aliveCount / 4)) {
                 band.extend(toLevel: z)
                 let first = band.appendClusters(origins: merges.origins, firstRef: UInt32(inputCount + c0),
-                                                xs: table.x[c0...], ys: table.y[c0...])
+                                                centres: table.rows[c0...])
                 if let entryOf {
                     for (k, i) in merges.origins.enumerated() { entryOf[Int(i)] = UInt32(first + k) }
                 }
@@ -271,7 +271,7 @@ extension LevelBuilder {
                 band = makeBand(level: z, lastZoom: z - k)
             }
         }
-        table.zoomStart.append(table.x.count)
+        table.zoomStart.append(table.rows.count)
         return builtLevels.reversed()
     }
 

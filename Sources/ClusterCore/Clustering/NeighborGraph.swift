@@ -36,8 +36,7 @@ struct NeighborGraph {
         var cy: UnsafePointer<Double>? = nil
         var refs: UnsafePointer<UInt32>? = nil
         var inputCount = 0
-        var tableX: UnsafePointer<Double>? = nil
-        var tableY: UnsafePointer<Double>? = nil
+        var tableRows: UnsafePointer<HierarchicalClusterer.ClusterTable.Row>? = nil
         /// Only the edge from the lower item to the higher one (all the slot builder's greedy
         /// pass reads: an origin only takes items after it); both directions otherwise.
         var forwardOnly = false
@@ -46,7 +45,8 @@ struct NeighborGraph {
             if let cx, let cy { return (cx[p], cy[p]) }
             let r = Int(refs![p])
             if r < inputCount { return (Double(xs[p]), Double(ys[p])) }
-            return (tableX![r - inputCount], tableY![r - inputCount])
+            let row = tableRows![r - inputCount]
+            return (row.x, row.y)
         }
     }
 

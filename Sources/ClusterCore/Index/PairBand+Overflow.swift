@@ -6,17 +6,19 @@
 /// they are merged into the overflow entries, which stay in cell order for `finish`.
 extension PairBand {
     /// Appends the new clusters of the band's lowest level (entries in the given order: slot
-    /// `origins[k]`, reference `firstRef + k`, centre `(xs[k], ys[k])`) and, while the band
+    /// `origins[k]`, reference `firstRef + k`, centre `centres[k]`, a cluster table row) and, while the band
     /// still serves a lower zoom, lists their candidate pairs with every entry on that level;
     /// returns the first new entry.
-    mutating func appendClusters(origins: [UInt32], firstRef: UInt32, xs: ArraySlice<Double>, ys: ArraySlice<Double>) -> Int {
+    mutating func appendClusters(origins: [UInt32], firstRef: UInt32,
+                                 centres: ArraySlice<HierarchicalClusterer.ClusterTable.Row>) -> Int {
         let k = origins.count, e0 = keys.count
         guard k > 0 else { return e0 }
         var batch = [CellIndex.Entry]()
         batch.reserveCapacity(k)
         let level = UInt8(bottomLevel)
         for i in 0..<k {
-            let fx = Float(xs[xs.startIndex + i]), fy = Float(ys[ys.startIndex + i])
+            let centre = centres[centres.startIndex + i]
+            let fx = Float(centre.x), fy = Float(centre.y)
             let key = CellIndex.key(fx, fy, cell: cell, width: width)
             keys.append(key)
             x.append(fx)

@@ -181,7 +181,7 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         baseBlocks = []; bandBottom = []; overlay = []
         madeChildren = []
         madeAggregates = [:]
-        baseClusterCount = base.table.x.count
+        baseClusterCount = base.table.rows.count
     }
 
     /// Builds the node state the repair works on (on the first change after a build).
@@ -198,10 +198,10 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         }
 
         let t = base.table
-        let m = t.x.count
+        let m = t.rows.count
         baseClusterCount = m
         cNode = (0..<m).map {
-            ClusterNode(x: t.x[$0], y: t.y[$0], count: t.count[$0], top: Int8(t.zoom[$0]), low: none, baseLow: none)
+            ClusterNode(x: t.rows[$0].x, y: t.rows[$0].y, count: t.rows[$0].count, top: Int8(t.zoom[$0]), low: none, baseLow: none)
         }
         madeChildren = [[Ref]](repeating: [], count: m)
         for c in 0..<m {
