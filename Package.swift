@@ -34,7 +34,10 @@ let package = Package(
         // JPEG and WebP raster tiles (PNG is read by cairo); display-free.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
                        providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]),
-        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf"]),
+        // Optimised in debug too: the window draws every frame with it (see `OffscreenFrame`), and the
+        // end-to-end tests drive the debug build.
+        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf"],
+                swiftSettings: optimisedInDebug),
         .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"],
                 swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),

@@ -120,7 +120,8 @@ public final class MapFrameRenderer {
         var attribution: String
         var showsScaleBar: Bool
         var overlayMargin: Double
-        var target: OpaquePointer
+        // Not the target itself: a window drawing into two images in turn (`OffscreenFrame`)
+        // reuses one resting frame for both.
         var originX: Double, originY: Double
     }
     private var lastRestingKey: RestingFrameKey?
@@ -129,7 +130,7 @@ public final class MapFrameRenderer {
     /// The key of a frame at rest into `cr`, or nil if it can't be reused (a transformed or clipped
     /// context, an overlay that can't tell whether it changed, a base map drawn without tiles).
     private func restingFrameKey(_ cr: OpaquePointer, camera: Camera) -> RestingFrameKey? {
-        guard baseMap.usesTileCache, let target = cairo_get_target(cr) else { return nil }
+        guard baseMap.usesTileCache, cairo_get_target(cr) != nil else { return nil }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
         guard m.xx == 1, m.yy == 1, m.xy == 0, m.yx == 0 else { return nil }
@@ -151,7 +152,7 @@ public final class MapFrameRenderer {
                                baseMapVersion: baseMap.contentVersion,
                                overlays: overlays.map { ObjectIdentifier($0) }, overlayVersions: versions,
                                attribution: attribution, showsScaleBar: showsScaleBar, overlayMargin: overlayMargin,
-                               target: target, originX: ox, originY: oy)
+                               originX: ox, originY: oy)
     }
 
     private func keepRestingFrame(from cr: OpaquePointer, key: RestingFrameKey) {

@@ -39,6 +39,8 @@ final class MapViewController {
     let sceneBuilder = SceneBuilder()
     /// Paints the scene (sprite-cached bubbles and pins, callout) as a frame overlay.
     let sceneRenderer = SceneRenderer()
+    /// The image frames are drawn into before GTK gets them.
+    let offscreenFrame = OffscreenFrame()
     /// Base-map names (seas, countries, cities, places), placed for the camera.
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
@@ -146,7 +148,11 @@ final class MapViewController {
         // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
         // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
-        renderer.draw(in: cr, camera: camera, isAnimating: moving)
+        // Into an image of our own, handed to GTK in one copy (see `OffscreenFrame`).
+        offscreenFrame.draw(into: cr, width: width, height: height,
+                            scale: Double(gtk_widget_get_scale_factor(drawingArea))) { [renderer, camera] image in
+            renderer.draw(in: image, camera: camera, isAnimating: moving)
+        }
         lastFrameWasMoving = moving
         // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
         if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
