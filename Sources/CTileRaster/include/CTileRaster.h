@@ -1,0 +1,36 @@
+#ifndef CTILERASTER_H
+#define CTILERASTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The colour of one composite, premultiplied (see `CoverageRasterizer.Source`).
+typedef struct {
+    float alpha;
+    int opaque;
+    /// Red/blue and alpha/green pairs (two channels per multiply).
+    uint32_t rb;
+    uint32_t ag;
+    /// The pixel of full coverage when opaque.
+    uint32_t solid;
+} ctr_source;
+
+/// Blends rows `top…last` of a band of accumulated coverage cells over ARGB32 pixels and clears the
+/// cells and the touched-block bits (`CoverageRasterizer.compositeBand`'s work, which it calls).
+///
+/// `cells`: `bandRows` rows of `width + 2` floats; `touched`: `words_per_row` words a row, a bit per
+/// 8-cell block written. Pixels are `stride` (in pixels) apart, the surface `sw`×`sh`, the band's
+/// (0, 0) at pixel (`origin_x`, `origin_y` + `top`). Uses AVX2 where the processor has it, else
+/// SSE2 — the same operations in the same order, so the pixels are identical.
+void ctr_composite_band(float *cells, uint64_t *touched, int words_per_row, int width, int top, int last,
+                        uint32_t *pixels, ptrdiff_t stride, int sw, int sh, int origin_x, int origin_y,
+                        const ctr_source *source);
+
+/// Which kernel `ctr_composite_band` uses: 2 = AVX2, 0 = portable (SSE2, x86-64's baseline).
+int ctr_simd_level(void);
+
+/// Forces the portable kernel (`portable` ≠ 0) or goes back to the best one; for the test that the
+/// two give identical pixels. Not thread-safe: call it when no tile is being painted.
+void ctr_force_portable(int portable);
+
+#endif
