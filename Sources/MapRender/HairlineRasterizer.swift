@@ -13,8 +13,9 @@ final class HairlineRasterizer {
     let width: Int
     let height: Int
     private let cells: UnsafeMutablePointer<Float>
-    /// Per row, a bit per 32-pixel block that holds coverage (in 64-bit words): compositing visits
-    /// only those (a coastline crosses most rows, but touches few pixels of each).
+    /// Per row, a bit per 8-pixel block that holds coverage (in 64-bit words): compositing visits
+    /// only those (a coastline crosses most rows, but touches few pixels of each; a tile's dash
+    /// two or three of a row).
     private let touched: UnsafeMutablePointer<UInt64>
     private let wordsPerRow: Int
     private var dirtyTop = Int.max
@@ -25,7 +26,7 @@ final class HairlineRasterizer {
         self.height = max(1, height)
         cells = .allocate(capacity: self.width * self.height)
         cells.initialize(repeating: 0, count: self.width * self.height)
-        wordsPerRow = ((self.width + 31) / 32 + 63) / 64
+        wordsPerRow = ((self.width + 7) / 8 + 63) / 64
         touched = .allocate(capacity: wordsPerRow * self.height)
         touched.initialize(repeating: 0, count: wordsPerRow * self.height)
     }
@@ -39,7 +40,7 @@ final class HairlineRasterizer {
     @inline(__always)
     private func deposit(_ x: Int, _ y: Int, _ c: Float) {
         cells[y &* width &+ x] += c
-        touched[y &* wordsPerRow &+ (x >> 11)] |= 1 << UInt64((x >> 5) & 63)
+        touched[y &* wordsPerRow &+ (x >> 9)] |= 1 << UInt64((x >> 3) & 63)
     }
 
     /// Adds a segment of `lineWidth` device pixels (pixel `i` spans i…i+1).
@@ -98,6 +99,81 @@ final class HairlineRasterizer {
         }
     }
 
+    /// Adds a short straight piece of `lineWidth` device pixels whose ends are cut where they lie:
+    /// the step at each end gets the part of its pixel the piece covers along the major axis (and
+    /// the cross-section at the middle of that part), where `addSegment` gives whole steps by their
+    /// centres. For dashes: a dash 2.4 px long keeps that length and its soft ends, and a dash
+    /// split at a vertex into two pieces covers the pixel they share once.
+    ///
+    /// Why: a dense street tile's footpaths are thousands of such dashes, and a dash as a
+    /// quadrilateral in `CoverageRasterizer` is four edges (set up, filed by band, accumulated row by
+    /// row); here it is a few pixels' deposits.
+    func addDash(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
+        let dx = x1 - x0, dy = y1 - y0
+        let adx = abs(dx), ady = abs(dy)
+        guard adx > 0 || ady > 0, (x0 + y0 + x1 + y1).isFinite else { return }
+        let pad = lineWidth + 2
+        if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad { return }
+        let xMajor = adx >= ady
+        let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
+        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
+        let slope = xMajor ? dy / dx : dx / dy
+        let half = lineWidth * (major * major + minor * minor).squareRoot() / major / 2
+        let limit = xMajor ? width : height, across = xMajor ? height : width
+        // The pixels along the major axis that the piece reaches into.
+        let first = max(0, Self.cellFloor(a0, below: limit)), last = min(limit - 1, Self.cellFloor(a1, below: limit))
+        guard first <= last else { return }
+        let bA = b0 + (max(a0, Double(first)) - a0) * slope, bB = b0 + (min(a1, Double(last + 1)) - a0) * slope
+        let reachLo = max(0, Self.cellFloor(min(bA, bB) - half, below: across))
+        let reachHi = min(across - 1, Self.cellFloor(max(bA, bB) + half, below: across))
+        guard reachLo <= reachHi else { return }
+        if xMajor {
+            dirtyTop = min(dirtyTop, reachLo)
+            dirtyBottom = max(dirtyBottom, reachHi)
+        } else {
+            dirtyTop = min(dirtyTop, first)
+            dirtyBottom = max(dirtyBottom, last)
+        }
+        var from = max(a0, Double(first))
+        for a in first...last {
+            let to = min(a1, Double(a + 1))
+            let along = to - from
+            let centre = b0 + (0.5 * (from + to) - a0) * slope
+            from = to
+            if along <= 0 { continue }  // a piece ending on a pixel border
+            let lo = centre - half, hi = centre + half
+            let cLo = Self.cellFloor(lo, below: across), cHi = Self.cellFloor(hi, below: across)
+            // The cross-section lo…hi over cells cLo…cHi: the first and last partly, any between
+            // wholly (the cells outside the raster left out).
+            if cLo == cHi {
+                if cLo >= 0 && cLo < across { deposit(a, cLo, Float((hi - lo) * along), xMajor) }
+                continue
+            }
+            if cLo >= 0 && cLo < across { deposit(a, cLo, Float((Double(cLo + 1) - lo) * along), xMajor) }
+            if cHi >= 0 && cHi < across { deposit(a, cHi, Float((hi - Double(cHi)) * along), xMajor) }
+            var cell = max(0, cLo + 1)
+            let whole = Float(along)
+            while cell < min(cHi, across) {
+                deposit(a, cell, whole, xMajor)
+                cell += 1
+            }
+        }
+    }
+
+    /// `deposit` along the major axis `a` and across it `cell`.
+    @inline(__always)
+    private func deposit(_ a: Int, _ cell: Int, _ c: Float, _ xMajor: Bool) {
+        if xMajor { deposit(a, cell, c) } else { deposit(cell, a, c) }
+    }
+
+    /// ⌊v⌋ for the cells of a raster `n` wide, without a libm call: v is first kept within −8…n + 8
+    /// (further out it makes no difference to which cells are drawn), where truncation after adding
+    /// 8 is a floor.
+    @inline(__always)
+    private static func cellFloor(_ v: Double, below n: Int) -> Int {
+        Int(min(max(v, -8), Double(n + 8)) + 8) - 8
+    }
+
     /// Blends the coverage in a colour over an ARGB32/RGB24 image surface, this rasteriser's
     /// (0, 0) at device pixel (`originX`, `originY`), and clears it for the next line.
     func composite(into surface: OpaquePointer, originX: Int, originY: Int, color: MapColor) {
@@ -124,7 +200,7 @@ final class HairlineRasterizer {
                 while bits != 0 {
                     let b = w << 6 | bits.trailingZeroBitCount
                     bits &= bits &- 1
-                    for x in (b << 5)..<min(width, (b << 5) + 32) {
+                    for x in (b << 3)..<min(width, (b << 3) + 8) {
                         let c = min(1, line[x])
                         guard c > 0 else { continue }
                         line[x] = 0

@@ -1,13 +1,14 @@
 import Foundation
 
 /// What painting a vector tile needs besides the tile, kept per thread between tiles: the
-/// coverage rasteriser (megabytes of cells, cleared as it composites) and point buffers.
+/// coverage and hairline rasterisers (megabytes of cells, cleared as they composite) and point buffers.
 ///
 /// Why: allocating and zeroing a 512² rasteriser and two arrays per feature part for every tile
 /// cost more than a tenth of a dense tile's paint. Not thread-safe; `forCurrentThread` gives each
 /// loader thread its own.
 final class TilePaintScratch {
     private var rasters: [Int: CoverageRasterizer] = [:]
+    private var hairlines: [Int: HairlineRasterizer] = [:]
     /// Device x and y of the part being added (capacity grows as needed, never shrinks).
     private(set) var xs: UnsafeMutablePointer<Double>
     private(set) var ys: UnsafeMutablePointer<Double>
@@ -34,6 +35,16 @@ final class TilePaintScratch {
         if rasters.count >= 4 { rasters.removeAll() }
         let r = CoverageRasterizer(width: width, height: height)
         rasters[key] = r
+        return r
+    }
+
+    /// A cleared hairline rasteriser of this size (dashes of thin lines; kept like `raster`).
+    func hairline(width: Int, height: Int) -> HairlineRasterizer {
+        let key = width << 32 | height
+        if let r = hairlines[key] { return r }
+        if hairlines.count >= 4 { hairlines.removeAll() }
+        let r = HairlineRasterizer(width: width, height: height)
+        hairlines[key] = r
         return r
     }
 
