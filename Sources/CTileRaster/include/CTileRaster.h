@@ -33,4 +33,25 @@ int ctr_simd_level(void);
 /// two give identical pixels. Not thread-safe: call it when no tile is being painted.
 void ctr_force_portable(int portable);
 
+/// An edge as collected by `CoverageRasterizer` (see `CoverageRasterizer.Edge`): its top (`y0`,
+/// clipped to the raster, and `x0` there), its bottom, slope and direction (±1), and its first and
+/// last rows.
+typedef struct {
+    float x0;
+    float y0;
+    float bottom;
+    float dxdy;
+    float dir;
+    int32_t firstRow;
+    int32_t lastRow;
+} ctr_edge;
+
+/// Accumulates the band of rows `band_top…band_last` of the edges carried from the bands above
+/// (`carried`, `carried_count`) and of the band's own (`own`, `own_count`) into the band's `cells`
+/// (rows of `width + 2`), setting the bits of the 8-cell blocks written in `touched`
+/// (`words_per_row` a row). The edges reaching below the band are kept at the start of `carried`
+/// (room for `carried_count + own_count`), in order; returns how many.
+int ctr_accumulate_band(ctr_edge *carried, int carried_count, const ctr_edge *own, int own_count, int band_top,
+                        int band_last, float *cells, uint64_t *touched, int words_per_row, int width);
+
 #endif

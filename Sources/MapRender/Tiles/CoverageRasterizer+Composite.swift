@@ -59,25 +59,9 @@ extension CoverageRasterizer {
             reserveCarried(carriedCount + ownCount, keeping: carriedCount)
             let carried = self.carried
             let bandTop = band * bandRows, bandLast = min(height, bandTop + bandRows) - 1
-            var kept = 0
-            for k in 0..<carriedCount {
-                let e = carried[k]
-                let lastRow = Int(e.lastRow)
-                accumulate(e, firstRow: bandTop, lastRow: min(lastRow, bandLast), bandTop: bandTop)
-                if lastRow > bandLast {
-                    carried[kept] = e
-                    kept += 1
-                }
-            }
-            for k in 0..<ownCount {
-                let e = own[k]
-                let lastRow = Int(e.lastRow)
-                accumulate(e, firstRow: Int(e.firstRow), lastRow: min(lastRow, bandLast), bandTop: bandTop)
-                if lastRow > bandLast {
-                    carried[kept] = e
-                    kept += 1
-                }
-            }
+            // Accumulated in C (`accumulate.c`): the same arithmetic, in fewer instructions.
+            let kept = Int(ctr_accumulate_band(carried, Int32(carriedCount), own, Int32(ownCount), Int32(bandTop), Int32(bandLast),
+                                               cells, touched, Int32(wordsPerRow), Int32(width)))
             carriedCount = kept
             compositeBand(top: bandTop, last: bandLast, into: pixels, stride: stride, surfaceWidth: sw, surfaceHeight: sh,
                           originX: originX, originY: originY, source: source)
