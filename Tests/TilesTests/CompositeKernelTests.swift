@@ -5,8 +5,9 @@ import MapRender
 @testable import Tiles
 import XCTest
 
-/// The tile rasteriser's compositing pass has two copies in C (`CTileRaster`): AVX2 where the
-/// processor has it and a portable one (x86-64's baseline). They must give identical pixels, so
+/// The tile rasteriser's compositing passes (coverage, and the hairline one the footpaths' dashes
+/// use) have two copies in C (`CTileRaster`): AVX2 where the processor has it and a portable one
+/// (x86-64's baseline). They must give identical pixels, so
 /// that a tile looks the same on every machine: real dense tiles, light and dark (opaque and
 /// translucent colours), at scale 1 and 2, whole and cut by the surface's border at a fractional
 /// offset (the clipped paths of the kernel).

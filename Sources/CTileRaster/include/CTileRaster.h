@@ -54,4 +54,13 @@ typedef struct {
 int ctr_accumulate_band(ctr_edge *carried, int carried_count, const ctr_edge *own, int own_count, int band_top,
                         int band_last, float *cells, uint64_t *touched, int words_per_row, int width);
 
+/// Blends rows `top…bottom` of a `HairlineRasterizer`'s cells (coverage, `width` a row) in a
+/// premultiplied colour (`src_rb`, `src_ag` channel pairs, `alpha`) over ARGB32 pixels, the cells'
+/// (0, 0) at pixel (`origin_x`, `origin_y`); visits the 8-cell blocks set in `touched`
+/// (`words_per_row` a row) and clears them and their cells. AVX2 where the processor has it, the
+/// same pixels either way.
+void ctr_hairline_composite(float *cells, uint64_t *touched, int words_per_row, int width, int top, int bottom,
+                            uint32_t *pixels, ptrdiff_t stride, int sw, int sh, int origin_x, int origin_y,
+                            uint32_t src_rb, uint32_t src_ag, float alpha);
+
 #endif

@@ -2,17 +2,6 @@ import CCairo
 import CTileRaster
 
 extension CoverageRasterizer {
-    /// `source over destination` for premultiplied pixels with coverage 0…1, in integers, two
-    /// channels per multiply (the `x·k/256` pairs trick). (`composite.c` has its twin for the tiles.)
-    @inline(__always)
-    static func blend(_ p: UInt32, coverage c: Float, srcRB: UInt32, srcAG: UInt32, alpha: Float) -> UInt32 {
-        let k = UInt32(c * 256)                      // source weight 0…256
-        let inv = 256 - UInt32(c * alpha * 256)      // destination weight
-        let rb = ((p & 0x00FF_00FF) &* inv &+ srcRB &* k) >> 8
-        let ag = (((p >> 8) & 0x00FF_00FF) &* inv &+ srcAG &* k) >> 8
-        return (rb & 0x00FF_00FF) | ((ag & 0x00FF_00FF) << 8)
-    }
-
     /// The source colour of one composite, premultiplied, in the forms the pixel loop wants.
     struct Source {
         var alpha: Float
