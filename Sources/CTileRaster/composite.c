@@ -8,6 +8,7 @@
 // same pixels — and the same as the Swift code this replaced.
 
 #include "CTileRaster.h"
+#include "blend.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,16 +21,6 @@ typedef int32_t i8 __attribute__((ext_vector_type(8)));
 typedef uint16_t u16 __attribute__((ext_vector_type(16)));
 
 #define BLOCK_SHIFT 3
-
-/// `source over destination` for coverage 0…1 (any alpha), two channels per multiply.
-static inline __attribute__((always_inline)) uint32_t blend(uint32_t p, float c, uint32_t src_rb, uint32_t src_ag,
-                                                           float alpha) {
-    uint32_t k = (uint32_t)(c * 256);
-    uint32_t inv = 256 - (uint32_t)(c * alpha * 256);
-    uint32_t rb = ((p & 0x00FF00FF) * inv + src_rb * k) >> 8;
-    uint32_t ag = (((p >> 8) & 0x00FF00FF) * inv + src_ag * k) >> 8;
-    return (rb & 0x00FF00FF) | ((ag & 0x00FF00FF) << 8);
-}
 
 /// `blend` for an opaque source, the coverage as a weight 0…256.
 static inline __attribute__((always_inline)) uint32_t blend_opaque(uint32_t p, uint32_t k, uint32_t src_rb,

@@ -3,6 +3,7 @@
 // sum), clamped to 1 and blended over the pixels of every 8-cell block that was written.
 
 #include "CTileRaster.h"
+#include "blend.h"
 
 #include <string.h>
 
@@ -11,16 +12,6 @@
 typedef float f8 __attribute__((ext_vector_type(8)));
 typedef uint32_t u8 __attribute__((ext_vector_type(8)));
 typedef int32_t i8 __attribute__((ext_vector_type(8)));
-
-/// `source over destination` for coverage 0…1 (any alpha), as in `composite.c`.
-static inline __attribute__((always_inline)) uint32_t blend(uint32_t p, float c, uint32_t src_rb, uint32_t src_ag,
-                                                           float alpha) {
-    uint32_t k = (uint32_t)(c * 256);
-    uint32_t inv = 256 - (uint32_t)(c * alpha * 256);
-    uint32_t rb = ((p & 0x00FF00FF) * inv + src_rb * k) >> 8;
-    uint32_t ag = (((p >> 8) & 0x00FF00FF) * inv + src_ag * k) >> 8;
-    return (rb & 0x00FF00FF) | ((ag & 0x00FF00FF) << 8);
-}
 
 /// Eight cells over eight pixels, lane for lane the scalar loop's result: a cell under 1/512 (or
 /// 0) gives a weight of 0 and a destination weight of 256, which leaves its pixel as it was.

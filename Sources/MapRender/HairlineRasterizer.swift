@@ -44,6 +44,12 @@ final class HairlineRasterizer {
         touched[y &* wordsPerRow &+ (x >> 9)] |= 1 << UInt64((x >> 3) & 63)
     }
 
+    /// Widens the rows to composite to take in `rows`.
+    private func markDirty(_ rows: ClosedRange<Int>) {
+        dirtyTop = min(dirtyTop, rows.lowerBound)
+        dirtyBottom = max(dirtyBottom, rows.upperBound)
+    }
+
     /// Adds a segment of `lineWidth` device pixels (pixel `i` spans i…i+1).
     ///
     /// At each step along the major axis the line's cross-section there (its width stretched by
@@ -73,13 +79,7 @@ final class HairlineRasterizer {
         let reachLo = max(0, Int((min(bStart, bEnd) - span / 2).rounded(.down)))
         let reachHi = min(across - 1, Int((max(bStart, bEnd) + span / 2).rounded(.down)))
         guard reachLo <= reachHi else { return }
-        if xMajor {
-            dirtyTop = min(dirtyTop, reachLo)
-            dirtyBottom = max(dirtyBottom, reachHi)
-        } else {
-            dirtyTop = min(dirtyTop, first)
-            dirtyBottom = max(dirtyBottom, last)
-        }
+        markDirty(xMajor ? reachLo...reachHi : first...last)
         let half = span / 2
         var centre = bStart
         for a in first...last {
@@ -128,13 +128,7 @@ final class HairlineRasterizer {
         let reachLo = max(0, Self.cellFloor(min(bA, bB) - half, below: across))
         let reachHi = min(across - 1, Self.cellFloor(max(bA, bB) + half, below: across))
         guard reachLo <= reachHi else { return }
-        if xMajor {
-            dirtyTop = min(dirtyTop, reachLo)
-            dirtyBottom = max(dirtyBottom, reachHi)
-        } else {
-            dirtyTop = min(dirtyTop, first)
-            dirtyBottom = max(dirtyBottom, last)
-        }
+        markDirty(xMajor ? reachLo...reachHi : first...last)
         var from = max(a0, Double(first))
         for a in first...last {
             let to = min(a1, Double(a + 1))

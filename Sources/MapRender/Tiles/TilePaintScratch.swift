@@ -30,21 +30,21 @@ final class TilePaintScratch {
 
     /// A cleared rasteriser of this size (a few sizes kept: tiles at scale 1 and 2, and over-zoom).
     func raster(width: Int, height: Int) -> CoverageRasterizer {
-        let key = width << 32 | height
-        if let r = rasters[key] { return r }
-        if rasters.count >= 4 { rasters.removeAll() }
-        let r = CoverageRasterizer(width: width, height: height)
-        rasters[key] = r
-        return r
+        Self.kept(in: &rasters, width, height) { CoverageRasterizer(width: width, height: height) }
     }
 
     /// A cleared hairline rasteriser of this size (dashes of thin lines; kept like `raster`).
     func hairline(width: Int, height: Int) -> HairlineRasterizer {
+        Self.kept(in: &hairlines, width, height) { HairlineRasterizer(width: width, height: height) }
+    }
+
+    /// The entry of `table` for this size, made when missing (the table emptied past four sizes).
+    private static func kept<R>(in table: inout [Int: R], _ width: Int, _ height: Int, make: () -> R) -> R {
         let key = width << 32 | height
-        if let r = hairlines[key] { return r }
-        if hairlines.count >= 4 { hairlines.removeAll() }
-        let r = HairlineRasterizer(width: width, height: height)
-        hairlines[key] = r
+        if let r = table[key] { return r }
+        if table.count >= 4 { table.removeAll() }
+        let r = make()
+        table[key] = r
         return r
     }
 
