@@ -50,25 +50,35 @@ final class HairlineRasterizer {
         dirtyBottom = max(dirtyBottom, rows.upperBound)
     }
 
+    /// How a straight piece is walked: along the major axis (`xMajor`, or y) from `a0` to `a1`
+    /// (ascending), across it from `b0` by `slope` per pixel; `span` is the line's cross-section
+    /// across (its width stretched by the slope); `limit` and `across` are the raster's size along
+    /// and across. Nil for a piece without length or wholly outside (with the line's width to spare).
+    private func walk(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double)
+        -> (xMajor: Bool, a0: Double, b0: Double, a1: Double, slope: Double, span: Double, limit: Int, across: Int)? {
+        let dx = x1 - x0, dy = y1 - y0
+        let adx = abs(dx), ady = abs(dy)
+        guard adx > 0 || ady > 0 else { return nil }
+        let pad = lineWidth + 2
+        if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad {
+            return nil
+        }
+        let xMajor = adx >= ady
+        let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
+        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
+        let slope = xMajor ? dy / dx : dx / dy
+        let span = lineWidth * (major * major + minor * minor).squareRoot() / major
+        return (xMajor, a0, b0, a1, slope, span, xMajor ? width : height, xMajor ? height : width)
+    }
+
     /// Adds a segment of `lineWidth` device pixels (pixel `i` spans i…i+1).
     ///
     /// At each step along the major axis the line's cross-section there (its width stretched by
     /// the slope) is an interval across the minor axis; each pixel gets the part of the interval
     /// it holds — exact area for a straight line, whatever the width up to a few pixels.
     func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
-        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
-        let dx = x1 - x0, dy = y1 - y0
-        let adx = abs(dx), ady = abs(dy)
-        guard adx > 0 || ady > 0 else { return }
-        // Skip what lies wholly outside (with the line's width to spare).
-        let pad = lineWidth + 2
-        if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad { return }
-        let xMajor = adx >= ady
-        let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
-        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
-        let slope = xMajor ? dy / dx : dx / dy
-        let span = lineWidth * (major * major + minor * minor).squareRoot() / major
-        let limit = xMajor ? width : height, across = xMajor ? height : width
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite,
+              let (xMajor, a0, b0, a1, slope, span, limit, across) = walk(x0, y0, x1, y1, lineWidth: lineWidth) else { return }
         // Steps whose centre lies in [a0, a1): half-open, so joined segments meet once; only
         // steps inside the raster.
         let first = max(0, Int((a0 - 0.5).rounded(.up)))
@@ -110,17 +120,9 @@ final class HairlineRasterizer {
     /// quadrilateral in `CoverageRasterizer` is four edges (set up, filed by band, accumulated row by
     /// row); here it is a few pixels' deposits.
     func addDash(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
-        let dx = x1 - x0, dy = y1 - y0
-        let adx = abs(dx), ady = abs(dy)
-        guard adx > 0 || ady > 0, (x0 + y0 + x1 + y1).isFinite else { return }
-        let pad = lineWidth + 2
-        if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad { return }
-        let xMajor = adx >= ady
-        let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
-        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
-        let slope = xMajor ? dy / dx : dx / dy
-        let half = lineWidth * (major * major + minor * minor).squareRoot() / major / 2
-        let limit = xMajor ? width : height, across = xMajor ? height : width
+        guard (x0 + y0 + x1 + y1).isFinite,
+              let (xMajor, a0, b0, a1, slope, span, limit, across) = walk(x0, y0, x1, y1, lineWidth: lineWidth) else { return }
+        let half = span / 2
         // The pixels along the major axis that the piece reaches into.
         let first = max(0, Self.cellFloor(a0, below: limit)), last = min(limit - 1, Self.cellFloor(a1, below: limit))
         guard first <= last else { return }
