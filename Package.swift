@@ -34,9 +34,13 @@ let package = Package(
         // JPEG and WebP raster tiles (PNG is read by cairo); display-free.
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
                        providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]),
+        // The tile rasteriser's compositing pass in C: AVX2 where the processor has it (checked at run
+        // time), a portable copy giving the same pixels elsewhere.
+        .target(name: "CTileRaster"),
         // Optimised in debug too: the window draws every frame with it (see `OffscreenFrame`), and the
         // end-to-end tests drive the debug build.
-        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf"],
+        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf",
+                                                  "CTileRaster"],
                 swiftSettings: optimisedInDebug),
         .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"],
                 swiftSettings: optimisedInDebug),
@@ -53,7 +57,8 @@ let package = Package(
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
-        .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup"],
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup",
+                                                     "CTileRaster"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],

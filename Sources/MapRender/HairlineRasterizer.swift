@@ -1,4 +1,5 @@
 import CCairo
+import CTileRaster
 
 /// Antialiased thin lines (up to a few device pixels wide) by direct coverage deposits, for the
 /// base map's coastlines, borders, lake edges and rivers.
@@ -13,8 +14,9 @@ final class HairlineRasterizer {
     let width: Int
     let height: Int
     private let cells: UnsafeMutablePointer<Float>
-    /// Per row, a bit per 32-pixel block that holds coverage (in 64-bit words): compositing visits
-    /// only those (a coastline crosses most rows, but touches few pixels of each).
+    /// Per row, a bit per 8-pixel block that holds coverage (in 64-bit words): compositing visits
+    /// only those (a coastline crosses most rows, but touches few pixels of each; a tile's dash
+    /// two or three of a row).
     private let touched: UnsafeMutablePointer<UInt64>
     private let wordsPerRow: Int
     private var dirtyTop = Int.max
@@ -25,7 +27,7 @@ final class HairlineRasterizer {
         self.height = max(1, height)
         cells = .allocate(capacity: self.width * self.height)
         cells.initialize(repeating: 0, count: self.width * self.height)
-        wordsPerRow = ((self.width + 31) / 32 + 63) / 64
+        wordsPerRow = ((self.width + 7) / 8 + 63) / 64
         touched = .allocate(capacity: wordsPerRow * self.height)
         touched.initialize(repeating: 0, count: wordsPerRow * self.height)
     }
@@ -39,7 +41,34 @@ final class HairlineRasterizer {
     @inline(__always)
     private func deposit(_ x: Int, _ y: Int, _ c: Float) {
         cells[y &* width &+ x] += c
-        touched[y &* wordsPerRow &+ (x >> 11)] |= 1 << UInt64((x >> 5) & 63)
+        touched[y &* wordsPerRow &+ (x >> 9)] |= 1 << UInt64((x >> 3) & 63)
+    }
+
+    /// Widens the rows to composite to take in `rows`.
+    private func markDirty(_ rows: ClosedRange<Int>) {
+        dirtyTop = min(dirtyTop, rows.lowerBound)
+        dirtyBottom = max(dirtyBottom, rows.upperBound)
+    }
+
+    /// How a straight piece is walked: along the major axis (`xMajor`, or y) from `a0` to `a1`
+    /// (ascending), across it from `b0` by `slope` per pixel; `span` is the line's cross-section
+    /// across (its width stretched by the slope); `limit` and `across` are the raster's size along
+    /// and across. Nil for a piece without length or wholly outside (with the line's width to spare).
+    private func walk(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double)
+        -> (xMajor: Bool, a0: Double, b0: Double, a1: Double, slope: Double, span: Double, limit: Int, across: Int)? {
+        let dx = x1 - x0, dy = y1 - y0
+        let adx = abs(dx), ady = abs(dy)
+        guard adx > 0 || ady > 0 else { return nil }
+        let pad = lineWidth + 2
+        if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad {
+            return nil
+        }
+        let xMajor = adx >= ady
+        let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
+        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
+        let slope = xMajor ? dy / dx : dx / dy
+        let span = lineWidth * (major * major + minor * minor).squareRoot() / major
+        return (xMajor, a0, b0, a1, slope, span, xMajor ? width : height, xMajor ? height : width)
     }
 
     /// Adds a segment of `lineWidth` device pixels (pixel `i` spans i…i+1).
@@ -48,19 +77,8 @@ final class HairlineRasterizer {
     /// the slope) is an interval across the minor axis; each pixel gets the part of the interval
     /// it holds — exact area for a straight line, whatever the width up to a few pixels.
     func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
-        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
-        let dx = x1 - x0, dy = y1 - y0
-        let adx = abs(dx), ady = abs(dy)
-        guard adx > 0 || ady > 0 else { return }
-        // Skip what lies wholly outside (with the line's width to spare).
-        let pad = lineWidth + 2
-        if max(x0, x1) < -pad || min(x0, x1) > Double(width) + pad || max(y0, y1) < -pad || min(y0, y1) > Double(height) + pad { return }
-        let xMajor = adx >= ady
-        let (a0, b0, a1) = xMajor ? (dx > 0 ? (x0, y0, x1) : (x1, y1, x0)) : (dy > 0 ? (y0, x0, y1) : (y1, x1, y0))
-        let major = xMajor ? adx : ady, minor = xMajor ? ady : adx
-        let slope = xMajor ? dy / dx : dx / dy
-        let span = lineWidth * (major * major + minor * minor).squareRoot() / major
-        let limit = xMajor ? width : height, across = xMajor ? height : width
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite,
+              let (xMajor, a0, b0, a1, slope, span, limit, across) = walk(x0, y0, x1, y1, lineWidth: lineWidth) else { return }
         // Steps whose centre lies in [a0, a1): half-open, so joined segments meet once; only
         // steps inside the raster.
         let first = max(0, Int((a0 - 0.5).rounded(.up)))
@@ -71,13 +89,7 @@ final class HairlineRasterizer {
         let reachLo = max(0, Int((min(bStart, bEnd) - span / 2).rounded(.down)))
         let reachHi = min(across - 1, Int((max(bStart, bEnd) + span / 2).rounded(.down)))
         guard reachLo <= reachHi else { return }
-        if xMajor {
-            dirtyTop = min(dirtyTop, reachLo)
-            dirtyBottom = max(dirtyBottom, reachHi)
-        } else {
-            dirtyTop = min(dirtyTop, first)
-            dirtyBottom = max(dirtyBottom, last)
-        }
+        markDirty(xMajor ? reachLo...reachHi : first...last)
         let half = span / 2
         var centre = bStart
         for a in first...last {
@@ -98,6 +110,67 @@ final class HairlineRasterizer {
         }
     }
 
+    /// Adds a short straight piece of `lineWidth` device pixels whose ends are cut where they lie:
+    /// the step at each end gets the part of its pixel the piece covers along the major axis (and
+    /// the cross-section at the middle of that part), where `addSegment` gives whole steps by their
+    /// centres. For dashes: a dash 2.4 px long keeps that length and its soft ends, and a dash
+    /// split at a vertex into two pieces covers the pixel they share once.
+    ///
+    /// Why: a dense street tile's footpaths are thousands of such dashes, and a dash as a
+    /// quadrilateral in `CoverageRasterizer` is four edges (set up, filed by band, accumulated row by
+    /// row); here it is a few pixels' deposits.
+    func addDash(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
+        guard (x0 + y0 + x1 + y1).isFinite,
+              let (xMajor, a0, b0, a1, slope, span, limit, across) = walk(x0, y0, x1, y1, lineWidth: lineWidth) else { return }
+        let half = span / 2
+        // The pixels along the major axis that the piece reaches into.
+        let first = max(0, Self.cellFloor(a0, below: limit)), last = min(limit - 1, Self.cellFloor(a1, below: limit))
+        guard first <= last else { return }
+        let bA = b0 + (max(a0, Double(first)) - a0) * slope, bB = b0 + (min(a1, Double(last + 1)) - a0) * slope
+        let reachLo = max(0, Self.cellFloor(min(bA, bB) - half, below: across))
+        let reachHi = min(across - 1, Self.cellFloor(max(bA, bB) + half, below: across))
+        guard reachLo <= reachHi else { return }
+        markDirty(xMajor ? reachLo...reachHi : first...last)
+        var from = max(a0, Double(first))
+        for a in first...last {
+            let to = min(a1, Double(a + 1))
+            let along = to - from
+            let centre = b0 + (0.5 * (from + to) - a0) * slope
+            from = to
+            if along <= 0 { continue }  // a piece ending on a pixel border
+            let lo = centre - half, hi = centre + half
+            let cLo = Self.cellFloor(lo, below: across), cHi = Self.cellFloor(hi, below: across)
+            // The cross-section lo…hi over cells cLo…cHi: the first and last partly, any between
+            // wholly (the cells outside the raster left out).
+            if cLo == cHi {
+                if cLo >= 0 && cLo < across { deposit(a, cLo, Float((hi - lo) * along), xMajor) }
+                continue
+            }
+            if cLo >= 0 && cLo < across { deposit(a, cLo, Float((Double(cLo + 1) - lo) * along), xMajor) }
+            if cHi >= 0 && cHi < across { deposit(a, cHi, Float((hi - Double(cHi)) * along), xMajor) }
+            var cell = max(0, cLo + 1)
+            let whole = Float(along)
+            while cell < min(cHi, across) {
+                deposit(a, cell, whole, xMajor)
+                cell += 1
+            }
+        }
+    }
+
+    /// `deposit` along the major axis `a` and across it `cell`.
+    @inline(__always)
+    private func deposit(_ a: Int, _ cell: Int, _ c: Float, _ xMajor: Bool) {
+        if xMajor { deposit(a, cell, c) } else { deposit(cell, a, c) }
+    }
+
+    /// ⌊v⌋ for the cells of a raster `n` wide, without a libm call: v is first kept within −8…n + 8
+    /// (further out it makes no difference to which cells are drawn), where truncation after adding
+    /// 8 is a floor.
+    @inline(__always)
+    private static func cellFloor(_ v: Double, below n: Int) -> Int {
+        Int(min(max(v, -8), Double(n + 8)) + 8) - 8
+    }
+
     /// Blends the coverage in a colour over an ARGB32/RGB24 image surface, this rasteriser's
     /// (0, 0) at device pixel (`originX`, `originY`), and clears it for the next line.
     func composite(into surface: OpaquePointer, originX: Int, originY: Int, color: MapColor) {
@@ -111,30 +184,10 @@ final class HairlineRasterizer {
         let sr = Float(color.red) * 255 * ca, sg = Float(color.green) * 255 * ca, sb = Float(color.blue) * 255 * ca
         let srcRB = UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sb + 0.5))
         let srcAG = UInt32(min(255, 255 * ca + 0.5)) << 16 | UInt32(min(255, sg + 0.5))
-        for row in dirtyTop...dirtyBottom {
-            let sy = row + originY
-            let line = cells + row * width
-            let visible = sy >= 0 && sy < sh
-            let px = pixels + (visible ? sy : 0) * stride
-            let words = touched + row * wordsPerRow
-            for w in 0..<wordsPerRow {
-                var bits = words[w]
-                guard bits != 0 else { continue }
-                words[w] = 0
-                while bits != 0 {
-                    let b = w << 6 | bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    for x in (b << 5)..<min(width, (b << 5) + 32) {
-                        let c = min(1, line[x])
-                        guard c > 0 else { continue }
-                        line[x] = 0
-                        let sx = x + originX
-                        guard visible, c >= 1.0 / 512, sx >= 0, sx < sw else { continue }
-                        px[sx] = CoverageRasterizer.blend(px[sx], coverage: c, srcRB: srcRB, srcAG: srcAG, alpha: ca)
-                    }
-                }
-            }
-        }
+        // In C (`CTileRaster`, AVX2 where the processor has it): a clamp and a blend per pixel of
+        // every block written, eight at a time.
+        ctr_hairline_composite(cells, touched, Int32(wordsPerRow), Int32(width), Int32(dirtyTop), Int32(dirtyBottom), pixels,
+                               stride, Int32(sw), Int32(sh), Int32(originX), Int32(originY), srcRB, srcAG, ca)
         dirtyTop = Int.max
         dirtyBottom = -1
         cairo_surface_mark_dirty(surface)

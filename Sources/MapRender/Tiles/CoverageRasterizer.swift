@@ -1,4 +1,5 @@
 import CCairo
+import CTileRaster
 
 /// A scanline rasterizer with exact area coverage (the signed-area accumulation method of
 /// font-rs / stb_truetype), used to paint vector tiles and the base map's wide lines.
@@ -20,19 +21,11 @@ final class CoverageRasterizer {
     let height: Int
 
     /// An edge as collected: its top (`y0`, clipped to the surface, and `x0` there), its bottom,
-    /// slope and direction, and the rows it covers. Floats: tile coordinates need far less than
-    /// their precision, and half the bytes stream faster through the band buffers. x is computed afresh on
-    /// every row from the top (no error carried from row to row or band to band).
-    struct Edge {
-        var x0: Float
-        var y0: Float
-        var bottom: Float
-        var dxdy: Float
-        var dir: Float
-        /// The first row (its band is `firstRow >> bandShift`) and the last (⌈bottom⌉ − 1).
-        var firstRow: Int32
-        var lastRow: Int32
-    }
+    /// slope and direction, and the rows it covers (`firstRow`, whose band is `firstRow >> bandShift`,
+    /// and ⌈bottom⌉ − 1). Floats: tile coordinates need far less than their precision, and half the
+    /// bytes stream faster through the band buffers. x is computed afresh on every row from the top
+    /// (no error carried from row to row or band to band). A C struct: `accumulate.c` reads them.
+    typealias Edge = ctr_edge
 
     static let bandShift = 4
     static let bandRows = 1 << bandShift
@@ -173,85 +166,5 @@ final class CoverageRasterizer {
     func discard() {
         bandFill.update(repeating: 0, count: bandCount)
         edgeCount = 0
-    }
-
-    /// Accumulates rows `firstRow…lastRow` (all in the band starting at `bandTop`) of an edge into
-    /// the band's cells.
-    ///
-    /// This loop is half of a dense tile's paint: all in Float, floor and ceiling by the 2²³
-    /// trick (Swift's checked float → integer conversions and the Double ↔ Float ones were a
-    /// sixth of it), and
-    /// index arithmetic that wraps (`&+`, `&*`, masking shifts): every index is inside the band by
-    /// construction (x is clamped to 0…width, rows to the band).
-    @inline(__always)
-    func accumulate(_ e: Edge, firstRow: Int, lastRow: Int, bandTop: Int) {
-        let rowCells = width &+ 2, wordsPerRow = wordsPerRow, w = Float(width), lastCell = width &+ 1
-        let y0 = e.y0, x0 = e.x0, by = e.bottom, dxdy = e.dxdy, d = e.dir
-        let magic: Float = 8_388_608  // 2²³: adding it rounds a float in 0…2²² to an integer
-        var top = max(y0, Float(firstRow))
-        // Left of the surface counts as column 0, right of it as the spare column: the pixels
-        // inside see the same winding.
-        var xa = min(w, max(0, x0 + (top - y0) * dxdy))
-        var a = cells + (firstRow &- bandTop) &* rowCells
-        var words = touched + (firstRow &- bandTop) &* wordsPerRow
-        var rowBottom = Float(firstRow &+ 1)
-        var row = firstRow
-        while true {
-            let bottom = min(rowBottom, by)
-            let xb = min(w, max(0, x0 + (bottom - y0) * dxdy))
-            let dd = (bottom - top) * d
-            let lo = min(xa, xb), hi = max(xa, xb)
-            // lo's column and hi's right border: lo + ½ and hi + ½ rounded to integers (ties to
-            // even) give ⌊lo⌋ + 1 and ⌈hi⌉, except that an integer lo or hi may land one further
-            // out. The areas below only need lo − li and hiI − hi in 0…1, which holds either way,
-            // and lo == hi always gives hiI == li + 1 (both round the same). Both sums are at
-            // least 2²³ + ½: below 2²³ a float's mantissa would not hold the integer.
-            // (lo = 0 rounds to −1: kept at column 0.)
-            let loR = (lo + 0.5) + magic
-            let loFloor = max(0, loR - magic - 1)
-            let li = max(0, Int(loR.bitPattern & 0x7F_FFFF) &- 1)
-            let hiR = (hi + 0.5) + magic
-            let hiCeil = hiR - magic
-            let hiI = Int(hiR.bitPattern & 0x7F_FFFF)
-            if hiI <= li &+ 1 {
-                let mid = 0.5 * (xa + xb) - loFloor
-                a[li] += dd - dd * mid
-                a[li &+ 1] += dd * mid
-            } else {
-                let s = 1 / (hi - lo)
-                let lof = lo - loFloor
-                let a0 = 0.5 * s * (1 - lof) * (1 - lof)
-                let hif = hi - hiCeil + 1
-                let am = 0.5 * s * hif * hif
-                a[li] += dd * a0
-                if hiI == li &+ 2 {
-                    a[li &+ 1] += dd * (1 - a0 - am)
-                } else {
-                    let a1 = s * (1.5 - lof)
-                    a[li &+ 1] += dd * (a1 - a0)
-                    var xi = li &+ 2
-                    while xi < hiI &- 1 { a[xi] += dd * s; xi &+= 1 }
-                    let a2 = a1 + Float(hiI &- li &- 3) * s
-                    a[hiI &- 1] += dd * (1 - a2 - am)
-                }
-                a[hiI] += dd * am
-            }
-            // Cells li…end were written: set the bits of their blocks.
-            let end = min(lastCell, hiI &+ 1)
-            var b0 = li &>> Self.blockShift
-            let b1 = end &>> Self.blockShift
-            while b0 &>> 6 != b1 &>> 6 {
-                words[b0 &>> 6] |= UInt64.max &<< UInt64(truncatingIfNeeded: b0)
-                b0 = (b0 | 63) &+ 1
-            }
-            words[b0 &>> 6] |= (UInt64.max &>> UInt64(truncatingIfNeeded: 63 &- (b1 &- b0))) &<< UInt64(truncatingIfNeeded: b0)
-            if row == lastRow { break }
-            row &+= 1
-            top = bottom
-            xa = xb
-            rowBottom += 1
-            a += rowCells
-            words += wordsPerRow
-        }
     }
 }

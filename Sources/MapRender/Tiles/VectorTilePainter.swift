@@ -118,7 +118,10 @@ public struct VectorTilePainter: Sendable {
                 // Dash lengths are in line widths (at least a pixel), like the style says.
                 dashes = dash.map { $0 * max(1, w) * device }
             }
-            flush(color)
+            // Dashes of thin lines (footpaths: thousands a tile) are deposited as hairline pieces
+            // (`HairlineRasterizer.addDash`) and composited on their own, after what came before.
+            let hairline = !dashes.isEmpty && halfWidth <= 1 ? scratch.hairline(width: raster.width, height: raster.height) : nil
+            flush(hairline == nil ? color : nil)
             let polygon = VectorTileFeature.GeometryType.polygon.rawValue
             let lineString = VectorTileFeature.GeometryType.lineString.rawValue
             let wantsPolygon = halfWidth == 0
@@ -135,13 +138,18 @@ public struct VectorTilePainter: Sendable {
                                 addFill(features.baseAddress! + i, geometry, raster, scratch)
                             } else {
                                 addStroke(features.baseAddress! + i, geometry, halfWidth: halfWidth, closed: type == polygon,
-                                          dashes: dashes, raster, scratch)
+                                          dashes: dashes, raster, hairline, scratch)
                             }
                         }
                     }
                 }
             }
-            pending = color
+            if let hairline {
+                let rgb = MapColor(hex: color.hex(dark: isDark), alpha: color.opacity)
+                hairline.composite(into: target, originX: originX, originY: originY, color: rgb)
+            } else {
+                pending = color
+            }
         }
         flush(nil)
     }
@@ -194,23 +202,25 @@ public struct VectorTilePainter: Sendable {
     }
 
     /// Strokes a feature's lines (`CoverageRasterizer.addPolyline`: one outline per line, round
-    /// joins, round or square ends), or their dashes.
+    /// joins, round or square ends), or their dashes (into `hairline` when given).
     private func addStroke(_ f: UnsafePointer<VectorTileFeature>, _ m: DeviceMapping, halfWidth h: Double, closed: Bool,
-                           dashes: [Double], _ raster: CoverageRasterizer, _ scratch: TilePaintScratch) {
+                           dashes: [Double], _ raster: CoverageRasterizer, _ hairline: HairlineRasterizer?,
+                           _ scratch: TilePaintScratch) {
         let dashed = dashes.count >= 2 && dashes.allSatisfy { $0 > 0 }
         for part in 0..<f.pointee.parts.count {
             let n = Self.devicePoints(f, part: part, m, keepLast: true, close: closed, into: scratch)
             if dashed {
-                addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster)
+                addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster, hairline)
             } else {
                 raster.addPolyline(scratch.xs, scratch.ys, count: n, halfWidth: h, closed: closed)
             }
         }
     }
 
-    /// A dashed line: quads for the "on" stretches, the pattern running on across vertices.
+    /// A dashed line: quads for the "on" stretches (or hairline pieces), the pattern running on
+    /// across vertices.
     private func addDashed(_ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, count: Int, halfWidth h: Double,
-                           dashes: [Double], _ raster: CoverageRasterizer) {
+                           dashes: [Double], _ raster: CoverageRasterizer, _ hairline: HairlineRasterizer?) {
         guard count >= 2 else { return }
         var index = 0
         var left = dashes[0]
@@ -226,13 +236,17 @@ public struct VectorTilePainter: Sendable {
                 let step = min(left, len - t)
                 if index % 2 == 0 {
                     let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
-                    // The quad (s + n, e + n, e − n, s − n) is always wound negatively (cross of
-                    // u·step and u·step − 2n is −2·step·h): its edges added in that order directly,
-                    // without `addQuad`'s orientation test (a fifth of a dense tile's edges are dashes).
-                    raster.addEdge(sx + nx, sy + ny, sx - nx, sy - ny)
-                    raster.addEdge(sx - nx, sy - ny, ex - nx, ey - ny)
-                    raster.addEdge(ex - nx, ey - ny, ex + nx, ey + ny)
-                    raster.addEdge(ex + nx, ey + ny, sx + nx, sy + ny)
+                    if let hairline {
+                        hairline.addDash(sx, sy, ex, ey, lineWidth: 2 * h)
+                    } else {
+                        // The quad (s + n, e + n, e − n, s − n) is always wound negatively (cross of
+                        // u·step and u·step − 2n is −2·step·h): its edges added in that order directly,
+                        // without `addQuad`'s orientation test (a fifth of a dense tile's edges are dashes).
+                        raster.addEdge(sx + nx, sy + ny, sx - nx, sy - ny)
+                        raster.addEdge(sx - nx, sy - ny, ex - nx, ey - ny)
+                        raster.addEdge(ex - nx, ey - ny, ex + nx, ey + ny)
+                        raster.addEdge(ex + nx, ey + ny, sx + nx, sy + ny)
+                    }
                 }
                 t += step
                 left -= step

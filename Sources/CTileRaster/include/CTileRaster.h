@@ -1,0 +1,66 @@
+#ifndef CTILERASTER_H
+#define CTILERASTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The colour of one composite, premultiplied (see `CoverageRasterizer.Source`).
+typedef struct {
+    float alpha;
+    int opaque;
+    /// Red/blue and alpha/green pairs (two channels per multiply).
+    uint32_t rb;
+    uint32_t ag;
+    /// The pixel of full coverage when opaque.
+    uint32_t solid;
+} ctr_source;
+
+/// Blends rows `top…last` of a band of accumulated coverage cells over ARGB32 pixels and clears the
+/// cells and the touched-block bits (`CoverageRasterizer.compositeBand`'s work, which it calls).
+///
+/// `cells`: `bandRows` rows of `width + 2` floats; `touched`: `words_per_row` words a row, a bit per
+/// 8-cell block written. Pixels are `stride` (in pixels) apart, the surface `sw`×`sh`, the band's
+/// (0, 0) at pixel (`origin_x`, `origin_y` + `top`). Uses AVX2 where the processor has it, else
+/// SSE2 — the same operations in the same order, so the pixels are identical.
+void ctr_composite_band(float *cells, uint64_t *touched, int words_per_row, int width, int top, int last,
+                        uint32_t *pixels, ptrdiff_t stride, int sw, int sh, int origin_x, int origin_y,
+                        const ctr_source *source);
+
+/// Which kernel `ctr_composite_band` uses: 2 = AVX2, 0 = portable (SSE2, x86-64's baseline).
+int ctr_simd_level(void);
+
+/// Forces the portable kernel (`portable` ≠ 0) or goes back to the best one; for the test that the
+/// two give identical pixels. Not thread-safe: call it when no tile is being painted.
+void ctr_force_portable(int portable);
+
+/// An edge as collected by `CoverageRasterizer` (see `CoverageRasterizer.Edge`): its top (`y0`,
+/// clipped to the raster, and `x0` there), its bottom, slope and direction (±1), and its first and
+/// last rows.
+typedef struct {
+    float x0;
+    float y0;
+    float bottom;
+    float dxdy;
+    float dir;
+    int32_t firstRow;
+    int32_t lastRow;
+} ctr_edge;
+
+/// Accumulates the band of rows `band_top…band_last` of the edges carried from the bands above
+/// (`carried`, `carried_count`) and of the band's own (`own`, `own_count`) into the band's `cells`
+/// (rows of `width + 2`), setting the bits of the 8-cell blocks written in `touched`
+/// (`words_per_row` a row). The edges reaching below the band are kept at the start of `carried`
+/// (room for `carried_count + own_count`), in order; returns how many.
+int ctr_accumulate_band(ctr_edge *carried, int carried_count, const ctr_edge *own, int own_count, int band_top,
+                        int band_last, float *cells, uint64_t *touched, int words_per_row, int width);
+
+/// Blends rows `top…bottom` of a `HairlineRasterizer`'s cells (coverage, `width` a row) in a
+/// premultiplied colour (`src_rb`, `src_ag` channel pairs, `alpha`) over ARGB32 pixels, the cells'
+/// (0, 0) at pixel (`origin_x`, `origin_y`); visits the 8-cell blocks set in `touched`
+/// (`words_per_row` a row) and clears them and their cells. AVX2 where the processor has it, the
+/// same pixels either way.
+void ctr_hairline_composite(float *cells, uint64_t *touched, int words_per_row, int width, int top, int bottom,
+                            uint32_t *pixels, ptrdiff_t stride, int sw, int sh, int origin_x, int origin_y,
+                            uint32_t src_rb, uint32_t src_ag, float alpha);
+
+#endif
