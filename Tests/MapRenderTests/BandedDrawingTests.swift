@@ -1,5 +1,6 @@
 import CCairo
 import ClusterCore
+import CSpriteBlend
 import MapModel
 @testable import MapRender
 import XCTest
@@ -43,8 +44,8 @@ final class BandedDrawingTests: XCTestCase {
         }
     }
 
-    /// Sprites composited by the batch (one core and two) equal cairo's paints, with and without
-    /// alpha, clipped, at scale 1 and 2.
+    /// Sprites composited by the batch (one core and two, every kernel this CPU runs) equal cairo's
+    /// paints, with and without alpha, clipped, at scale 1 and 2.
     func testSpriteBatchEqualsCairoPaints() {
         for scale in [1.0, 2.0] {
             let w = 300, h = 240
@@ -64,10 +65,12 @@ final class BandedDrawingTests: XCTestCase {
                 cairo_clip(cr)
                 for (s, x, y, a) in placements { s.paint(in: cr, x: x, y: y, alpha: a, deviceScale: scale) }
             }
-            for bothCores in [false, true] {
+            let kernels = [CSB_KERNEL_PORTABLE, CSB_KERNEL_AVX2, CSB_KERNEL_AVX512].map { Int32($0) }.filter(csb_kernel_supported)
+            for (bothCores, kernel) in [false, true].flatMap({ b in kernels.map { (b, $0) } }) {
                 let image = background(w, h, scale: scale)
                 let batch = SpriteBatch()
                 batch.usesBothCores = bothCores
+                batch.kernel = kernel
                 image.withContext { cr in
                     cairo_rectangle(cr, 10, 7, 270, 220)
                     cairo_clip(cr)
@@ -75,7 +78,8 @@ final class BandedDrawingTests: XCTestCase {
                     batch.flush(into: cr)
                 }
                 let diff = PixelDiff.compare(image, expected, channelTolerance: 0)
-                XCTAssertEqual(diff.differingPixels, 0, "scale \(scale), both cores \(bothCores): max delta \(diff.maxChannelDelta)")
+                XCTAssertEqual(diff.differingPixels, 0,
+                               "scale \(scale), both cores \(bothCores), kernel \(kernel): max delta \(diff.maxChannelDelta)")
             }
         }
     }

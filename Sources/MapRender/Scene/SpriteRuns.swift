@@ -1,4 +1,5 @@
 import CCairo
+import CSpriteBlend
 
 /// A sprite's rows as runs of pixels that need compositing: fully transparent stretches are left
 /// out, fully opaque ones are marked so a plain paint copies them instead of blending.
@@ -9,11 +10,9 @@ import CCairo
 /// source alpha 0 leaves the target, with alpha 255 gives the source. Skipping or copying those is
 /// exact, so the pixels stay identical to cairo's.
 final class SpriteRuns: @unchecked Sendable {
-    /// One run of a row: source columns `x0..<x1`, all alpha 255 when `opaque`.
-    struct Run {
-        var x0: Int32, x1: Int32
-        var opaque: Bool
-    }
+    /// One run of a row: source columns `x0..<x1`, all alpha 255 when `opaque` (the C kernels'
+    /// type, so they read the list as it is).
+    typealias Run = csb_run
 
     /// Runs of row `y` are `runs[rowStart[y]..<rowStart[y + 1]]`, left to right (kept in raw
     /// buffers: the compositing loop reads them on both cores without retaining anything).

@@ -1,0 +1,58 @@
+#ifndef CSPRITEBLEND_H
+#define CSPRITEBLEND_H
+/* Sprite compositing kernels for MapRender's SpriteBatch: every sprite's rows of runs painted
+ * OVER a band of an ARGB32 image (premultiplied; pixman's rounding, so the pixels equal cairo's),
+ * with AVX2 and AVX-512 versions checked at run time and a portable one. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** One run of a sprite row: source columns x0..<x1, all alpha 255 when `opaque`. */
+typedef struct csb_run {
+    int32_t x0, x1;
+    bool opaque;
+} csb_run;
+
+/** A sprite placed in a frame. Runs of source row y are runs[row_start[y] ..< row_start[y + 1]]. */
+typedef struct csb_item {
+    const uint32_t *pixels;
+    const int32_t *row_start;
+    const csb_run *runs;
+    /** Source row stride in pixels, and the sprite's size in pixels. */
+    ptrdiff_t stride, width, height;
+    /** Device pixel of the sprite's top-left corner, relative to the target's origin. */
+    ptrdiff_t x, y;
+    /** Opacity as cairo hands it to pixman (255: a plain paint). */
+    uint32_t alpha;
+} csb_item;
+
+/** The target image's pixels, where the user-space origin is in them, and the clip rectangle. */
+typedef struct csb_target {
+    uint32_t *data;
+    ptrdiff_t stride;
+    ptrdiff_t origin_x, origin_y;
+    ptrdiff_t clip_x0, clip_y0, clip_x1, clip_y1;
+} csb_target;
+
+/** Kernels (the pixels are the same with each). */
+enum {
+    CSB_KERNEL_PORTABLE = 0,
+    CSB_KERNEL_AVX2 = 1,
+    CSB_KERNEL_AVX512 = 2,
+};
+
+/** The kernel to use on this CPU: AVX2 where it has it (also where it has AVX-512, which measured
+ * slower on the Skylake-SP machines this was tuned on), else the portable one. */
+int csb_best_kernel(void);
+
+/** Whether this CPU runs `kernel`. */
+bool csb_kernel_supported(int kernel);
+
+/** Composites `items`, in order, into the target rows row0..<row1 (within the clip), `band_rows`
+ * rows at a time (each band stays in cache while every sprite over it is painted), with `kernel`
+ * (a kernel the CPU doesn't run falls back to the portable one). */
+void csb_composite(const csb_item *items, size_t count, const csb_target *target,
+                   ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel);
+
+#endif
