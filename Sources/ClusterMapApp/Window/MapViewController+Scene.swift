@@ -6,29 +6,23 @@ import MapRender
 
 /// Building the scene for each frame, reporting it in the event log, and painting it.
 extension MapViewController {
-    /// Chooses how this frame draws the scene (`PanLayer`): builds the scene for the view, or for
-    /// a pan layer's larger area (one drawn now, or one drawn ahead over the next frames), or none
-    /// when the frame only copies the layer.
+    /// Chooses how this frame draws the scene (`PanLayer`): builds the scene for the view, or none
+    /// when the frame copies a pan layer; and while panning, the scene of the layer drawn ahead.
     func prepareScene(_ cr: OpaquePointer, moving: Bool) {
         let scale = BaseMapRenderer.deviceScale(of: cr)
-        if let sceneCamera = panLayer.prepare(camera: camera, scale: scale, content: panLayerContent(), moving: moving) {
-            let preparingNext = panLayer.isPreparingNext
-            let scene = buildScene(for: sceneCamera)
+        if let view = panLayer.prepare(camera: camera, scale: scale, content: panLayerContent(), moving: moving) {
+            let scene = buildScene(for: view)
             panLayer.scene = scene
-            if !preparingNext {
-                renderer.attribution = LabelAttribution.line(dataAttribution, labels: scene.labels,
-                                                             showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
-                    + (tileLayer?.attribution.map { " · " + $0 } ?? "")
-            }
-        }
-        switch panLayer.mode {
-        case .direct:
-            lastScene = panLayer.scene
-        case .rebuild:
-            if let plan = panLayer.plan { pendingSceneShift = ScreenPoint(x: -plan.left, y: -plan.top) }
-        case .copy(let x, let y):
+            lastScene = scene
+            renderer.attribution = LabelAttribution.line(dataAttribution, labels: scene.labels,
+                                                         showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
+                + (tileLayer?.attribution.map { " · " + $0 } ?? "")
+        } else if case .copy(let x, let y) = panLayer.mode {
             // The layer's scene, moved to the view when someone asks for `lastScene`.
             pendingSceneShift = ScreenPoint(x: -Double(x) / scale, y: -Double(y) / scale)
+        }
+        if let ahead = panLayer.cameraAhead() {
+            panLayer.sceneAhead = buildScene(for: ahead)
         }
     }
 

@@ -5,43 +5,50 @@ import MapModel
 ///
 /// A `MapOverlay` in place of its `SceneRenderer`. Each frame the caller asks `prepare` first: at
 /// rest (and whenever no layer can serve) the scene is drawn directly as before, so frames at rest
-/// and golden images never depend on it. While panning, the overlay is drawn once into an image
-/// larger than the view (`PanLayerPlan`: margins around it, most of them ahead of the motion) and
-/// the following frames copy the view's part of it, at the pan offset rounded to device pixels,
-/// over the base map. Blocks of the image with nothing drawn are skipped. While one layer is
-/// copied, the next one (where the pan is heading) is drawn a band of rows a frame, so that when
-/// the view leaves the layer the next one is ready; a layer is drawn whole in one frame only when
-/// none is ready (the first frame of a pan, a turn, or a change of the zoom, size, scale or the
-/// caller's content stamp).
+/// and golden images never depend on it. While panning, the overlay is drawn into an image larger
+/// than the view (`PanLayerPlan`: margins around it, most of them ahead of the motion), a band of
+/// rows a frame, placed where the view is heading; once the view is inside a finished layer,
+/// frames copy the view's part of it, at the pan offset rounded to device pixels, over the base
+/// map (blocks of the image with nothing drawn are skipped), while the next layer is drawn ahead
+/// in the same way. No frame draws a whole layer. A layer is dropped when the zoom, the size, the
+/// device scale or the caller's content stamp change.
 public final class PanLayer: MapOverlay {
-    /// Draws the scene (directly, or into the layer).
+    /// Draws the scene (directly, or into the layers).
     public let sceneRenderer: SceneRenderer
     /// Average margin around the view, logical pixels (see `PanLayerPlan.make`); 0: no layer.
     public var margin = 256.0
     /// Side of the blocks whose emptiness is recorded, device pixels.
     public static let blockSize = 32
     /// Most bands a layer drawn ahead is split into.
-    public static let maxBands = 12
+    public static let maxBands = 16
+    /// Bands of the first layer of a pan at most (frames are drawn directly until it is done).
+    public static let firstLayerBands = 8
+    /// Drawing-thread CPU a band should take, ms: bands are as many rows as the last ones drew in
+    /// that time (new names and marks entering make some rows far costlier than others), and no
+    /// more than the plan's share.
+    public var bandBudgetMs = 2.0
+    /// Rows of the first band when nothing is known yet.
+    static let probeRows = 48
+    /// Rows drawn per ms of CPU, learned from the bands drawn.
+    private var rowsPerMs: Double?
 
     /// What the coming frame does.
     public enum Mode: Equatable, Sendable {
         /// The scene, built for the view, is drawn directly.
         case direct
-        /// The scene, built for the layer camera, is drawn into a new layer, then copied.
-        case rebuild
         /// The layer is copied with the view starting at this device pixel of it.
         case copy(x: Int, y: Int)
     }
     /// The mode chosen by the last `prepare`.
     public private(set) var mode = Mode.direct
-    /// The plan of the layer being copied (nil until one is drawn).
+    /// The plan of the layer being copied (nil until one is shown).
     public private(set) var plan: PanLayerPlan?
     /// The scene drawn in the layer being copied (layer coordinates).
     public private(set) var layerScene = Scene()
-    /// Layers drawn whole in one frame so far (for tests and benchmarks).
-    public private(set) var rebuildCount = 0
-    /// Layers drawn ahead, band by band, that were then shown (for tests and benchmarks).
+    /// Layers drawn ahead and then shown (for tests and benchmarks).
     public private(set) var swapCount = 0
+    /// Layers planned ahead (for tests and benchmarks).
+    public private(set) var plannedCount = 0
 
     private var image: ImageSurface?
     private var blocks = LayerBlocks()
@@ -53,12 +60,14 @@ public final class PanLayer: MapOverlay {
         var image: ImageSurface?
         var rowsDone = 0
         var blocks: LayerBlocks?
+        /// Whether its scene was built this frame (its first band waits a frame).
+        var sceneIsNew = false
     }
     private var next: Next?
     /// An image to reuse for the next layer.
     private var spare: ImageSurface?
-    /// Whether the scene the caller builds now is for the layer drawn ahead.
-    private var awaitingNextScene = false
+    /// What the last `prepare` saw: the camera, its last step (world pixels), scale and stamp.
+    private var frame: (camera: Camera, step: ScreenPoint?, scale: Double, content: Int?, moving: Bool)?
     private var lastCenter: ScreenPoint?
     private var lastZoom: Double?
 
@@ -67,71 +76,82 @@ public final class PanLayer: MapOverlay {
         self.sceneRenderer = sceneRenderer
     }
 
-    /// The scene to draw: set it to the scene built for the camera `prepare` returned (the view,
-    /// a new layer's camera, or the camera of the layer drawn ahead).
+    /// The scene drawn directly: set it to the scene built for the camera `prepare` returned.
     public var scene: Scene {
         get { sceneRenderer.scene }
-        set {
-            if awaitingNextScene {
-                awaitingNextScene = false
-                next?.scene = newValue
-                return
-            }
-            sceneRenderer.scene = newValue
-            if mode == .rebuild { layerScene = newValue }
-        }
+        set { sceneRenderer.scene = newValue }
     }
 
-    /// Whether the scene asked for by the last `prepare` is for the layer drawn ahead (the frame
-    /// itself copies the current layer).
-    public var isPreparingNext: Bool { awaitingNextScene }
+    /// The scene of the layer drawn ahead: set it to the scene built for `cameraAhead()`.
+    public var sceneAhead: Scene? {
+        get { next?.scene }
+        set {
+            next?.scene = newValue
+            next?.sceneIsNew = true
+        }
+    }
 
     /// `MapOverlay`: the scene renderer's version (frames at rest are drawn directly).
     public var contentVersion: Int? { sceneRenderer.contentVersion }
 
-    /// Chooses what the coming frame does and returns the camera to build a scene for (then set
-    /// `scene`), or nil when nothing needs building. `content` stamps everything but the camera;
-    /// nil, like `moving: false`, draws directly.
+    /// Chooses what the coming frame does and returns the camera to build its scene for (then set
+    /// `scene`), or nil when it copies a layer. `content` stamps everything but the camera; nil,
+    /// like `moving: false`, draws directly. Then ask `cameraAhead()`.
     public func prepare(camera: Camera, scale: Double, content: Int?, moving: Bool) -> Camera? {
-        awaitingNextScene = false
         let c = camera.centerWorldPixel
         let step = lastZoom == camera.zoom ? lastCenter.map { ScreenPoint(x: c.x - $0.x, y: c.y - $0.y) } : nil
         lastCenter = ScreenPoint(x: c.x, y: c.y)
         lastZoom = camera.zoom
+        frame = (camera, step, scale, content, moving)
+        if let n = next, n.plan.content != content || n.plan.zoom != camera.zoom || n.plan.scale != scale { next = nil }
         guard moving, let content, margin > 0 else { mode = .direct; return camera }
         if let plan, image != nil, let o = plan.viewOrigin(for: camera, scale: scale, content: content) {
             mode = .copy(x: o.x, y: o.y)
-            if let n = next, n.plan.content != content || n.plan.zoom != camera.zoom || n.plan.scale != scale { next = nil }
-            if next == nil, let step, let ahead = planAhead(plan, view: o, camera: camera, step: step) {
-                next = Next(plan: ahead.plan, bandRows: ahead.bandRows)
-                awaitingNextScene = true
-                return ahead.plan.layerCamera
+            return nil
+        }
+        // The view left the layer (or there is none yet): the one drawn ahead, if it is done and
+        // holds the view; one done that doesn't (the pan turned) is dropped.
+        if let n = next, let done = n.blocks, let nextImage = n.image {
+            if let o = n.plan.viewOrigin(for: camera, scale: scale, content: content) {
+                spare = image
+                image = nextImage
+                blocks = done
+                plan = n.plan
+                layerScene = n.scene ?? Scene()
+                next = nil
+                swapCount += 1
+                mode = .copy(x: o.x, y: o.y)
+                return nil
             }
-            return nil
-        }
-        // The view left the layer: the one drawn ahead, if it is ready and holds the view.
-        if let n = next, let done = n.blocks, let nextImage = n.image,
-           let o = n.plan.viewOrigin(for: camera, scale: scale, content: content) {
-            spare = image
-            image = nextImage
-            blocks = done
-            plan = n.plan
-            layerScene = n.scene ?? Scene()
             next = nil
-            swapCount += 1
-            mode = .copy(x: o.x, y: o.y)
-            return nil
         }
-        next = nil
-        // Only a pan at one zoom is worth a layer: not the first frame at a new zoom.
-        guard let step, let fresh = PanLayerPlan.make(camera: camera, scale: scale, content: content,
-                                                      margin: margin, velocity: step) else {
-            mode = .direct
-            return camera
+        mode = .direct
+        return camera
+    }
+
+    /// The camera to build the next layer's scene for (then set `sceneAhead`), or nil when none is
+    /// needed now: while the camera pans and no layer is being drawn ahead, one is planned where
+    /// the view is heading.
+    public func cameraAhead() -> Camera? {
+        guard next == nil, let f = frame, f.moving, let content = f.content, margin > 0, let step = f.step,
+              abs(step.x) >= PanLayerPlan.steadyThreshold || abs(step.y) >= PanLayerPlan.steadyThreshold else { return nil }
+        let ahead: (plan: PanLayerPlan, bandRows: Int)?
+        if case .copy(let x, let y) = mode, let plan {
+            ahead = planAhead(plan, view: (x, y), camera: f.camera, step: step)
+        } else {
+            // No layer yet: one done in a few frames, its trailing margin where the view will be
+            // then (if it takes longer, the view runs on into the margin ahead).
+            let k = Double(PanLayer.firstLayerBands + 1)
+            ahead = PanLayerPlan.make(camera: f.camera.panned(by: -step.x * k, -step.y * k), scale: f.scale,
+                                      content: content, margin: margin, velocity: step).map { p in
+                let rows = Int((p.layerSize.height * f.scale).rounded())
+                return (p, (rows + PanLayer.firstLayerBands - 1) / PanLayer.firstLayerBands)
+            }
         }
-        plan = fresh
-        mode = .rebuild
-        return fresh.layerCamera
+        guard let ahead else { return nil }
+        next = Next(plan: ahead.plan, bandRows: ahead.bandRows)
+        plannedCount += 1
+        return ahead.plan.layerCamera
     }
 
     /// The layer to draw ahead: around where the view will be when it leaves `plan` at this pace,
@@ -171,21 +191,15 @@ public final class PanLayer: MapOverlay {
         draw(in: cr, camera: camera, palette: palette, isAnimating: false)
     }
 
-    /// `MapOverlay`: draws the scene as `prepare` chose.
+    /// `MapOverlay`: draws the scene as `prepare` chose, then a band of the layer drawn ahead.
     public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool) {
         switch mode {
         case .direct:
             sceneRenderer.draw(in: cr, camera: camera, palette: palette, isAnimating: isAnimating)
-        case .rebuild:
-            guard let plan else { return }
-            drawLayer(plan, palette: palette)
-            let o = (x: Int((plan.left * plan.scale).rounded()), y: Int((plan.top * plan.scale).rounded()))
-            copy(into: cr, camera: camera, x: o.x, y: o.y)
-            mode = .copy(x: o.x, y: o.y)
         case .copy(let x, let y):
             copy(into: cr, camera: camera, x: x, y: y)
-            drawNextBand(palette: palette)
         }
+        drawNextBand(palette: palette)
     }
 
     /// A cleared image for `plan` (reusing `old` if it fits).
@@ -201,32 +215,29 @@ public final class PanLayer: MapOverlay {
         return ImageSurface(pixelWidth: pw, pixelHeight: ph, scale: plan.scale)
     }
 
-    /// Draws the scene into a cleared layer image and records its empty blocks. Names are made
-    /// at once (not left to the background worker as in motion): the layer is then complete.
-    private func drawLayer(_ plan: PanLayerPlan, palette: MapPalette) {
-        let layer = clearedImage(plan, reusing: image)
-        layer.withContext { cr in
-            sceneRenderer.draw(sceneRenderer.scene, in: cr, palette: palette, isAnimating: false)
-        }
-        cairo_surface_flush(layer.surface)
-        image = layer
-        rebuildCount += 1
-        blocks = LayerBlocks(layer)
-    }
-
     /// Draws the next band of rows of the layer drawn ahead (clipped to the band, a draw gives the
-    /// band's pixels of a whole draw), and records its blocks once the last band is drawn.
+    /// band's pixels of a whole draw), and records its blocks once the last band is drawn. Names
+    /// are made at once (not left to the background worker as in motion): the layer is complete.
     private func drawNextBand(palette: MapPalette) {
         guard var n = next, let scene = n.scene, n.blocks == nil else { return }
+        // The frame that built its scene (names placed for new ground) draws no band.
+        if n.sceneIsNew {
+            next?.sceneIsNew = false
+            return
+        }
         let layer = n.image ?? clearedImage(n.plan, reusing: spare)
         spare = nil
         let s = n.plan.scale
-        let rows = min(layer.pixelHeight - n.rowsDone, n.bandRows)
+        let budget = rowsPerMs.map { max(8, Int($0 * bandBudgetMs)) } ?? PanLayer.probeRows
+        let rows = min(layer.pixelHeight - n.rowsDone, n.bandRows, budget)
+        let t0 = BandHelper.threadCPU()
         layer.withContext { cr in
             cairo_rectangle(cr, 0, Double(n.rowsDone) / s, Double(layer.pixelWidth) / s, Double(rows) / s)
             cairo_clip(cr)
             sceneRenderer.draw(scene, in: cr, palette: palette, isAnimating: false)
         }
+        let rate = Double(rows) / max(0.05, BandHelper.threadCPU() - t0)
+        rowsPerMs = rowsPerMs.map { ($0 + rate) / 2 } ?? rate
         n.rowsDone += rows
         n.image = layer
         if n.rowsDone >= layer.pixelHeight {
