@@ -75,17 +75,23 @@ public struct PanLayerPlan: Equatable, Sendable {
     /// Where the view of `camera` starts in the layer, whole device pixels, or nil if this frame
     /// can't copy the layer (another zoom, size, scale or content, or the view leaves the layer).
     public func viewOrigin(for camera: Camera, scale: Double, content: Int) -> (x: Int, y: Int)? {
+        guard let o = offset(for: camera, scale: scale, content: content) else { return nil }
+        guard o.x >= 0, o.y >= 0, o.x <= ((left + right) * scale).rounded(), o.y <= ((top + bottom) * scale).rounded() else {
+            return nil
+        }
+        return (Int(o.x), Int(o.y))
+    }
+
+    /// Where the view of `camera` starts in the layer, whole device pixels, inside the layer or
+    /// not; nil for another zoom, size, scale or content.
+    public func offset(for camera: Camera, scale: Double, content: Int) -> (x: Double, y: Double)? {
         guard camera.zoom == zoom, camera.viewportSize == viewportSize, scale == self.scale, content == self.content else {
             return nil
         }
         let c = camera.centerWorldPixel, ws = camera.worldSize
         var dx = c.x - origin.x
         dx -= (dx / ws).rounded() * ws  // across the antimeridian the world repeats
-        let x = ((dx + left) * scale + 0.5).rounded(.down), y = ((c.y - origin.y + top) * scale + 0.5).rounded(.down)
-        guard x >= 0, y >= 0, x <= ((left + right) * scale).rounded(), y <= ((top + bottom) * scale).rounded() else {
-            return nil
-        }
-        return (Int(x), Int(y))
+        return (((dx + left) * scale + 0.5).rounded(.down), ((c.y - origin.y + top) * scale + 0.5).rounded(.down))
     }
 
     public static func == (a: PanLayerPlan, b: PanLayerPlan) -> Bool {

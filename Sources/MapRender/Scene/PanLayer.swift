@@ -26,7 +26,7 @@ public final class PanLayer: MapOverlay {
     /// Drawing-thread CPU a band should take, ms: bands are as many rows as the last ones drew in
     /// that time (new names and marks entering make some rows far costlier than others), and no
     /// more than the plan's share.
-    public var bandBudgetMs = 2.0
+    public var bandBudgetMs = 3.0
     /// Rows of the first band when nothing is known yet.
     static let probeRows = 48
     /// Rows drawn per ms of CPU, learned from the bands drawn.
@@ -110,7 +110,8 @@ public final class PanLayer: MapOverlay {
             return nil
         }
         // The view left the layer (or there is none yet): the one drawn ahead, if it is done and
-        // holds the view; one done that doesn't (the pan turned) is dropped.
+        // holds the view; one done that the view is still heading for is kept, one it passed or
+        // turned away from is dropped.
         if let n = next, let done = n.blocks, let nextImage = n.image {
             if let o = n.plan.viewOrigin(for: camera, scale: scale, content: content) {
                 spare = image
@@ -123,7 +124,7 @@ public final class PanLayer: MapOverlay {
                 mode = .copy(x: o.x, y: o.y)
                 return nil
             }
-            next = nil
+            if !isApproaching(n.plan, camera: camera, step: step, scale: scale, content: content) { next = nil }
         }
         mode = .direct
         return camera
@@ -141,17 +142,25 @@ public final class PanLayer: MapOverlay {
         } else {
             // No layer yet: one done in a few frames, its trailing margin where the view will be
             // then (if it takes longer, the view runs on into the margin ahead).
-            let k = Double(PanLayer.firstLayerBands + 1)
+            let rows = Int(((f.camera.viewportSize.height + 2 * margin) * f.scale).rounded())
+            let bandRows = (rows + PanLayer.firstLayerBands - 1) / PanLayer.firstLayerBands
+            let k = Double(bandsToDraw(rows: rows, share: bandRows) + 1)
             ahead = PanLayerPlan.make(camera: f.camera.panned(by: -step.x * k, -step.y * k), scale: f.scale,
-                                      content: content, margin: margin, velocity: step).map { p in
-                let rows = Int((p.layerSize.height * f.scale).rounded())
-                return (p, (rows + PanLayer.firstLayerBands - 1) / PanLayer.firstLayerBands)
-            }
+                                      content: content, margin: margin, velocity: step).map { ($0, bandRows) }
         }
         guard let ahead else { return nil }
         next = Next(plan: ahead.plan, bandRows: ahead.bandRows)
         plannedCount += 1
         return ahead.plan.layerCamera
+    }
+
+    /// Whether the view, short of `plan`'s layer, moves towards it on every axis it is outside.
+    private func isApproaching(_ plan: PanLayerPlan, camera: Camera, step: ScreenPoint?, scale: Double, content: Int) -> Bool {
+        guard let step, let o = plan.offset(for: camera, scale: scale, content: content) else { return false }
+        let maxX = ((plan.left + plan.right) * scale).rounded(), maxY = ((plan.top + plan.bottom) * scale).rounded()
+        // The origin grows as the camera centre moves right or down.
+        func towards(_ v: Double, _ hi: Double, _ d: Double) -> Bool { v < 0 ? d > 0 : v > hi ? d < 0 : true }
+        return towards(o.x, maxX, step.x) && towards(o.y, maxY, step.y)
     }
 
     /// The layer to draw ahead: around where the view will be when it leaves `plan` at this pace,
@@ -168,22 +177,26 @@ public final class PanLayer: MapOverlay {
             frames = min(frames, (step.y > 0 ? spanY - Double(o.y) : Double(o.y)) / (abs(step.y) * s))
         }
         guard frames.isFinite else { return nil }
-        let f = max(0, frames.rounded(.down))
+        var f = max(0, frames.rounded(.down))
+        let rows = Int((plan.layerSize.height * s).rounded())
+        let bands = max(1, min(PanLayer.maxBands, Int(f / 2)))
+        let bandRows = (rows + bands - 1) / bands
+        // Where the view will be when it is done, if that is after the view leaves this one.
+        f = max(f, Double(bandsToDraw(rows: rows, share: bandRows) + 1))
         guard let ahead = PanLayerPlan.make(camera: camera.panned(by: -step.x * f, -step.y * f), scale: s,
                                             content: plan.content, margin: margin, velocity: step) else { return nil }
-        let rows = Int((ahead.layerSize.height * s).rounded())
-        let bands = max(1, min(PanLayer.maxBands, Int(f / 2)))
-        return (ahead, (rows + bands - 1) / bands)
+        return (ahead, bandRows)
     }
 
-    /// Forgets the layers (e.g. to free their memory).
-    public func discard() {
-        plan = nil
-        image = nil
-        spare = nil
-        next = nil
-        blocks = LayerBlocks()
-        layerScene = Scene()
+    /// Rows of the next band: what the CPU budget allowed the last ones, at most `share`.
+    private func bandRows(share: Int) -> Int {
+        min(share, rowsPerMs.map { max(8, Int($0 * bandBudgetMs)) } ?? PanLayer.probeRows)
+    }
+
+    /// Frames needed to draw a layer of `rows` rows, `share` at most a frame (at the pace learned).
+    private func bandsToDraw(rows: Int, share: Int) -> Int {
+        let perBand = bandRows(share: share)
+        return (rows + perBand - 1) / perBand
     }
 
     /// `MapOverlay`: draws the scene as `prepare` chose.
@@ -228,8 +241,7 @@ public final class PanLayer: MapOverlay {
         let layer = n.image ?? clearedImage(n.plan, reusing: spare)
         spare = nil
         let s = n.plan.scale
-        let budget = rowsPerMs.map { max(8, Int($0 * bandBudgetMs)) } ?? PanLayer.probeRows
-        let rows = min(layer.pixelHeight - n.rowsDone, n.bandRows, budget)
+        let rows = min(layer.pixelHeight - n.rowsDone, bandRows(share: n.bandRows))
         let t0 = BandHelper.threadCPU()
         layer.withContext { cr in
             cairo_rectangle(cr, 0, Double(n.rowsDone) / s, Double(layer.pixelWidth) / s, Double(rows) / s)
