@@ -72,6 +72,7 @@ final class PanLayerTests: XCTestCase {
     private func steadyLayer() -> PanLayer {
         let layer = PanLayer()
         layer.bandBudgetMs = 1e9
+        layer.maxScale = 2  // exact at scale 2 as well, though the window uses it at scale 1 only
         return layer
     }
 
@@ -210,5 +211,10 @@ final class PanLayerTests: XCTestCase {
         zoomed.setZoom(6.1)
         XCTAssertEqual(layer.prepare(camera: zoomed, scale: 1, content: 1, moving: true), zoomed, "a new zoom: direct")
         XCTAssertNil(layer.cameraAhead(), "nor on the first frame at a zoom")
+        layer.maxScale = 1.5
+        _ = layer.prepare(camera: cam, scale: 2, content: 1, moving: true)
+        XCTAssertEqual(layer.prepare(camera: cam.panned(by: -5, 0), scale: 2, content: 1, moving: true), cam.panned(by: -5, 0),
+                       "past the largest scale: direct")
+        XCTAssertNil(layer.cameraAhead(), "and nothing drawn ahead")
     }
 }
