@@ -136,25 +136,24 @@ func runFrameBenchmark(_ args: [String]) {
     }
     for (name, centre, startZoom) in places {
         let start = Camera(center: centre, zoom: startZoom, viewportSize: size)
-        typealias Frame = (camera: Camera, scene: Scene, animating: Bool)
+        // A nil scene: the world's scene for the camera (`BenchWorld`).
+        typealias Frame = (camera: Camera, scene: Scene?, animating: Bool)
+        let world = BenchWorld(items: items, around: start, travel: ScreenPoint(x: 9 * Double(frames), y: -4 * Double(frames)),
+                               selected: scene.pins.last!, callout: scene.callout!)
         var runs: [(String, [Frame])] = []
         runs.append(("static", Array(repeating: (start, scene, false), count: frames)))
+        // Panning as the window pans: the items stay where they are in the world and the camera
+        // moves over them (9 px left and 4 px down a frame): items leave at one edge and new ones
+        // come in at the other. `panning` draws through the pan layer as the window does;
+        // `panning_direct` draws the same frames without it (every frame composited).
         var panning: [Frame] = []
         var cam = start
-        for n in 0..<frames {
+        for _ in 0..<frames {
             cam.pan(by: -9, 4)
-            // Items leaving one edge come back at the other, so the number in view stays the same.
-            var moved = transformed(scene, dx: -9 * Double(n + 1), dy: 4 * Double(n + 1), k: 1, pivot: pivot)
-            func wrap(_ p: ScreenPoint) -> ScreenPoint {
-                ScreenPoint(x: (p.x.truncatingRemainder(dividingBy: size.width) + size.width)
-                                .truncatingRemainder(dividingBy: size.width),
-                            y: p.y.truncatingRemainder(dividingBy: size.height))
-            }
-            for i in moved.bubbles.indices { moved.bubbles[i].center = wrap(moved.bubbles[i].center) }
-            for i in moved.pins.indices where !moved.pins[i].isSelected { moved.pins[i].center = wrap(moved.pins[i].center) }
-            panning.append((cam, moved, true))
+            panning.append((cam, nil, true))
         }
         runs.append(("panning", panning))
+        runs.append(("panning_direct", panning))
         var zooming: [Frame] = []
         for n in 0..<frames {
             // 4 → 6 → 4 with an ease, a new fractional zoom every frame.
@@ -178,7 +177,10 @@ func runFrameBenchmark(_ args: [String]) {
             defer { worker.stop() }
             let overlay = SceneRenderer()
             overlay.usesBothCores = !options.oneCore
-            renderer.overlays = [overlay]
+            let layer = PanLayer(sceneRenderer: overlay)
+            // As the window: no layer over a street map (its names come with its tiles).
+            if mode == "panning_direct" || tiles != nil { layer.margin = 0 }
+            renderer.overlays = [layer]
             if let tiles { renderer.overlays.insert(tiles, at: 0) }
             let layout = MapLabelLayout(index: labels)
             // As the window does every frame: the labels for the camera, clear of the marks.
@@ -189,7 +191,9 @@ func runFrameBenchmark(_ args: [String]) {
                 s.dropLabelsUnderMarks()
                 return s
             }
-            overlay.scene = labelled(scene, start)
+            let fromWorld = list.first.map { $0.scene == nil } ?? false
+            overlay.scene = labelled(fromWorld ? world.scene(for: start) : scene, start)
+            _ = layer.prepare(camera: start, scale: options.scale, content: 1, moving: false)
             // Warm-up at rest: the window was showing the map, settled on exact tiles, before the
             // interaction (on a busy machine the worker's tiles take a while; wait up to 10 s).
             tiles?.loadSynchronously(camera: start, scale: options.scale, dark: false)
@@ -205,6 +209,7 @@ func runFrameBenchmark(_ args: [String]) {
             var baseCPU: [Double] = [], overlayCPU: [Double] = [], chromeCPU: [Double] = []
             var wakeMs: [Double] = [], waitMs: [Double] = [], pollCPU: [Double] = []
             var drawnItems = 0
+            var copies = 0
             var tilesBefore = renderer.baseMap.inFrameTileCount, directBefore = renderer.baseMap.directPaintCount
             var madeBefore = overlay.madeSpriteCounts
             image.withContext { cr in
@@ -213,12 +218,30 @@ func runFrameBenchmark(_ args: [String]) {
                     tiles?.loadSynchronously(camera: f.camera, scale: options.scale, dark: false)
                     let h0 = BandHelper.shared.cpuMilliseconds, w0 = BandHelper.shared.wakeMilliseconds
                     let wt0 = BandHelper.shared.waitMilliseconds, p0 = BandHelper.shared.pollMilliseconds
-                    let c0 = threadCPUMs(), t0 = nowMs()
-                    overlay.scene = labelled(f.scene, f.camera, animating: f.animating)
+                    var c0 = threadCPUMs(), t0 = nowMs()
+                    // As the window: the scene for the view (none when the frame copies the pan
+                    // layer), then the scene of the layer drawn ahead, if one is due.
+                    func built(_ sceneCamera: Camera) -> Scene {
+                        var s = f.scene ?? scene
+                        if f.scene == nil {
+                            // The world's items for the camera: the window's query and scene builder
+                            // (not timed: the old bench had its scenes made before the frames).
+                            let g0 = threadCPUMs(), n0 = nowMs()
+                            s = world.scene(for: sceneCamera)
+                            c0 += threadCPUMs() - g0
+                            t0 += nowMs() - n0
+                        }
+                        return labelled(s, sceneCamera, animating: f.animating)
+                    }
+                    if let view = layer.prepare(camera: f.camera, scale: options.scale, content: 1, moving: f.animating) {
+                        layer.scene = built(view)
+                    }
+                    if let ahead = layer.cameraAhead() { layer.sceneAhead = built(ahead) }
                     labelCPU.append(threadCPUMs() - c0)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)
                     cpu.append(threadCPUMs() - c0)
+                    if case .copy = layer.mode { copies += 1 }
                     helperCPU.append(BandHelper.shared.cpuMilliseconds - h0)
                     wakeMs.append(BandHelper.shared.wakeMilliseconds - w0)
                     waitMs.append(BandHelper.shared.waitMilliseconds - wt0)
@@ -239,7 +262,7 @@ func runFrameBenchmark(_ args: [String]) {
                             + #""direct_paints":\#(directNow - directBefore),"labels":\#(overlay.scene.labels.count),"#
                             + #""mark_sprites_made":\#(overlay.madeSpriteCounts.marks - madeBefore.marks),"#
                             + #""label_sprites_made":\#(overlay.madeSpriteCounts.labels - madeBefore.labels),"#
-                            + #""labels_deferred":\#(overlay.labelRenderer.deferredCount),"#
+                            + #""labels_deferred":\#(overlay.labelRenderer.deferredCount),"layer_copy":\#(layer.mode != .direct),"#
                             + #""label_sprites_made_in_background":\#(overlay.labelRenderer.backgroundSpriteCount)}"#)
                     }
                     tilesBefore = renderer.baseMap.inFrameTileCount
@@ -266,7 +289,7 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""helper_poll_cpu_median_ms":\#(fmt(percentile(pollCPU, 0.5))),"#
                 + #""base_map_cpu_median_ms":\#(fmt(percentile(baseCPU, 0.5))),"#
                 + #""overlays_cpu_median_ms":\#(fmt(percentile(overlayCPU, 0.5))),"#
-                + #""chrome_cpu_median_ms":\#(fmt(percentile(chromeCPU, 0.5)))}"#)
+                + #""chrome_cpu_median_ms":\#(fmt(percentile(chromeCPU, 0.5))),"layer_copies":\#(copies),"layer_swaps":\#(layer.swapCount)}"#)
             fflush(nil)
             if let dir = options.pngDirectory {
                 try? image.writePNG(to: dir.appendingPathComponent("frame-\(mode)-\(name).png"))

@@ -80,8 +80,9 @@ extension MapViewController {
         cameraDidChange()
     }
 
-    /// The base-map labels for the camera, measured by the scene renderer's label sprites.
-    func baseMapLabels() -> [SceneLabel] {
+    /// The base-map labels for `camera` (the view, or a pan layer's larger view), measured by the
+    /// scene renderer's label sprites.
+    func baseMapLabels(for camera: Camera) -> [SceneLabel] {
         let layout = labelLayout, labelRenderer = sceneRenderer.labelRenderer
         let moving = isGestureActive || cameraController.isAnimating
         // A vector street map's names are placed first; built-in names give way where it is drawn.

@@ -6,20 +6,58 @@ import MapRender
 
 /// Building the scene for each frame, reporting it in the event log, and painting it.
 extension MapViewController {
-    /// The scene for the current camera and state.
-    func buildScene() -> Scene {
-        var scene = buildDataScene()
+    /// Chooses how this frame draws the scene (`PanLayer`): builds the scene for the view, or none
+    /// when the frame copies a pan layer; and while panning, the scene of the layer drawn ahead.
+    func prepareScene(_ cr: OpaquePointer, moving: Bool) {
+        let scale = BaseMapRenderer.deviceScale(of: cr)
+        if let view = panLayer.prepare(camera: camera, scale: scale, content: panLayerContent(), moving: moving) {
+            let scene = buildScene(for: view)
+            panLayer.scene = scene
+            lastScene = scene
+            renderer.attribution = LabelAttribution.line(dataAttribution, labels: scene.labels,
+                                                         showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
+                + (tileLayer?.attribution.map { " · " + $0 } ?? "")
+        } else if case .copy(let x, let y) = panLayer.mode {
+            // The layer's scene, moved to the view when someone asks for `lastScene`.
+            pendingSceneShift = ScreenPoint(x: -Double(x) / scale, y: -Double(y) / scale)
+        }
+        if let ahead = panLayer.cameraAhead() {
+            panLayer.sceneAhead = buildScene(for: ahead)
+        }
+    }
+
+    /// What the scene shows besides the camera, as one stamp for the pan layer; nil while it
+    /// changes from frame to frame by itself (bubbles splitting or merging, a callout growing) or
+    /// a street map places names as its tiles arrive: then every frame is drawn directly.
+    func panLayerContent() -> Int? {
+        let now = MapViewController.now()
+        guard tileLayer == nil, !transitions.isAnimating(at: now), !isCalloutAnimating(at: now) else { return nil }
+        var h = Hasher()
+        h.combine(sceneContentVersion)
+        h.combine(session.map { ObjectIdentifier($0) })
+        h.combine(renderer.palette.name)
+        h.combine(labelLayout.index.count)
+        // Names measured off the drawing thread since (see `MapLabelRenderer.sizeIfMeasured`): a
+        // layer placed without them is out of date once they are known.
+        h.combine(sceneRenderer.labelRenderer.sizeRevision)
+        h.combine(sceneRenderer.style.pinRadius)
+        return h.finalize()
+    }
+
+    /// The scene for `view` (the camera, or a pan layer's larger view of it) and the state.
+    func buildScene(for view: Camera) -> Scene {
+        var scene = buildDataScene(for: view)
         session?.decorateBubbles(in: &scene)
-        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: camera.zoom) { [sceneRenderer] text in
+        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: view.zoom) { [sceneRenderer] text in
             sceneRenderer.labelRenderer.size(of: text, kind: .place)
         }
-        scene.labels = baseMapLabels()
+        scene.labels = baseMapLabels(for: view)
         scene.dropLabelsUnderMarks()
         return scene
     }
 
     /// Bubbles, pins, callout and the rest of what the data shows.
-    private func buildDataScene() -> Scene {
+    private func buildDataScene(for camera: Camera) -> Scene {
         guard let session else { return Scene() }
         let now = MapViewController.now()
         let queried = session.visibleItems(for: camera)

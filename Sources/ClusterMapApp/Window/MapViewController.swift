@@ -31,16 +31,39 @@ final class MapViewController {
     private var lastRestCamera: Camera?
     var tickCallbackID: UInt32 = 0
     /// The data on the map (nil until the first load finishes).
-    var session: MapDataSession?
+    var session: MapDataSession? {
+        didSet { sceneContentVersion &+= 1 }
+    }
     /// Selection, hover, focus and fan state.
-    var sceneState = SceneState()
-    /// What the last frame drew (for hit-testing and the scene event).
-    var lastScene = Scene()
+    var sceneState = SceneState() {
+        didSet { if sceneState != oldValue { sceneContentVersion &+= 1 } }
+    }
+    /// Counts changes to what the scene shows other than the camera (see `panLayerContent`).
+    var sceneContentVersion = 0
+    /// What the last frame drew, in view coordinates (for hit-testing and the scene event).
+    var lastScene: Scene {
+        get {
+            if let shift = pendingSceneShift {
+                pendingSceneShift = nil
+                drawnScene = panLayer.layerScene.translated(by: shift.x, shift.y, keepingWithin: ScreenRect(
+                    x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height),
+                                                   margin: sceneBuilder.style.radii.max() ?? 30)
+            }
+            return drawnScene
+        }
+        set { drawnScene = newValue; pendingSceneShift = nil }
+    }
+    private var drawnScene = Scene()
+    /// How far the pan layer's scene is moved on the last frame, which copied it (`lastScene`
+    /// moves it when asked).
+    var pendingSceneShift: ScreenPoint?
     let sceneBuilder = SceneBuilder()
     /// Paints the scene (sprite-cached bubbles and pins, callout) as a frame overlay.
     let sceneRenderer = SceneRenderer()
     /// The image frames are drawn into before GTK gets them.
     let offscreenFrame = OffscreenFrame()
+    /// The scene overlay, copied instead of drawn while the camera pans at one zoom.
+    lazy var panLayer = PanLayer(sceneRenderer: sceneRenderer)
     /// Base-map names (seas, countries, cities, places), placed for the camera.
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
@@ -116,7 +139,7 @@ final class MapViewController {
         }
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
         followDesktopPreferences()
-        renderer.overlays = [sceneRenderer]
+        renderer.overlays = [panLayer]
         openTileBaseMap()
         // The launch data is already loading (started before GTK); it arrives as generation 1.
         loadGeneration = 1
@@ -140,17 +163,13 @@ final class MapViewController {
                                   ?? MapViewController.now())
         let size = ScreenSize(width: Double(width), height: Double(height))
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
-        lastScene = buildScene()
-        sceneRenderer.scene = lastScene
-        renderer.attribution = LabelAttribution.line(dataAttribution, labels: lastScene.labels,
-                                                     showsData: !lastScene.bubbles.isEmpty || !lastScene.pins.isEmpty)
-            + (tileLayer?.attribution.map { " · " + $0 } ?? "")
-        // While moving, the base map may come from scaled cached tiles (fast, slightly soft);
-        // the frame at rest is exact.
         let moving = isGestureActive || cameraController.isAnimating
-        // Into an image of our own, handed to GTK in one copy (see `OffscreenFrame`).
+        // Into an image of our own, handed to GTK in one copy (see `OffscreenFrame`). While moving,
+        // the base map may come from scaled cached tiles (fast, slightly soft); the frame at rest
+        // is exact.
         offscreenFrame.draw(into: cr, width: width, height: height,
-                            scale: Double(gtk_widget_get_scale_factor(drawingArea))) { [renderer, camera] image in
+                            scale: Double(gtk_widget_get_scale_factor(drawingArea))) { image in
+            prepareScene(image, moving: moving)
             renderer.draw(in: image, camera: camera, isAnimating: moving)
         }
         lastFrameWasMoving = moving
