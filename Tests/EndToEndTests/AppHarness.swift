@@ -246,6 +246,10 @@ final class AppHarness {
 
     func key(_ name: String) throws {
         try run("xdotool", ["key", "--window", windowID, name])
+        // A combination that closes the window (Ctrl+Q) can leave its keys down on the X server
+        // (the release is sent to a window that is gone), and the next app launched on this
+        // display then sees Ctrl+Q held and quits at once (the server keeps that state: -noreset).
+        if name.contains("+") { _ = try? run("xdotool", ["keyup", name]) }
     }
 
     // MARK: Screenshots
