@@ -62,8 +62,12 @@ public final class MapLabelRenderer {
 
     // MARK: Measuring in motion
 
-    /// Measures, off the drawing thread, the texts a placement in motion lacked (see `sizeIfMeasured`).
-    private let sizeWorker = LabelSizeWorker()
+    /// Measures, off the drawing thread, the texts a placement in motion lacked (see `sizeIfMeasured`),
+    /// at the label sprites' priority (below the drawing thread and the band helper).
+    private let sizeWorker = WishListWorker<SizeKey, SizeKey, MapLabelSize>(
+        name: "label sizes", niceness: 4, key: { $0 }, work: { MapLabelRenderer.measure($0) })
+
+    deinit { sizeWorker.stop() }
     /// Texts the placements since the last `requestSizes` lacked, in the order they were wanted.
     private var wantedSizes: [SizeKey] = []
     /// Changes whenever sizes measured off the drawing thread were taken in (see `takeMeasuredSizes`).
@@ -114,7 +118,7 @@ public final class MapLabelRenderer {
         get { worker.onSpriteReady }
         set {
             worker.onSpriteReady = newValue
-            sizeWorker.onSizeReady = newValue
+            sizeWorker.onFinished = newValue
         }
     }
 
