@@ -33,6 +33,11 @@ public final class BaseMapRenderer {
     /// Whether the last frame was assembled from exact tiles at rest (so an identical request
     /// would draw the same pixels again).
     public private(set) var lastFrameWasExact = false
+    /// Whether the last frame showed stand-ins (scaled neighbouring tiles) that a tile arriving
+    /// from the background worker would improve. After an exact frame (a direct paint or exact
+    /// tiles) the worker's tiles only serve later frames, so they need not ask for one: at launch
+    /// that spared a full direct paint per arriving tile while the data was still loading.
+    public private(set) var improvesWithNewTiles = false
 
     /// Changes whenever the same camera could draw different pixels (maps, palette, thresholds).
     var contentVersion: Int {
@@ -126,6 +131,7 @@ public final class BaseMapRenderer {
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         guard w > 0, h > 0 else { return }
         lastFrameWasExact = false
+        improvesWithNewTiles = false
         let scale = BaseMapRenderer.deviceScale(of: cr)
         let cw = camera.centerWorldPixel
         let view = TileView(left: cw.x - w / 2, top: cw.y - h / 2, width: w, height: h, zoom: camera.zoom,
@@ -158,10 +164,14 @@ public final class BaseMapRenderer {
         if !isAnimating { lastAnimatedZoom = nil }
         if isAnimating {
             drawAnimated(view, in: cr)
+            improvesWithNewTiles = true
         } else if tileWorker != nil && !allTilesCached(zoom: camera.zoom, view: view) {
-            // Missing tiles render in the background: scaled neighbours stand in where cached,
-            // otherwise one direct paint (the next frames come as the tiles arrive).
-            if !drawProgressively(view, in: cr) {
+            // Missing tiles render in the background: scaled neighbours stand in where cached
+            // (the next frames come as the tiles arrive), otherwise one direct paint (exact: the
+            // tiles are for the frames after it).
+            if drawProgressively(view, in: cr) {
+                improvesWithNewTiles = true
+            } else {
                 cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
                 paintDirectly(map, view: view, in: cr)
                 wantTiles(zoom: camera.zoom, view: view)

@@ -166,6 +166,7 @@ final class BaseMapRendererTests: XCTestCase {
         }
         image.withContext { cr in
             renderer.draw(in: cr, camera: cam)  // direct first frame; the view's tiles go to the worker
+            XCTAssertFalse(renderer.improvesWithNewTiles, "a direct paint is exact: arriving tiles need no frame")
             settle()
             renderer.draw(in: cr, camera: cam)
             XCTAssertTrue(renderer.lastFrameWasExact, "the worker's tiles make the next frame exact")
@@ -179,6 +180,7 @@ final class BaseMapRendererTests: XCTestCase {
             // At rest at 4.4: level 4 stands in while 4.4's tiles render in the background.
             renderer.draw(in: cr, camera: cam)
             XCTAssertFalse(renderer.lastFrameWasExact)
+            XCTAssertTrue(renderer.improvesWithNewTiles, "stand-ins: each arriving tile sharpens the next frame")
             XCTAssertFalse(renderer.hasPendingTiles, "the worker, not the caller, brings the rest")
             XCTAssertEqual(renderer.cache.renderedTileCount, inFrame,
                            "no tile rendered inside a frame where a neighbour could stand in")

@@ -127,9 +127,15 @@ final class MapViewController {
         }
         renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
         renderer.baseMap.progressiveAtRest = true
-        // Base-map tiles render off the GTK thread; each one finished asks for a frame.
+        // Base-map tiles render off the GTK thread; each one finished asks for a frame when the
+        // frame on screen shows stand-ins it would sharpen (not after an exact direct paint).
         let tileWorker = BaseMapTileWorker()
-        tileWorker.onTileReady = { runOnGtkThread { MapApplication.window?.controller.redraw() } }
+        tileWorker.onTileReady = {
+            runOnGtkThread {
+                guard let c = MapApplication.window?.controller, c.renderer.baseMap.improvesWithNewTiles else { return }
+                c.redraw()
+            }
+        }
         renderer.baseMap.tileWorker = tileWorker
         // Label sprites made off the GTK thread while the map moves ask for a frame the same way.
         sceneRenderer.labelRenderer.onSpriteReady = { runOnGtkThread { MapApplication.window?.controller.redraw() } }
