@@ -20,6 +20,9 @@ final class MapWindow {
     init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
         window = gtk_application_window_new(application)
         gtk_window_set_title(gcast(window), "ClusterMap")
+        // No window background under the map (ChromeStyle): it was one more full-window fill
+        // in every frame GTK renders, all of it then covered by the map.
+        gtk_widget_add_css_class(window, "cm-main")
         gtk_window_set_default_size(gcast(window), Int32(options.width), Int32(options.height))
 
         let header = gtk_header_bar_new()!
