@@ -71,7 +71,10 @@ public enum TileLabels {
     /// Where to anchor a feature's label, in tile units, with the text angle and (for lines) the
     /// length of the stretch chosen.
     static func anchor(of f: VectorTileFeature) -> (x: Double, y: Double, angle: Double, length: Double)? {
-        func point(_ i: Int) -> (Double, Double) { (Double(f.points[2 * i]), Double(f.points[2 * i + 1])) }
+        func point(_ i: Int) -> (Double, Double) {
+            let p = f.point(i)
+            return (Double(p.x), Double(p.y))
+        }
         switch f.type {
         case .point, .unknown:
             let (x, y) = point(f.partRange(0).lowerBound)
