@@ -10,6 +10,8 @@ import Tiles
 // - "paint": the decoded tile painted at 512 px (scale 1 and 2);
 // - "read_decode_paint": all of it, what a loader thread does per tile (target ≤ 15 ms);
 // - "label_candidates": the tile's names for the label placer (also on the loader thread);
+// - "loader_tile_total": read, decode, paint and names, all a loader thread does per vector tile
+//   (`TileMapLayer.renderTile`);
 // - "cached_tile_on_screen": a cached 512-px tile image put on a 1280×800 frame as the window does
 //   during a zoom animation, its costliest case: magnified for a fractional zoom, a new scale every
 //   frame, sampled nearest (≤ 1 ms); "cached_tile_scaled_bilinear": the same with bilinear
@@ -55,7 +57,7 @@ func runTileBenchmark(_ args: [String]) {
     let label = "\"tile\":\"\(tileID)\",\"bytes\":\(first.count),\"schema\":\"\(schema.rawValue)\""
 
     var read: [Double] = [], decodeAll: [Double] = [], decodeStyle: [Double] = [], paint1: [Double] = [],
-        paint2: [Double] = [], both: [Double] = [], labels: [Double] = []
+        paint2: [Double] = [], both: [Double] = [], labels: [Double] = [], loader: [Double] = []
     var features = 0
     for _ in 0..<runs {
         // What a loader thread does per tile: read (SQLite or pread) and gunzip, decode, paint.
@@ -75,6 +77,7 @@ func runTileBenchmark(_ args: [String]) {
         t = threadCPUMs()
         _ = TileLabels.candidates(in: tile, style: style, zoom: Double(tileID.z), tileSize: 1)
         labels.append(threadCPUMs() - t)
+        loader.append(both.last! + labels.last!)
 
         t = threadCPUMs()
         let all = try? MVTDecoder.decode(bytes)
@@ -96,6 +99,7 @@ func runTileBenchmark(_ args: [String]) {
     line("paint_512_scale2", paint2)
     line("read_decode_paint_512", both, ",\"target_ms\":15")
     line("label_candidates", labels)
+    line("loader_tile_total", loader)
 
     // A cached tile on screen: blit + scale a ready 512-px image into a 1280×800 frame.
     guard let tile = try? MVTDecoder.decode(first, layers: wanted) else { return }

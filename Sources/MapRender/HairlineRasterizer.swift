@@ -19,8 +19,10 @@ final class HairlineRasterizer {
     /// two or three of a row).
     private let touched: UnsafeMutablePointer<UInt64>
     private let wordsPerRow: Int
-    private var dirtyTop = Int.max
-    private var dirtyBottom = -1
+    /// The cells, bits and rows written as the C dash code (`dash.c`) sees them; its
+    /// `dirty_top…dirty_bottom` are the rows to composite. (Its own allocation: a stored struct
+    /// handed to C as `&state` paid an exclusivity check per call.)
+    let state: UnsafeMutablePointer<ctr_hairline>
 
     init(width: Int, height: Int) {
         self.width = max(1, width)
@@ -30,11 +32,15 @@ final class HairlineRasterizer {
         wordsPerRow = ((self.width + 7) / 8 + 63) / 64
         touched = .allocate(capacity: wordsPerRow * self.height)
         touched.initialize(repeating: 0, count: wordsPerRow * self.height)
+        state = .allocate(capacity: 1)
+        state.initialize(to: ctr_hairline(cells: cells, touched: touched, words_per_row: Int32(wordsPerRow), width: Int32(self.width),
+                             height: Int32(self.height), dirty_top: Int32.max, dirty_bottom: -1))
     }
 
     deinit {
         cells.deallocate()
         touched.deallocate()
+        state.deallocate()
     }
 
     /// Adds coverage at a pixel known to lie inside the raster.
@@ -44,10 +50,18 @@ final class HairlineRasterizer {
         touched[y &* wordsPerRow &+ (x >> 9)] |= 1 << UInt64((x >> 3) & 63)
     }
 
+    /// The coverage deposited at a pixel (for tests that compare deposits with a reference).
+    func coverage(_ x: Int, _ y: Int) -> Float { cells[y * width + x] }
+
+    /// The rows written since the last composite (nil when none).
+    var dirtyRows: ClosedRange<Int>? {
+        state.pointee.dirty_bottom >= state.pointee.dirty_top ? Int(state.pointee.dirty_top)...Int(state.pointee.dirty_bottom) : nil
+    }
+
     /// Widens the rows to composite to take in `rows`.
     private func markDirty(_ rows: ClosedRange<Int>) {
-        dirtyTop = min(dirtyTop, rows.lowerBound)
-        dirtyBottom = max(dirtyBottom, rows.upperBound)
+        state.pointee.dirty_top = min(state.pointee.dirty_top, Int32(rows.lowerBound))
+        state.pointee.dirty_bottom = max(state.pointee.dirty_bottom, Int32(rows.upperBound))
     }
 
     /// How a straight piece is walked: along the major axis (`xMajor`, or y) from `a0` to `a1`
@@ -118,63 +132,25 @@ final class HairlineRasterizer {
     ///
     /// Why: a dense street tile's footpaths are thousands of such dashes, and a dash as a
     /// quadrilateral in `CoverageRasterizer` is four edges (set up, filed by band, accumulated row by
-    /// row); here it is a few pixels' deposits.
+    /// row); here it is a few pixels' deposits. In C (`dash.c`): the Swift code spent most of
+    /// its time converting doubles to cell indices with overflow checks.
     func addDash(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
-        guard (x0 + y0 + x1 + y1).isFinite,
-              let (xMajor, a0, b0, a1, slope, span, limit, across) = walk(x0, y0, x1, y1, lineWidth: lineWidth) else { return }
-        let half = span / 2
-        // The pixels along the major axis that the piece reaches into.
-        let first = max(0, Self.cellFloor(a0, below: limit)), last = min(limit - 1, Self.cellFloor(a1, below: limit))
-        guard first <= last else { return }
-        let bA = b0 + (max(a0, Double(first)) - a0) * slope, bB = b0 + (min(a1, Double(last + 1)) - a0) * slope
-        let reachLo = max(0, Self.cellFloor(min(bA, bB) - half, below: across))
-        let reachHi = min(across - 1, Self.cellFloor(max(bA, bB) + half, below: across))
-        guard reachLo <= reachHi else { return }
-        markDirty(xMajor ? reachLo...reachHi : first...last)
-        var from = max(a0, Double(first))
-        for a in first...last {
-            let to = min(a1, Double(a + 1))
-            let along = to - from
-            let centre = b0 + (0.5 * (from + to) - a0) * slope
-            from = to
-            if along <= 0 { continue }  // a piece ending on a pixel border
-            let lo = centre - half, hi = centre + half
-            let cLo = Self.cellFloor(lo, below: across), cHi = Self.cellFloor(hi, below: across)
-            // The cross-section lo…hi over cells cLo…cHi: the first and last partly, any between
-            // wholly (the cells outside the raster left out).
-            if cLo == cHi {
-                if cLo >= 0 && cLo < across { deposit(a, cLo, Float((hi - lo) * along), xMajor) }
-                continue
-            }
-            if cLo >= 0 && cLo < across { deposit(a, cLo, Float((Double(cLo + 1) - lo) * along), xMajor) }
-            if cHi >= 0 && cHi < across { deposit(a, cHi, Float((hi - Double(cHi)) * along), xMajor) }
-            var cell = max(0, cLo + 1)
-            let whole = Float(along)
-            while cell < min(cHi, across) {
-                deposit(a, cell, whole, xMajor)
-                cell += 1
-            }
+        ctr_hairline_dash(state, x0, y0, x1, y1, lineWidth)
+    }
+
+    /// The "on" stretches of a dashed polyline (`count` points; `dashes`: at least two positive
+    /// lengths, on and off in turn, the pattern running on across vertices) as `addDash` pieces.
+    func addDashedLine(_ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, count: Int, dashes: [Double],
+                       lineWidth: Double) {
+        dashes.withUnsafeBufferPointer { d in
+            ctr_hairline_dashed_line(state, xs, ys, Int32(count), d.baseAddress!, Int32(d.count), lineWidth)
         }
-    }
-
-    /// `deposit` along the major axis `a` and across it `cell`.
-    @inline(__always)
-    private func deposit(_ a: Int, _ cell: Int, _ c: Float, _ xMajor: Bool) {
-        if xMajor { deposit(a, cell, c) } else { deposit(cell, a, c) }
-    }
-
-    /// ⌊v⌋ for the cells of a raster `n` wide, without a libm call: v is first kept within −8…n + 8
-    /// (further out it makes no difference to which cells are drawn), where truncation after adding
-    /// 8 is a floor.
-    @inline(__always)
-    private static func cellFloor(_ v: Double, below n: Int) -> Int {
-        Int(min(max(v, -8), Double(n + 8)) + 8) - 8
     }
 
     /// Blends the coverage in a colour over an ARGB32/RGB24 image surface, this rasteriser's
     /// (0, 0) at device pixel (`originX`, `originY`), and clears it for the next line.
     func composite(into surface: OpaquePointer, originX: Int, originY: Int, color: MapColor) {
-        guard dirtyBottom >= dirtyTop else { return }
+        guard state.pointee.dirty_bottom >= state.pointee.dirty_top else { return }
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface)) / 4
@@ -186,10 +162,10 @@ final class HairlineRasterizer {
         let srcAG = UInt32(min(255, 255 * ca + 0.5)) << 16 | UInt32(min(255, sg + 0.5))
         // In C (`CTileRaster`, AVX2 where the processor has it): a clamp and a blend per pixel of
         // every block written, eight at a time.
-        ctr_hairline_composite(cells, touched, Int32(wordsPerRow), Int32(width), Int32(dirtyTop), Int32(dirtyBottom), pixels,
+        ctr_hairline_composite(cells, touched, Int32(wordsPerRow), Int32(width), state.pointee.dirty_top, state.pointee.dirty_bottom, pixels,
                                stride, Int32(sw), Int32(sh), Int32(originX), Int32(originY), srcRB, srcAG, ca)
-        dirtyTop = Int.max
-        dirtyBottom = -1
+        state.pointee.dirty_top = Int32.max
+        state.pointee.dirty_bottom = -1
         cairo_surface_mark_dirty(surface)
     }
 }

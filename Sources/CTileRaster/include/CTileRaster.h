@@ -63,4 +63,26 @@ void ctr_hairline_composite(float *cells, uint64_t *touched, int words_per_row, 
                             uint32_t *pixels, ptrdiff_t stride, int sw, int sh, int origin_x, int origin_y,
                             uint32_t src_rb, uint32_t src_ag, float alpha);
 
+/// A `HairlineRasterizer`'s cells (coverage, `width` a row, `height` rows), its touched-block bits
+/// (a bit per 8-cell block, `words_per_row` words a row) and the rows written since the last
+/// composite (`dirty_top…dirty_bottom`; empty when top > bottom).
+typedef struct {
+    float *cells;
+    uint64_t *touched;
+    int words_per_row;
+    int width;
+    int height;
+    int dirty_top;
+    int dirty_bottom;
+} ctr_hairline;
+
+/// `HairlineRasterizer.addDash`: a short straight piece of `line_width` device pixels from
+/// (`x0`, `y0`) to (`x1`, `y1`), its ends cut where they lie.
+void ctr_hairline_dash(ctr_hairline *h, double x0, double y0, double x1, double y1, double line_width);
+
+/// The "on" stretches of a dashed polyline of `count` points (`dash_count` ≥ 2 lengths, all
+/// positive, alternating on and off, the pattern running on across vertices) as dashes.
+void ctr_hairline_dashed_line(ctr_hairline *h, const double *xs, const double *ys, int count, const double *dashes,
+                              int dash_count, double line_width);
+
 #endif

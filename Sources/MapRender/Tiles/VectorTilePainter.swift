@@ -209,18 +209,20 @@ public struct VectorTilePainter: Sendable {
         let dashed = dashes.count >= 2 && dashes.allSatisfy { $0 > 0 }
         for part in 0..<f.pointee.parts.count {
             let n = Self.devicePoints(f, part: part, m, keepLast: true, close: closed, into: scratch)
-            if dashed {
-                addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster, hairline)
+            if dashed, let hairline {
+                hairline.addDashedLine(scratch.xs, scratch.ys, count: n, dashes: dashes, lineWidth: 2 * h)
+            } else if dashed {
+                addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster)
             } else {
                 raster.addPolyline(scratch.xs, scratch.ys, count: n, halfWidth: h, closed: closed)
             }
         }
     }
 
-    /// A dashed line: quads for the "on" stretches (or hairline pieces), the pattern running on
-    /// across vertices.
+    /// A dashed line: quads for the "on" stretches, the pattern running on across vertices. (Thin
+    /// lines' dashes go to `HairlineRasterizer.addDashedLine` instead, which walks them the same way.)
     private func addDashed(_ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>, count: Int, halfWidth h: Double,
-                           dashes: [Double], _ raster: CoverageRasterizer, _ hairline: HairlineRasterizer?) {
+                           dashes: [Double], _ raster: CoverageRasterizer) {
         guard count >= 2 else { return }
         var index = 0
         var left = dashes[0]
@@ -236,17 +238,13 @@ public struct VectorTilePainter: Sendable {
                 let step = min(left, len - t)
                 if index % 2 == 0 {
                     let sx = ax + ux * t, sy = ay + uy * t, ex = ax + ux * (t + step), ey = ay + uy * (t + step)
-                    if let hairline {
-                        hairline.addDash(sx, sy, ex, ey, lineWidth: 2 * h)
-                    } else {
-                        // The quad (s + n, e + n, e − n, s − n) is always wound negatively (cross of
-                        // u·step and u·step − 2n is −2·step·h): its edges added in that order directly,
-                        // without `addQuad`'s orientation test (a fifth of a dense tile's edges are dashes).
-                        raster.addEdge(sx + nx, sy + ny, sx - nx, sy - ny)
-                        raster.addEdge(sx - nx, sy - ny, ex - nx, ey - ny)
-                        raster.addEdge(ex - nx, ey - ny, ex + nx, ey + ny)
-                        raster.addEdge(ex + nx, ey + ny, sx + nx, sy + ny)
-                    }
+                    // The quad (s + n, e + n, e − n, s − n) is always wound negatively (cross of
+                    // u·step and u·step − 2n is −2·step·h): its edges added in that order directly,
+                    // without `addQuad`'s orientation test (a fifth of a dense tile's edges are dashes).
+                    raster.addEdge(sx + nx, sy + ny, sx - nx, sy - ny)
+                    raster.addEdge(sx - nx, sy - ny, ex - nx, ey - ny)
+                    raster.addEdge(ex - nx, ey - ny, ex + nx, ey + ny)
+                    raster.addEdge(ex + nx, ey + ny, sx + nx, sy + ny)
                 }
                 t += step
                 left -= step

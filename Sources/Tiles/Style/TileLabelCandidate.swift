@@ -35,32 +35,48 @@ public enum TileLabels {
         var result: [TileLabelCandidate] = []
         for rule in style.labels where zoom >= rule.minZoom {
             guard let layer = tile.layer(named: rule.sourceLayer) else { continue }
-            var index: [String: Int] = [:]
-            for (i, k) in layer.keys.enumerated() where index[k] == nil { index[k] = i }
+            // The filter compiled against the layer's property table (`FilterProgram`, as the
+            // painter does), and the name, class and rank keys looked up once: testing features
+            // with `StyleFilter.matches` and a property closure copied the layer and the feature
+            // into the closure and hashed a key string per lookup, which cost more than decoding
+            // the tile.
+            let table = PreparedLayer(layer, keys: rule.filter.keys)
+            let filter = FilterProgram(rule.filter, layer: table)
+            if filter.isNever { continue }
+            let passing = filter.passingKinds(of: table)
+            let index = layer.keyIndex
+            let nameColumns = nameKeys.map { index[$0] }, classColumns = rule.classKeys.map { index[$0] }
+            let rankColumn = rule.rankKey.flatMap { index[$0] }
             let scale = tileSize / Double(layer.extent)
             var bestRoad: [String: (length: Double, candidate: TileLabelCandidate)] = [:]
-            for feature in layer.features where !feature.parts.isEmpty {
-                let property: (String) -> VectorTileValue? = { key in
-                    index[key].flatMap { layer.value(of: feature, keyIndex: $0) }
-                }
-                guard rule.filter.matches(type: feature.type, property: property) else { continue }
-                guard let text = nameKeys.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty }) else { continue }
-                let cls = rule.classKeys.lazy.compactMap { property($0)?.stringValue }.first
-                var priority = cls.flatMap { rule.priorities[$0] } ?? rule.defaultPriority
-                if let rankKey = rule.rankKey, let rank = property(rankKey) {
-                    let r = rank.doubleValue ?? rank.stringValue.flatMap(Double.init) ?? 0
-                    priority -= min(9, max(0, r)) * 0.5
-                }
-                guard let anchor = anchor(of: feature) else { continue }
-                let (x, y) = (anchor.x * scale, anchor.y * scale)
-                guard x >= 0, y >= 0, x < tileSize, y < tileSize else { continue }
-                let candidate = TileLabelCandidate(text: text, x: x, y: y, angle: anchor.angle, priority: priority,
-                                                   kind: rule.kind, featureClass: cls)
-                if rule.kind == .road {
-                    if let best = bestRoad[text], best.length >= anchor.length { continue }
-                    bestRoad[text] = (anchor.length, candidate)
-                } else {
-                    result.append(candidate)
+            layer.features.withUnsafeBufferPointer { features in
+                table.withKinds { kinds, _, _ in
+                    for i in 0..<features.count where passing[Int(kinds[i])] {
+                        let feature = features.baseAddress! + i
+                        guard !feature.pointee.parts.isEmpty else { continue }
+                        func property(_ column: Int?) -> VectorTileValue? {
+                            column.flatMap { layer.value(of: feature.pointee, keyIndex: $0) }
+                        }
+                        guard let text = nameColumns.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty })
+                        else { continue }
+                        let cls = classColumns.lazy.compactMap { property($0)?.stringValue }.first
+                        var priority = cls.flatMap { rule.priorities[$0] } ?? rule.defaultPriority
+                        if rule.rankKey != nil, let rank = property(rankColumn) {
+                            let r = rank.doubleValue ?? rank.stringValue.flatMap(Double.init) ?? 0
+                            priority -= min(9, max(0, r)) * 0.5
+                        }
+                        guard let anchor = anchor(of: feature.pointee) else { continue }
+                        let (x, y) = (anchor.x * scale, anchor.y * scale)
+                        guard x >= 0, y >= 0, x < tileSize, y < tileSize else { continue }
+                        let candidate = TileLabelCandidate(text: text, x: x, y: y, angle: anchor.angle, priority: priority,
+                                                           kind: rule.kind, featureClass: cls)
+                        if rule.kind == .road {
+                            if let best = bestRoad[text], best.length >= anchor.length { continue }
+                            bestRoad[text] = (anchor.length, candidate)
+                        } else {
+                            result.append(candidate)
+                        }
+                    }
                 }
             }
             result += bestRoad.values.map(\.candidate)
@@ -71,7 +87,10 @@ public enum TileLabels {
     /// Where to anchor a feature's label, in tile units, with the text angle and (for lines) the
     /// length of the stretch chosen.
     static func anchor(of f: VectorTileFeature) -> (x: Double, y: Double, angle: Double, length: Double)? {
-        func point(_ i: Int) -> (Double, Double) { (Double(f.points[2 * i]), Double(f.points[2 * i + 1])) }
+        func point(_ i: Int) -> (Double, Double) {
+            let p = f.point(i)
+            return (Double(p.x), Double(p.y))
+        }
         switch f.type {
         case .point, .unknown:
             let (x, y) = point(f.partRange(0).lowerBound)

@@ -69,11 +69,23 @@ public enum MVTDecoder {
             }
         }
         guard let name else { throw MVTError.malformed("layer without a name") }
-        var features: [VectorTileFeature] = []
-        features.reserveCapacity(featureRanges.count)
-        var scratch = FeatureScratch()
+        // The features' tags, points and parts go into one buffer each for the whole layer; the
+        // features get slices of three arrays made once at the end. The layer's bytes bound what
+        // they can hold: a tag or a coordinate takes at least a byte, a part at least two.
+        var scratch = FeatureScratch(capacity: range.count)
         defer { scratch.free() }
-        for r in featureRanges { features.append(try decodeFeature(bytes, range: r, scratch: &scratch)) }
+        var records: [FeatureRecord] = []
+        records.reserveCapacity(featureRanges.count)
+        for r in featureRanges { records.append(try decodeFeature(bytes, range: r, scratch: &scratch)) }
+        let tags = scratch.tags.array(of: UInt32.self)
+        let points = scratch.points.array(of: Int32.self)
+        let parts = scratch.parts.array(of: Int32.self)
+        var features: [VectorTileFeature] = []
+        features.reserveCapacity(records.count)
+        for r in records {
+            features.append(VectorTileFeature(id: r.id, type: r.type, tags: tags[r.tags], points: points[r.points],
+                                              parts: parts[r.parts]))
+        }
         return VectorTileLayer(name: name, extent: extent, keys: keys, values: values, features: features)
     }
 
@@ -98,22 +110,41 @@ public enum MVTDecoder {
         return value
     }
 
-    /// Buffers reused for every feature of a layer. Each feature's arrays are then made once, at
-    /// their exact size: growing them append by append, and reserving a point per geometry byte,
-    /// were most of the decoder's allocations on a dense street tile. Raw buffers, not arrays:
-    /// an array's `append` and `removeAll(keepingCapacity:)` were a third of the decoder's work.
-    /// A struct passed `inout` (a class's stored properties pay a run-time exclusivity check on
-    /// every access); `free()` releases the memory.
-    private struct FeatureScratch {
-        var tags = Buffer()
-        var points = Buffer()
-        var parts = Buffer()
+    /// A decoded feature before its arrays exist: its ranges in the layer's buffers.
+    private struct FeatureRecord {
+        var id: UInt64 = 0
+        var type = VectorTileFeature.GeometryType.unknown
+        var tags = 0..<0
+        var points = 0..<0
+        var parts = 0..<0
+    }
 
-        /// Growable storage of 32-bit values; `count` is reset per feature, the memory kept.
+    /// The buffers a layer's features are decoded into, end to end. Raw buffers, not arrays: an
+    /// array's `append` was a third of the decoder's work. A struct passed `inout` (a class's
+    /// stored properties pay a run-time exclusivity check on every access); `free()` releases
+    /// the memory.
+    private struct FeatureScratch {
+        var tags: Buffer
+        var points: Buffer
+        var parts: Buffer
+
+        /// Buffers for a layer of `bytes` bytes (they grow if a count ever needs more).
+        init(capacity bytes: Int) {
+            tags = Buffer(capacity: bytes + 1)
+            points = Buffer(capacity: bytes + 1)
+            parts = Buffer(capacity: bytes / 2 + 1)
+        }
+
+        /// Growable storage of 32-bit values.
         struct Buffer {
-            var base = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
-            var capacity = 256
+            var base: UnsafeMutablePointer<UInt32>
+            var capacity: Int
             var count = 0
+
+            init(capacity: Int) {
+                base = .allocate(capacity: capacity)
+                self.capacity = capacity
+            }
 
             /// Makes room for `n` more values.
             @inline(__always)
@@ -144,11 +175,11 @@ public enum MVTDecoder {
     }
 
     private static func decodeFeature(_ bytes: UnsafeRawBufferPointer, range: Range<Int>,
-                                      scratch: inout FeatureScratch) throws -> VectorTileFeature {
+                                      scratch: inout FeatureScratch) throws -> FeatureRecord {
         var reader = ProtobufReader(bytes, range: range)
-        var feature = VectorTileFeature(type: .unknown)
+        var feature = FeatureRecord()
         var geometry: Range<Int>?
-        scratch.tags.count = 0
+        let tagStart = scratch.tags.count
         while !reader.isAtEnd {
             let (field, type) = try reader.key()
             switch (field, type) {
@@ -171,23 +202,24 @@ public enum MVTDecoder {
             default: try reader.skip(type)
             }
         }
-        guard scratch.tags.count % 2 == 0 else { throw MVTError.malformed("odd number of tags") }
-        feature.tags = scratch.tags.array(of: UInt32.self)
+        guard (scratch.tags.count - tagStart) % 2 == 0 else { throw MVTError.malformed("odd number of tags") }
+        feature.tags = tagStart..<scratch.tags.count
+        feature.points = scratch.points.count..<scratch.points.count
+        feature.parts = scratch.parts.count..<scratch.parts.count
         if let geometry { try decodeGeometry(bytes, range: geometry, into: &feature, scratch: &scratch) }
         return feature
     }
 
     private static func decodeGeometry(_ bytes: UnsafeRawBufferPointer, range: Range<Int>,
-                                       into feature: inout VectorTileFeature, scratch: inout FeatureScratch) throws {
+                                       into feature: inout FeatureRecord, scratch: inout FeatureScratch) throws {
         var reader = ProtobufReader(bytes, range: range)
         var x: Int64 = 0, y: Int64 = 0
         // Every point takes two varints of at least a byte each, so a point per two bytes (its two
         // values in `points`, perhaps a part start in `parts`) is all the room the geometry can need.
-        scratch.points.count = 0
-        scratch.parts.count = 0
         scratch.points.reserve(range.count)
         scratch.parts.reserve(range.count / 2)
-        let points = scratch.points.base, parts = scratch.parts.base
+        let pointStart = scratch.points.count, partStart = scratch.parts.count
+        let points = scratch.points.base + pointStart, parts = scratch.parts.base + partStart
         var pointCount = 0, partCount = 0
         var inPart = false
         while !reader.isAtEnd {
@@ -208,7 +240,8 @@ public enum MVTDecoder {
                         throw MVTError.badGeometry("coordinate out of range")
                     }
                     if id == moveTo {
-                        // Each MoveTo point starts a part (a point of a multipoint, a line, a ring).
+                        // Each MoveTo point starts a part (a point of a multipoint, a line, a ring),
+                        // counted from the feature's first point.
                         parts[partCount] = UInt32(truncatingIfNeeded: pointCount)
                         partCount += 1
                         inPart = true
@@ -223,9 +256,9 @@ public enum MVTDecoder {
                 throw MVTError.badGeometry("unknown command \(id)")
             }
         }
-        scratch.points.count = 2 * pointCount
-        scratch.parts.count = partCount
-        feature.points = scratch.points.array(of: Int32.self)
-        feature.parts = scratch.parts.array(of: Int32.self)
+        scratch.points.count = pointStart + 2 * pointCount
+        scratch.parts.count = partStart + partCount
+        feature.points = pointStart..<scratch.points.count
+        feature.parts = partStart..<scratch.parts.count
     }
 }

@@ -65,9 +65,9 @@ public struct VectorTileLayer: Sendable {
 
     /// A feature's value for the key at `keyIndex`.
     public func value(of feature: VectorTileFeature, keyIndex: Int) -> VectorTileValue? {
-        var i = 0
         let tags = feature.tags
-        while i + 1 < tags.count {
+        var i = tags.startIndex
+        while i + 1 < tags.endIndex {
             if Int(tags[i]) == keyIndex {
                 let v = Int(tags[i + 1])
                 return v < values.count ? values[v] : nil
@@ -90,6 +90,11 @@ public struct VectorTileLayer: Sendable {
 }
 
 /// One feature: a geometry type, tags, and geometry as flat point coordinates split into parts.
+///
+/// `tags`, `points` and `parts` are slices: a decoded layer keeps each in one array for all its
+/// features (a dense street tile has thousands of features, and three arrays apiece were a third
+/// of its decoding and most of freeing it). Their indices start at the slice's `startIndex`, not 0:
+/// read them with `point(_:)`, `partRange(_:)` or `withUnsafeBufferPointer`.
 public struct VectorTileFeature: Sendable {
     /// MVT geometry types.
     public enum GeometryType: UInt8, Sendable {
@@ -101,25 +106,35 @@ public struct VectorTileFeature: Sendable {
     /// Geometry type.
     public var type: GeometryType
     /// Alternating key and value indices into the layer's tables.
-    public var tags: [UInt32]
+    public var tags: ArraySlice<UInt32>
     /// Coordinates in tile units, interleaved x, y (0…extent inside the tile; buffers go beyond).
-    public var points: [Int32]
-    /// Start index (in points, i.e. `points.count / 2` units) of each part: each point of a
-    /// multipoint, each line, each polygon ring (rings close implicitly).
-    public var parts: [Int32]
+    public var points: ArraySlice<Int32>
+    /// Start index (in points, i.e. `points.count / 2` units, from the feature's first point) of
+    /// each part: each point of a multipoint, each line, each polygon ring (rings close implicitly).
+    public var parts: ArraySlice<Int32>
 
     /// Creates a feature.
     public init(id: UInt64 = 0, type: GeometryType, tags: [UInt32] = [], points: [Int32] = [], parts: [Int32] = []) {
+        self.init(id: id, type: type, tags: tags[...], points: points[...], parts: parts[...])
+    }
+
+    /// Creates a feature over slices of a layer's shared arrays (the decoder).
+    init(id: UInt64, type: GeometryType, tags: ArraySlice<UInt32>, points: ArraySlice<Int32>, parts: ArraySlice<Int32>) {
         self.id = id; self.type = type; self.tags = tags; self.points = points; self.parts = parts
     }
 
     /// Number of points.
     public var pointCount: Int { points.count / 2 }
 
-    /// The point range of part `i`.
+    /// Point `i` (0-based within the feature).
+    public func point(_ i: Int) -> (x: Int32, y: Int32) {
+        (points[points.startIndex + 2 * i], points[points.startIndex + 2 * i + 1])
+    }
+
+    /// The point range of part `i` (0-based within the feature).
     public func partRange(_ i: Int) -> Range<Int> {
-        let start = Int(parts[i])
-        let end = i + 1 < parts.count ? Int(parts[i + 1]) : pointCount
+        let start = Int(parts[parts.startIndex + i])
+        let end = i + 1 < parts.count ? Int(parts[parts.startIndex + i + 1]) : pointCount
         return start..<end
     }
 }
