@@ -64,6 +64,8 @@ final class MapViewController {
     let offscreenFrame = OffscreenFrame()
     /// The scene overlay, copied instead of drawn while the camera pans at one zoom.
     lazy var panLayer = PanLayer(sceneRenderer: sceneRenderer)
+    /// Whether the rest layer's idle steps are queued (`scheduleRestLayer`).
+    var restLayerPending = false
     /// Base-map names (seas, countries, cities, places), placed for the camera.
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
@@ -173,6 +175,9 @@ final class MapViewController {
             renderer.draw(in: image, camera: camera, isAnimating: moving)
         }
         lastFrameWasMoving = moving
+        // Settled (the rest check has run for this camera) and drawn again at rest (a selection,
+        // new data): the layer a pan starts from is drawn anew in idle time.
+        if !moving && lastRestCamera == camera { scheduleRestLayer() }
         // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
         if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
         requestMissingTiles()
@@ -304,6 +309,7 @@ final class MapViewController {
             emitSceneEvent()
             sceneDidSettle()
         }
+        scheduleRestLayer()
         return 0
     }
 
