@@ -26,6 +26,12 @@ extension MapViewController {
     /// One step of the rest layer; whether more are due.
     private func restLayerStep() -> Bool {
         guard !MapApplication.isClosed, !isGestureActive, !cameraController.isAnimating else { return false }
-        return panLayer.restStep(camera: camera, content: panLayerContent(), palette: renderer.palette) { buildScene(for: $0) }
+        let before = panLayer.restLayerCount
+        let more = panLayer.restStep(camera: camera, content: panLayerContent(), palette: renderer.palette) { buildScene(for: $0) }
+        if panLayer.restLayerCount != before, let plan = panLayer.plan {
+            // For tests: a pan starting now copies this layer from its first frame.
+            eventLog.emit("pan-layer", [("width", .int(Int(plan.layerSize.width))), ("height", .int(Int(plan.layerSize.height)))])
+        }
+        return more
     }
 }

@@ -38,7 +38,7 @@ public final class PanLayer: MapOverlay {
     /// used. A copy costs by the pixel (the whole view is composited over the map: names are
     /// everywhere), a direct draw by the mark: with few marks drawing them is cheaper than the
     /// copy and the layers drawn ahead (see `isWorthwhile`).
-    public var minimumMarksPerMegapixel = 300.0
+    public var minimumMarksPerMegapixel = 400.0
     /// Rows of the first band when nothing is known yet.
     static let probeRows = 48
     /// Rows drawn per ms of CPU, learned from the bands drawn.
