@@ -64,7 +64,7 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
 }
 
 /// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b] [--one-core] [--no-poll]
-/// [--bilinear] [--tiles FILE] [--layer-min-marks N] [--no-rest-layer]`: whole frames —
+/// [--bilinear] [--tiles FILE] [--layer-min-marks N] [--layer-max-scale S] [--no-rest-layer]`: whole frames —
 /// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
 /// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
 /// out again, drawn with `isAnimating: true` as the app does). `zoom_at_rest` draws the same
@@ -185,6 +185,8 @@ func runFrameBenchmark(_ args: [String]) {
             if let i = args.firstIndex(of: "--layer-min-marks"), i + 1 < args.count, let v = Double(args[i + 1]) {
                 layer.minimumMarksPerMegapixel = v
             }
+            // `--layer-max-scale S`: the largest device scale the layer is used at.
+            if let i = args.firstIndex(of: "--layer-max-scale"), i + 1 < args.count, let v = Double(args[i + 1]) { layer.maxScale = v }
             renderer.overlays = [layer]
             if let tiles { renderer.overlays.insert(tiles, at: 0) }
             let layout = MapLabelLayout(index: labels)
