@@ -64,7 +64,7 @@ private func transformed(_ scene: Scene, dx: Double, dy: Double, k: Double, pivo
 }
 
 /// `clustermap-bench frame [--items N] [--scale S] [--frames F] [--png DIR] [--modes a,b] [--one-core] [--no-poll]
-/// [--bilinear] [--tiles FILE]`: whole frames —
+/// [--bilinear] [--tiles FILE] [--layer-min-marks N] [--layer-max-scale S] [--no-rest-layer]`: whole frames —
 /// base map, N visible items (default 1,500) and a callout at 1280×800 — for a static camera,
 /// panning, and a zoom animation (the fractional zoom changes every frame: in by two levels and
 /// out again, drawn with `isAnimating: true` as the app does). `zoom_at_rest` draws the same
@@ -180,6 +180,13 @@ func runFrameBenchmark(_ args: [String]) {
             let layer = PanLayer(sceneRenderer: overlay)
             // As the window: no layer over a street map (its names come with its tiles).
             if mode == "panning_direct" || tiles != nil { layer.margin = 0 }
+            // `--layer-min-marks N`: the layer's threshold (marks per megapixel of view), to find
+            // where it pays.
+            if let i = args.firstIndex(of: "--layer-min-marks"), i + 1 < args.count, let v = Double(args[i + 1]) {
+                layer.minimumMarksPerMegapixel = v
+            }
+            // `--layer-max-scale S`: the largest device scale the layer is used at.
+            if let i = args.firstIndex(of: "--layer-max-scale"), i + 1 < args.count, let v = Double(args[i + 1]) { layer.maxScale = v }
             renderer.overlays = [layer]
             if let tiles { renderer.overlays.insert(tiles, at: 0) }
             let layout = MapLabelLayout(index: labels)
@@ -205,6 +212,14 @@ func runFrameBenchmark(_ args: [String]) {
                     Thread.sleep(forTimeInterval: 0.02)
                 } while nowMs() < deadline
             }
+            // As the window: at rest, in idle time, the layer a pan starts from is drawn around the
+            // view (`PanLayer.restStep`, a band per idle call). Not timed: no frame waits for it.
+            var restSteps = 0, restCPU = 0.0
+            let r0 = threadCPUMs()
+            while !args.contains("--no-rest-layer"), layer.restStep(camera: start, content: 1, palette: .light, build: { labelled(world.scene(for: $0), $0) }) {
+                restSteps += 1
+            }
+            restCPU = threadCPUMs() - r0
             var times: [Double] = [], cpu: [Double] = [], labelCPU: [Double] = [], helperCPU: [Double] = []
             var baseCPU: [Double] = [], overlayCPU: [Double] = [], chromeCPU: [Double] = []
             var wakeMs: [Double] = [], waitMs: [Double] = [], pollCPU: [Double] = []
@@ -289,7 +304,8 @@ func runFrameBenchmark(_ args: [String]) {
                 + #""helper_poll_cpu_median_ms":\#(fmt(percentile(pollCPU, 0.5))),"#
                 + #""base_map_cpu_median_ms":\#(fmt(percentile(baseCPU, 0.5))),"#
                 + #""overlays_cpu_median_ms":\#(fmt(percentile(overlayCPU, 0.5))),"#
-                + #""chrome_cpu_median_ms":\#(fmt(percentile(chromeCPU, 0.5))),"layer_copies":\#(copies),"layer_swaps":\#(layer.swapCount)}"#)
+                + #""chrome_cpu_median_ms":\#(fmt(percentile(chromeCPU, 0.5))),"layer_copies":\#(copies),"layer_swaps":\#(layer.swapCount),"#
+                + #""rest_layer_steps":\#(restSteps),"rest_layer_cpu_ms":\#(fmt(restCPU))}"#)
             fflush(nil)
             if let dir = options.pngDirectory {
                 try? image.writePNG(to: dir.appendingPathComponent("frame-\(mode)-\(name).png"))

@@ -90,11 +90,15 @@ final class AppHarness {
 
     /// Launches the app with arguments (an event log is added) and waits for `ready`; accessibility
     /// off, on the harness's own session bus.
+    /// Variables added to the app's environment by `launch(_:timeout:)`.
+    var extraEnvironment: [String: String] = [:]
+
     func launch(_ arguments: [String], timeout: TimeInterval = 30) throws {
         var env = ProcessInfo.processInfo.environment
         env["GTK_A11Y"] = "none"
         env["NO_AT_BRIDGE"] = "1"
         if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        env.merge(extraEnvironment) { $1 }
         try launch(arguments, environment: env, timeout: timeout)
     }
 

@@ -73,6 +73,7 @@ final class PanLayerTests: XCTestCase {
         let layer = PanLayer()
         layer.bandBudgetMs = 1e9
         layer.maxScale = 2  // exact at scale 2 as well, though the window uses it at scale 1 only
+        layer.minimumMarksPerMegapixel = 0  // exactness, whatever the number of marks
         return layer
     }
 
@@ -216,5 +217,75 @@ final class PanLayerTests: XCTestCase {
         XCTAssertEqual(layer.prepare(camera: cam.panned(by: -5, 0), scale: 2, content: 1, moving: true), cam.panned(by: -5, 0),
                        "past the largest scale: direct")
         XCTAssertNil(layer.cameraAhead(), "and nothing drawn ahead")
+    }
+
+    /// At rest, idle steps draw a layer around the view (scene first, then bands); frames at rest
+    /// stay direct and unchanged, and a pan copies the layer from its first frame, byte for byte.
+    func testLayerDrawnAtRestIsCopiedFromThePansFirstFrame() {
+        for scale in [1.0, 2.0] {
+            var cam = Camera(center: start, zoom: 6, viewportSize: size)
+            let world = World(around: cam.centerWorldPixel)
+            let layer = steadyLayer()
+            layer.margin = 48
+            layer.restBandBudgetMs = 0  // the smallest bands: several steps
+            let rest = frame(layer, world: world, camera: cam, scale: scale, moving: false)
+            XCTAssertFalse(layer.restStep(camera: cam.panned(by: 1, 0), content: 1, palette: .light) { world.scene(for: $0) },
+                           "not for a camera the last frame was not drawn for")
+            XCTAssertFalse(layer.restStep(camera: cam, content: nil, palette: .light) { world.scene(for: $0) }, "no stamp")
+            var steps = 0, built: [Camera] = []
+            while layer.restStep(camera: cam, content: 1, palette: .light, build: { built.append($0); return world.scene(for: $0) }) {
+                steps += 1
+                XCTAssertLessThan(steps, 100)
+            }
+            XCTAssertEqual(built.count, 1, "the scene is built once")
+            XCTAssertGreaterThan(steps, 2, "scale \(scale): a band a step")
+            XCTAssertEqual(layer.restLayerCount, 1)
+            XCTAssertFalse(layer.restStep(camera: cam, content: 1, palette: .light) { world.scene(for: $0) }, "done")
+            // Even margins: the view sits in the middle.
+            XCTAssertEqual(layer.plan?.left, 48)
+            XCTAssertEqual(layer.plan?.top, 48)
+            let again = frame(layer, world: world, camera: cam, scale: scale, moving: false)
+            XCTAssertEqual(layer.mode, .direct)
+            XCTAssertEqual(differingPixels(again, rest), 0, "frames at rest don't change")
+            for n in 0..<5 {
+                cam.pan(by: -9, 4)
+                let got = frame(layer, world: world, camera: cam, scale: scale, moving: true)
+                if case .copy = layer.mode {} else { XCTFail("scale \(scale), frame \(n): \(layer.mode)") }
+                XCTAssertEqual(differingPixels(got, direct(world: world, camera: cam, scale: scale)), 0, "scale \(scale), frame \(n)")
+            }
+            // Back at rest inside the layer with room on every side: nothing to redo.
+            cam.pan(by: 45, -20)
+            _ = frame(layer, world: world, camera: cam, scale: scale, moving: false)
+            XCTAssertFalse(layer.restStep(camera: cam, content: 1, palette: .light) { world.scene(for: $0) })
+            // At its edge (less than half the margin left): a new one.
+            cam.pan(by: -40, 0)
+            _ = frame(layer, world: world, camera: cam, scale: scale, moving: false)
+            XCTAssertTrue(layer.restStep(camera: cam, content: 1, palette: .light) { world.scene(for: $0) })
+        }
+    }
+
+    /// With few marks for the view's size a copy costs more than drawing them: no layer, in motion
+    /// or at rest.
+    func testFewMarksAreDrawnDirectly() {
+        var cam = Camera(center: start, zoom: 6, viewportSize: size)
+        let world = World(around: cam.centerWorldPixel)
+        let layer = steadyLayer()
+        layer.margin = 48
+        // The test scene holds 181 marks over 0.064 megapixels: 2,828 a megapixel.
+        layer.minimumMarksPerMegapixel = 3_000
+        _ = frame(layer, world: world, camera: cam, scale: 1, moving: false)
+        XCTAssertFalse(layer.restStep(camera: cam, content: 1, palette: .light) { world.scene(for: $0) })
+        for _ in 0..<20 {
+            cam.pan(by: -9, 4)
+            _ = frame(layer, world: world, camera: cam, scale: 1, moving: true)
+            XCTAssertEqual(layer.mode, .direct)
+        }
+        XCTAssertEqual(layer.plannedCount, 0)
+        layer.minimumMarksPerMegapixel = 2_500
+        for _ in 0..<20 {
+            cam.pan(by: -9, 4)
+            _ = frame(layer, world: world, camera: cam, scale: 1, moving: true)
+        }
+        XCTAssertGreaterThan(layer.plannedCount, 0, "enough marks: layers again")
     }
 }

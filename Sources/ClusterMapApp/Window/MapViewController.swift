@@ -63,7 +63,17 @@ final class MapViewController {
     /// The image frames are drawn into before GTK gets them.
     let offscreenFrame = OffscreenFrame()
     /// The scene overlay, copied instead of drawn while the camera pans at one zoom.
-    lazy var panLayer = PanLayer(sceneRenderer: sceneRenderer)
+    /// `CLUSTERMAP_PAN_LAYER_MIN_MARKS` sets its threshold (marks per megapixel of view; tests use
+    /// it where real data shows fewer marks than the layer needs to pay).
+    lazy var panLayer: PanLayer = {
+        let layer = PanLayer(sceneRenderer: sceneRenderer)
+        if let v = ProcessInfo.processInfo.environment["CLUSTERMAP_PAN_LAYER_MIN_MARKS"].flatMap(Double.init) {
+            layer.minimumMarksPerMegapixel = v
+        }
+        return layer
+    }()
+    /// Whether the rest layer's idle steps are queued (`scheduleRestLayer`).
+    var restLayerPending = false
     /// Base-map names (seas, countries, cities, places), placed for the camera.
     let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
@@ -179,6 +189,9 @@ final class MapViewController {
             renderer.draw(in: image, camera: camera, isAnimating: moving)
         }
         lastFrameWasMoving = moving
+        // Settled (the rest check has run for this camera) and drawn again at rest (a selection,
+        // new data): the layer a pan starts from is drawn anew in idle time.
+        if !moving && lastRestCamera == camera { scheduleRestLayer() }
         // A new zoom at rest is drawn from scaled tiles while the exact ones render a few per frame.
         if renderer.baseMap.hasPendingTiles { runOnGtkThread { [weak self] in self?.redraw() } }
         requestMissingTiles()
@@ -194,7 +207,9 @@ final class MapViewController {
                                     ("deferred", .int(sceneRenderer.labelRenderer.deferredCount)),
                                     // Whether names were left out until their texts are measured.
                                     ("unmeasured", .bool(labelLayout.isIncomplete)),
-                                    ("moving", .bool(moving))])
+                                    ("moving", .bool(moving)),
+                                    // Whether the scene was copied from the pan layer (else drawn).
+                                    ("layer_copy", .bool(panLayer.mode != .direct))])
         }
         // The finer maps load once the launch data is on screen (or none is loading), so they
         // don't take a core from the load; the 1:50m map at once if the camera already needs it.
@@ -310,6 +325,7 @@ final class MapViewController {
             emitSceneEvent()
             sceneDidSettle()
         }
+        scheduleRestLayer()
         return 0
     }
 

@@ -1,4 +1,5 @@
 import CCairo
+import CSpriteBlend
 import MapModel
 
 /// The scene overlay, copied while the camera pans at one zoom instead of composited again.
@@ -9,7 +10,8 @@ import MapModel
 /// than the view (`PanLayerPlan`: margins around it, most of them ahead of the motion), a band of
 /// rows a frame, placed where the view is heading; once the view is inside a finished layer,
 /// frames copy the view's part of it, at the pan offset rounded to device pixels, over the base
-/// map (blocks of the image with nothing drawn are skipped), while the next layer is drawn ahead
+/// map (the image's rows as runs, like a sprite's: nothing drawn skipped, opaque copied, the rest
+/// blended with the sprite kernels, on both cores), while the next layer is drawn ahead
 /// in the same way. No frame draws a whole layer. A layer is dropped when the zoom, the size, the
 /// device scale or the caller's content stamp change.
 public final class PanLayer: MapOverlay {
@@ -17,8 +19,6 @@ public final class PanLayer: MapOverlay {
     public let sceneRenderer: SceneRenderer
     /// Average margin around the view, logical pixels (see `PanLayerPlan.make`); 0: no layer.
     public var margin = 256.0
-    /// Side of the blocks whose emptiness is recorded, device pixels.
-    public static let blockSize = 32
     /// Most bands a layer drawn ahead is split into.
     public static let maxBands = 16
     /// Bands of the first layer of a pan at most (frames are drawn directly until it is done).
@@ -27,10 +27,18 @@ public final class PanLayer: MapOverlay {
     /// that time (new names and marks entering make some rows far costlier than others), and no
     /// more than the plan's share.
     public var bandBudgetMs = 3.0
+    /// Drawing-thread CPU a band of a layer drawn at rest (`restStep`, in idle time) should take,
+    /// ms: what an input arriving meanwhile waits at most.
+    public var restBandBudgetMs = 4.0
     /// Largest device scale the layer is used at. At scale 2 (measured, 1,500 items, loaded) a
     /// layer has four times the pixels to draw ahead and to copy: at a 3 ms band budget it was
     /// ready for only 15–30 of 120 frames and the frames cost more than drawing directly.
     public var maxScale = 1.5
+    /// Fewest marks (bubbles and pins) per million device pixels of view for which the layer is
+    /// used. A copy costs by the pixel (the whole view is composited over the map: names are
+    /// everywhere), a direct draw by the mark: with few marks drawing them is cheaper than the
+    /// copy and the layers drawn ahead (see `isWorthwhile`).
+    public var minimumMarksPerMegapixel = 400.0
     /// Rows of the first band when nothing is known yet.
     static let probeRows = 48
     /// Rows drawn per ms of CPU, learned from the bands drawn.
@@ -53,9 +61,12 @@ public final class PanLayer: MapOverlay {
     public private(set) var swapCount = 0
     /// Layers planned ahead (for tests and benchmarks).
     public private(set) var plannedCount = 0
+    /// Layers drawn at rest (`restStep`) and then shown (for tests and benchmarks).
+    public private(set) var restLayerCount = 0
 
     private var image: ImageSurface?
-    private var blocks = LayerBlocks()
+    /// The shown layer's rows as runs (`SpriteRuns`' form).
+    private var runs = LayerRuns()
     /// The layer drawn ahead: its plan, scene (once the caller built it) and rows drawn so far.
     private struct Next {
         var plan: PanLayerPlan
@@ -63,7 +74,9 @@ public final class PanLayer: MapOverlay {
         var scene: Scene?
         var image: ImageSurface?
         var rowsDone = 0
-        var blocks: LayerBlocks?
+        /// Runs of the rows drawn so far.
+        var runs = LayerRuns()
+        var isDone = false
         /// Whether its scene was built this frame (its first band waits a frame).
         var sceneIsNew = false
     }
@@ -73,6 +86,8 @@ public final class PanLayer: MapOverlay {
     /// What the last `prepare` saw: the camera, its last step (world pixels), scale and stamp.
     private var frame: (camera: Camera, step: ScreenPoint?, scale: Double, content: Int?, moving: Bool)?
     private var lastCenter: ScreenPoint?
+    /// Whether the last `prepare` found enough marks for a layer (`isWorthwhile`).
+    private var worthwhile = false
     private var lastZoom: Double?
 
     /// Creates a layer over a scene renderer.
@@ -108,7 +123,9 @@ public final class PanLayer: MapOverlay {
         lastZoom = camera.zoom
         frame = (camera, step, scale, content, moving)
         if let n = next, n.plan.content != content || n.plan.zoom != camera.zoom || n.plan.scale != scale { next = nil }
-        guard moving, let content, margin > 0, scale <= maxScale else { mode = .direct; return camera }
+        worthwhile = isWorthwhile(camera: camera, scale: scale)
+        if !worthwhile { next = nil }
+        guard moving, let content, margin > 0, scale <= maxScale, worthwhile else { mode = .direct; return camera }
         if let plan, image != nil, let o = plan.viewOrigin(for: camera, scale: scale, content: content) {
             mode = .copy(x: o.x, y: o.y)
             return nil
@@ -116,11 +133,11 @@ public final class PanLayer: MapOverlay {
         // The view left the layer (or there is none yet): the one drawn ahead, if it is done and
         // holds the view; one done that the view is still heading for is kept, one it passed or
         // turned away from is dropped.
-        if let n = next, let done = n.blocks, let nextImage = n.image {
+        if let n = next, n.isDone, let nextImage = n.image {
             if let o = n.plan.viewOrigin(for: camera, scale: scale, content: content) {
                 spare = image
                 image = nextImage
-                blocks = done
+                runs = n.runs
                 plan = n.plan
                 layerScene = n.scene ?? Scene()
                 next = nil
@@ -138,7 +155,7 @@ public final class PanLayer: MapOverlay {
     /// needed now: while the camera pans and no layer is being drawn ahead, one is planned where
     /// the view is heading.
     public func cameraAhead() -> Camera? {
-        guard next == nil, let f = frame, f.moving, let content = f.content, margin > 0, f.scale <= maxScale, let step = f.step,
+        guard next == nil, worthwhile, let f = frame, f.moving, let content = f.content, margin > 0, f.scale <= maxScale, let step = f.step,
               abs(step.x) >= PanLayerPlan.steadyThreshold || abs(step.y) >= PanLayerPlan.steadyThreshold else { return nil }
         let ahead: (plan: PanLayerPlan, bandRows: Int)?
         if case .copy(let x, let y) = mode, let plan {
@@ -156,6 +173,54 @@ public final class PanLayer: MapOverlay {
         next = Next(plan: ahead.plan, bandRows: ahead.bandRows)
         plannedCount += 1
         return ahead.plan.layerCamera
+    }
+
+    /// At rest, in idle time: one step towards a layer around the view with even margins, so that
+    /// a pan copies it from its first frame (without one, a pan's first frames are drawn directly
+    /// while its first layer is drawn in bands: most of the slow frames of a pan). The first step
+    /// builds the layer's scene (`build`, given the layer's camera: as `cameraAhead`), each later
+    /// one draws a band of rows (`restBandBudgetMs` of CPU); once the last is drawn the layer is
+    /// the one frames copy. Returns whether more steps are due. Nothing is due while the camera
+    /// moves or differs from the last frame's, without a content stamp, with too few marks, or when
+    /// the layer shown already holds the view with at least half the margin on every side. Frames
+    /// at rest are still drawn directly: this changes no frame's pixels.
+    @discardableResult
+    public func restStep(camera: Camera, content: Int?, palette: MapPalette, build: (Camera) -> Scene) -> Bool {
+        guard let f = frame, !f.moving, f.camera == camera, let content, margin > 0, f.scale <= maxScale,
+              isWorthwhile(camera: camera, scale: f.scale) else { return false }
+        if let plan, image != nil, let o = plan.offset(for: camera, scale: f.scale, content: content) {
+            let room = (margin * f.scale / 2).rounded(.down)
+            let maxX = ((plan.left + plan.right) * f.scale).rounded(), maxY = ((plan.top + plan.bottom) * f.scale).rounded()
+            if o.x >= room, o.y >= room, o.x <= maxX - room, o.y <= maxY - room { return false }
+        }
+        guard let wanted = PanLayerPlan.make(camera: camera, scale: f.scale, content: content, margin: margin) else { return false }
+        guard let n = next, n.plan == wanted, n.scene != nil else {
+            let rows = Int((wanted.layerSize.height * f.scale).rounded())
+            next = Next(plan: wanted, bandRows: rows, scene: build(wanted.layerCamera))
+            return true
+        }
+        drawBand(palette: palette, budgetMs: restBandBudgetMs)
+        guard let done = next, done.isDone, let layer = done.image else { return true }
+        spare = image
+        image = layer
+        runs = done.runs
+        plan = done.plan
+        layerScene = done.scene ?? Scene()
+        next = nil
+        restLayerCount += 1
+        return false
+    }
+
+    /// Whether the view holds enough marks for a layer to pay (`minimumMarksPerMegapixel`): those
+    /// of the scene drawn last, or while copying the layer's share for the view's area.
+    private func isWorthwhile(camera: Camera, scale: Double) -> Bool {
+        var marks = Double(sceneRenderer.scene.bubbles.count + sceneRenderer.scene.pins.count)
+        if case .copy = mode, let plan {
+            let share = plan.viewportSize.width * plan.viewportSize.height / (plan.layerSize.width * plan.layerSize.height)
+            marks = Double(layerScene.bubbles.count + layerScene.pins.count) * share
+        }
+        let megapixels = camera.viewportSize.width * camera.viewportSize.height * scale * scale / 1e6
+        return marks >= minimumMarksPerMegapixel * megapixels
     }
 
     /// Whether the view, short of `plan`'s layer, moves towards it on every axis it is outside.
@@ -193,8 +258,8 @@ public final class PanLayer: MapOverlay {
     }
 
     /// Rows of the next band: what the CPU budget allowed the last ones, at most `share`.
-    private func bandRows(share: Int) -> Int {
-        min(share, rowsPerMs.map { max(8, Int($0 * bandBudgetMs)) } ?? PanLayer.probeRows)
+    private func bandRows(share: Int, budgetMs: Double? = nil) -> Int {
+        min(share, rowsPerMs.map { max(8, Int($0 * (budgetMs ?? bandBudgetMs))) } ?? PanLayer.probeRows)
     }
 
     /// Frames needed to draw a layer of `rows` rows, `share` at most a frame (at the pace learned).
@@ -233,100 +298,82 @@ public final class PanLayer: MapOverlay {
     }
 
     /// Draws the next band of rows of the layer drawn ahead (clipped to the band, a draw gives the
-    /// band's pixels of a whole draw), and records its blocks once the last band is drawn. Names
+    /// band's pixels of a whole draw), and records its rows as runs. Names
     /// are made at once (not left to the background worker as in motion): the layer is complete.
     private func drawNextBand(palette: MapPalette) {
-        guard var n = next, let scene = n.scene, n.blocks == nil else { return }
+        guard let n = next, n.scene != nil, !n.isDone else { return }
         // The frame that built its scene (names placed for new ground) draws no band.
         if n.sceneIsNew {
             next?.sceneIsNew = false
             return
         }
+        drawBand(palette: palette, budgetMs: bandBudgetMs)
+    }
+
+    /// Draws the next band of the layer drawn ahead: as many rows as `budgetMs` of CPU drew
+    /// lately, at most its share.
+    private func drawBand(palette: MapPalette, budgetMs: Double) {
+        guard var n = next, let scene = n.scene, !n.isDone else { return }
+        next = nil  // n's runs alone: appending to them copies nothing
         let layer = n.image ?? clearedImage(n.plan, reusing: spare)
         spare = nil
         let s = n.plan.scale
-        let rows = min(layer.pixelHeight - n.rowsDone, bandRows(share: n.bandRows))
+        let rows = min(layer.pixelHeight - n.rowsDone, bandRows(share: n.bandRows, budgetMs: budgetMs))
         let t0 = BandHelper.threadCPU()
         layer.withContext { cr in
             cairo_rectangle(cr, 0, Double(n.rowsDone) / s, Double(layer.pixelWidth) / s, Double(rows) / s)
             cairo_clip(cr)
             sceneRenderer.draw(scene, in: cr, palette: palette, isAnimating: false)
         }
+        cairo_surface_flush(layer.surface)
+        if let raw = cairo_image_surface_get_data(layer.surface) {
+            let stride = Int(cairo_image_surface_get_stride(layer.surface)) / 4
+            let data = UnsafeMutableRawPointer(raw).bindMemory(to: UInt32.self, capacity: stride * layer.pixelHeight)
+            SpriteRuns.appendRuns(of: data, stride: stride, width: layer.pixelWidth, rows: n.rowsDone..<(n.rowsDone + rows),
+                                  to: &n.runs.runs, rowEnds: &n.runs.rowStart)
+        }
         let rate = Double(rows) / max(0.05, BandHelper.threadCPU() - t0)
         rowsPerMs = rowsPerMs.map { ($0 + rate) / 2 } ?? rate
         n.rowsDone += rows
         n.image = layer
-        if n.rowsDone >= layer.pixelHeight {
-            cairo_surface_flush(layer.surface)
-            n.blocks = LayerBlocks(layer)
-        }
+        n.isDone = n.rowsDone >= layer.pixelHeight
         next = n
     }
 
     /// Copies the layer's part for the view (origin at device pixel (x, y) of the layer) over
-    /// what `cr` holds, runs of blocks with something drawn only.
+    /// what `cr` holds: its runs with the sprite kernels (pixman's OVER, so the pixels are
+    /// cairo's), the bottom half of the rows on the helper thread; through cairo where the target
+    /// isn't a plain image.
     private func copy(into cr: OpaquePointer, camera: Camera, x: Int, y: Int) {
         guard let image else { return }
-        let s = image.scale, b = PanLayer.blockSize
-        let vw = Int((camera.viewportSize.width * s).rounded()), vh = Int((camera.viewportSize.height * s).rounded())
-        cairo_save(cr)
-        cairo_new_path(cr)
-        let across = blocks.across
-        let bx0 = x / b, bx1 = min(across - 1, (x + vw - 1) / b)
-        let by0 = y / b, by1 = min(blocks.down - 1, (y + vh - 1) / b)
-        if bx0 <= bx1, by0 <= by1 {
-            for by in by0...by1 {
-                let top = max(y, by * b), bottom = min(y + vh, (by + 1) * b)
-                var bx = bx0
-                while bx <= bx1 {
-                    guard blocks.occupied[by * across + bx] else { bx += 1; continue }
-                    var end = bx
-                    while end + 1 <= bx1, blocks.occupied[by * across + end + 1] { end += 1 }
-                    let left = max(x, bx * b), right = min(x + vw, (end + 1) * b)
-                    cairo_rectangle(cr, Double(left - x) / s, Double(top - y) / s,
-                                    Double(right - left) / s, Double(bottom - top) / s)
-                    bx = end + 1
-                }
+        let s = image.scale
+        guard let t = SpriteBatch.Target(cr), let raw = cairo_image_surface_get_data(image.surface),
+              runs.rowStart.count == image.pixelHeight + 1 else {
+            cairo_save(cr)
+            cairo_rectangle(cr, 0, 0, camera.viewportSize.width, camera.viewportSize.height)
+            cairo_set_source_surface(cr, image.surface, -Double(x) / s, -Double(y) / s)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+            cairo_fill(cr)
+            cairo_restore(cr)
+            return
+        }
+        let stride = Int(cairo_image_surface_get_stride(image.surface)) / 4
+        cairo_surface_flush(t.surface)
+        runs.rowStart.withUnsafeBufferPointer { starts in
+            runs.runs.withUnsafeBufferPointer { list in
+                let item = csb_item(pixels: UnsafeMutableRawPointer(raw).bindMemory(to: UInt32.self, capacity: stride * image.pixelHeight),
+                                    row_start: starts.baseAddress, runs: list.baseAddress, stride: stride,
+                                    width: image.pixelWidth, height: image.pixelHeight, x: -x, y: -y, alpha: 255)
+                SpriteBatch.composite([item], into: t.pixels, bothCores: sceneRenderer.usesBothCores, kernel: SpriteBatch.defaultKernel)
             }
         }
-        cairo_set_source_surface(cr, image.surface, -Double(x) / s, -Double(y) / s)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
-        cairo_fill(cr)
-        cairo_restore(cr)
+        cairo_surface_mark_dirty(t.surface)
     }
 }
 
-/// Which blocks of a layer image have anything drawn (row-major, `across` a row).
-private struct LayerBlocks {
-    var across = 0, down = 0
-    var occupied: [Bool] = []
-
-    init() {}
-
-    /// Scans `layer` (premultiplied: a pixel with nothing drawn is all zero).
-    init(_ layer: ImageSurface) {
-        let b = PanLayer.blockSize, w = layer.pixelWidth, h = layer.pixelHeight
-        across = (w + b - 1) / b
-        down = (h + b - 1) / b
-        occupied = [Bool](repeating: false, count: across * down)
-        guard let data = cairo_image_surface_get_data(layer.surface) else { return }
-        let stride = Int(cairo_image_surface_get_stride(layer.surface))
-        for by in 0..<down {
-            let y0 = by * b, y1 = min(h, y0 + b)
-            for bx in 0..<across {
-                let x0 = bx * b, x1 = min(w, x0 + b)
-                var any = false
-                rows: for y in y0..<y1 {
-                    let row = UnsafeRawPointer(data + y * stride)
-                    var x = x0
-                    while x + 1 < x1 {
-                        if row.loadUnaligned(fromByteOffset: x * 4, as: UInt64.self) != 0 { any = true; break rows }
-                        x += 2
-                    }
-                    if x < x1, row.load(fromByteOffset: x * 4, as: UInt32.self) != 0 { any = true; break rows }
-                }
-                occupied[by * across + bx] = any
-            }
-        }
-    }
+/// A layer image's rows as runs of pixels to composite (`SpriteRuns`' form, built a band of rows
+/// at a time): runs of row y are `runs[rowStart[y] ..< rowStart[y + 1]]`.
+private struct LayerRuns {
+    var rowStart: [Int32] = [0]
+    var runs: [csb_run] = []
 }

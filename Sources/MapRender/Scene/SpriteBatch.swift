@@ -80,17 +80,23 @@ final class SpriteBatch {
             return
         }
         cairo_surface_flush(t.surface)
-        let rows = t.pixels.clip_y0..<t.pixels.clip_y1
-        if usesBothCores && pixels >= Self.minimumPixelsForBands && rows.count >= 64 {
+        Self.composite(placed, into: t.pixels, bothCores: usesBothCores && pixels >= Self.minimumPixelsForBands, kernel: kernel)
+        cairo_surface_mark_dirty(t.surface)
+    }
+
+    /// Composites `placed` in order into all of the target's clip rows; with `bothCores` (and
+    /// enough rows) the bottom half on `BandHelper`'s thread at the same time.
+    static func composite(_ placed: [csb_item], into t: csb_target, bothCores: Bool, kernel: Int32) {
+        let rows = t.clip_y0..<t.clip_y1
+        if bothCores && rows.count >= 64 {
             let split = (rows.lowerBound + rows.upperBound) / 2
-            let job = SpriteBandJob(placed: placed, target: t.pixels, rows: split..<rows.upperBound, kernel: kernel)
+            let job = SpriteBandJob(placed: placed, target: t, rows: split..<rows.upperBound, kernel: kernel)
             let done = BandHelper.shared.start { job.run() }
-            Self.composite(placed, into: t.pixels, rows: rows.lowerBound..<split, kernel: kernel)
+            composite(placed, into: t, rows: rows.lowerBound..<split, kernel: kernel)
             done.wait()
         } else {
-            Self.composite(placed, into: t.pixels, rows: rows, kernel: kernel)
+            composite(placed, into: t, rows: rows, kernel: kernel)
         }
-        cairo_surface_mark_dirty(t.surface)
     }
 
     /// The target's surface, and its pixels with where user (0, 0) and the clip are in them.

@@ -47,23 +47,7 @@ final class SpriteRuns: @unchecked Sendable {
             let data = UnsafeMutableRawPointer(raw).bindMemory(to: UInt32.self, capacity: stride * h)
             pixels = data
             ownsPixels = false
-            var classes: [(kind: UInt8, x0: Int, x1: Int)] = []
-            for y in 0..<h {
-                let row = data + y * stride
-                // Runs of one class: 0 transparent, 1 partial, 2 opaque.
-                classes.removeAll(keepingCapacity: true)
-                for x in 0..<w {
-                    let p = row[x]
-                    let kind: UInt8 = p == 0 ? 0 : (p >> 24 == 255 ? 2 : 1)
-                    if let last = classes.last, last.kind == kind {
-                        classes[classes.count - 1].x1 = x + 1
-                    } else {
-                        classes.append((kind, x, x + 1))
-                    }
-                }
-                Self.appendRuns(classes, to: &out)
-                starts.append(Int32(out.count))
-            }
+            Self.appendRuns(of: data, stride: stride, width: w, rows: 0..<h, to: &out, rowEnds: &starts)
         } else {
             // No pixels (a surface in error): every row has no runs, so `pixels` is never read.
             pixels = .allocate(capacity: 1)
@@ -81,6 +65,38 @@ final class SpriteRuns: @unchecked Sendable {
         rowStart.deallocate()
         runs.deallocate()
         if ownsPixels { pixels.deallocate() }
+    }
+
+    /// Appends the runs of rows `rows` of the pixels at `data` (premultiplied ARGB32, `stride`
+    /// pixels a row, `width` wide) to `out`, and after each row where its runs end to `rowEnds`.
+    static func appendRuns(of data: UnsafePointer<UInt32>, stride: Int, width w: Int, rows: Range<Int>,
+                           to out: inout [Run], rowEnds: inout [Int32]) {
+        var classes: [(kind: UInt8, x0: Int, x1: Int)] = []
+        for y in rows {
+            let row = data + y * stride
+            // Maximal runs of one class: 0 transparent, 1 partial, 2 opaque.
+            classes.removeAll(keepingCapacity: true)
+            var x = 0
+            while x < w {
+                let p = row[x]
+                var e = x + 1
+                let kind: UInt8
+                if p == 0 {
+                    kind = 0
+                    while e < w && row[e] == 0 { e += 1 }
+                } else if p >> 24 == 255 {
+                    kind = 2
+                    while e < w && row[e] >> 24 == 255 { e += 1 }
+                } else {
+                    kind = 1
+                    while e < w && row[e] != 0 && row[e] >> 24 != 255 { e += 1 }
+                }
+                classes.append((kind, x, e))
+                x = e
+            }
+            appendRuns(classes, to: &out)
+            rowEnds.append(Int32(out.count))
+        }
     }
 
     /// The non-transparent runs of one row's classes, short ones folded into blended runs.
