@@ -59,9 +59,9 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(renderer.sprites.renderCount, 13)
     }
 
-    /// Marks whose looks change between frames at the same positions in the scene's lists (the
-    /// sprites of last frame's marks are remembered by position) draw exactly what a renderer
-    /// that never saw the frame before draws.
+    /// Marks whose looks change between frames at the same positions in the scene's lists draw
+    /// exactly what a renderer that never saw the frame before draws (sprites are reused across
+    /// frames only for an equal look).
     func testChangedMarksAtTheSamePositionsDrawAsAFreshRenderer() {
         func scene(_ seed: UInt64) -> Scene {
             var rng = SeededRandom(seed: seed)

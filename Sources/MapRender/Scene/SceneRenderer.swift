@@ -24,8 +24,6 @@ public final class SceneRenderer: MapOverlay {
 
     /// Sprites of bubbles, pins and label capsules.
     let sprites: SpriteCache<MarkKey>
-    /// Last frame's sprites by mark position: bubbles (whole, or bodies), count texts, capsules, pins.
-    private var bubbleMemo = SpriteMemo(), countMemo = SpriteMemo(), capsuleMemo = SpriteMemo(), pinMemo = SpriteMemo()
     /// Measures and draws the base-map labels (drawn first, under everything else).
     public let labelRenderer = MapLabelRenderer()
     private var calloutSprite: (key: CalloutSprite.Key, sprite: Sprite)?
@@ -122,11 +120,7 @@ public final class SceneRenderer: MapOverlay {
         // the CPU caches: bodies are shared and counts are small sprites on top. At scale 1 the
         // whole bubble in one sprite is cheaper (one paint instead of two).
         let splitLabels = scale > 1.5
-        defer {
-            bubbleMemo.trim(to: bubbles.count)
-            countMemo.trim(to: bubbles.count)
-        }
-        for (i, b) in bubbles.enumerated() where b.alpha > 0.004 {
+        for b in bubbles where b.alpha > 0.004 {
             let extent = b.radius + MarkSprites.bubbleMargin
             let box = ScreenBox(minX: -extent, minY: -extent, maxX: extent, maxY: extent)
             guard box.intersects(at: b.center.x, b.center.y, clip) else { continue }
@@ -136,7 +130,7 @@ public final class SceneRenderer: MapOverlay {
             if !splitLabels {
                 let key = MarkKey.labelledBubble(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
                                                  flags: flags, look: b.look)
-                let sprite = bubbleMemo.sprite(at: i, for: key, in: sprites) {
+                let sprite = sprites.sprite(for: key) {
                     MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                        selected: b.containsSelection, label: b.label, look: b.look, palette: palette, scale: scale)
                 }
@@ -146,7 +140,7 @@ public final class SceneRenderer: MapOverlay {
                 continue
             }
             let key = MarkKey.bubble(style: styleID, step: b.step, radiusQuarterPixels: rq, flags: flags, look: b.look)
-            let sprite = bubbleMemo.sprite(at: i, for: key, in: sprites) {
+            let sprite = sprites.sprite(for: key) {
                 MarkSprites.bubble(step: b.step, radius: Double(rq) / 4, hovered: b.isHovered,
                                    selected: b.containsSelection, look: b.look, palette: palette, scale: scale)
             }
@@ -154,7 +148,7 @@ public final class SceneRenderer: MapOverlay {
             if !b.label.isEmpty {
                 let labelKey = MarkKey.bubbleLabel(style: styleID, step: b.step, label: b.label, radiusQuarterPixels: rq,
                                                    fill: b.look.fill)
-                let text = countMemo.sprite(at: i, for: labelKey, in: sprites) {
+                let text = sprites.sprite(for: labelKey) {
                     MarkSprites.bubbleLabel(step: b.step, label: b.label, radius: Double(rq) / 4, fill: b.look.fill,
                                             palette: palette, scale: scale)
                 }
@@ -172,20 +166,18 @@ public final class SceneRenderer: MapOverlay {
         var selected: [Int] = []
         for (i, p) in pins.enumerated() {
             if p.isSelected { selected.append(i); continue }
-            if drawPin(p, at: i, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
+            if drawPin(p, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
                 drawn += 1
             }
         }
-        for i in selected where drawPin(pins[i], at: i, in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
+        for i in selected where drawPin(pins[i], in: cr, palette: palette, scale: scale, styleID: styleID, clip: clip) {
             drawn += 1
         }
-        capsuleMemo.trim(to: pins.count)
-        pinMemo.trim(to: pins.count)
         return drawn
     }
 
-    /// Draws a pin (position `i` in the scene's list) if it shows in `clip`; true if it did.
-    private func drawPin(_ p: ScenePin, at i: Int, in cr: OpaquePointer, palette: MapPalette, scale: Double,
+    /// Draws a pin if it shows in `clip`; true if it did.
+    private func drawPin(_ p: ScenePin, in cr: OpaquePointer, palette: MapPalette, scale: Double,
                          styleID: Int, clip: ScreenBox) -> Bool {
         guard p.alpha > 0.004 else { return false }
         let extent = style.pinRadius + 8
@@ -200,7 +192,7 @@ public final class SceneRenderer: MapOverlay {
         guard box.intersects(at: p.center.x, p.center.y, clip) else { return false }
         if let label = p.label, !label.isEmpty {
             let key = MarkKey.capsule(style: styleID, text: label, selected: p.isSelected)
-            let capsule = capsuleMemo.sprite(at: i, for: key, in: sprites) {
+            let capsule = sprites.sprite(for: key) {
                 MarkSprites.capsule(text: label, selected: p.isSelected, style: style, palette: palette, scale: scale)
             }
             capsule.paint(into: batch, in: cr, x: p.center.x, y: p.center.y, alpha: p.alpha, deviceScale: scale, zoom: p.scale)
@@ -209,7 +201,7 @@ public final class SceneRenderer: MapOverlay {
         }
         let flags = (p.isSelected ? MarkSprites.selectedFlag : 0) | (p.isHovered ? MarkSprites.hoveredFlag : 0)
         let key = MarkKey.pin(style: styleID, color: p.isSelected ? 0 : p.color, flags: flags)
-        let sprite = pinMemo.sprite(at: i, for: key, in: sprites) {
+        let sprite = sprites.sprite(for: key) {
             MarkSprites.pin(color: p.color, selected: p.isSelected, hovered: p.isHovered, style: style,
                             palette: palette, scale: scale)
         }

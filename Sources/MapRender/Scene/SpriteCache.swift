@@ -194,13 +194,6 @@ public final class SpriteCache<Key: Hashable> {
         return s
     }
 
-    /// Marks `sprite` (got from this cache before) as just used, as a lookup would.
-    @inline(__always)
-    func touch(_ sprite: Sprite) {
-        clock &+= 1
-        sprite.lastUsed = clock
-    }
-
     /// Keeps `sprite` for `key` (made elsewhere, e.g. on another thread), replacing any.
     public func insert(_ sprite: Sprite, for key: Key) {
         clock &+= 1
