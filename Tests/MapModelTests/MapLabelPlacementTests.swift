@@ -160,6 +160,58 @@ final class MapLabelPlacementTests: XCTestCase {
         XCTAssertEqual(scene.labels.map(\.text), ["Free"])
     }
 
+    /// Labels are dropped exactly when a mark's box (grown by the clearance) meets them: the same
+    /// answer as testing every label against every mark, over random crowded scenes.
+    func testDroppingLabelsUnderMarksEqualsTestingEveryPair() {
+        var rng = SeededRandom(seed: 77)
+        let texts: [String?] = [nil, "", "$120", "€86", "1,200 kr", "Open now", "A much longer capsule text", "42", "Ünïcødé ☕"]
+        for round in 0..<40 {
+            var scene = Scene()
+            let w = 1280.0, h = 800.0
+            for n in 0..<(round % 4 == 0 ? 0 : 200 + Int(rng.unit() * 1300)) {
+                let p = ScreenPoint(x: rng.unit() * w, y: rng.unit() * h)
+                if rng.unit() < 0.5 {
+                    var b = SceneBubble(id: .cluster(n), center: p, radius: 8 + rng.unit() * 30, count: 5, label: "5", step: 0)
+                    if rng.unit() < 0.1 { b.alpha = 0 }
+                    scene.bubbles.append(b)
+                } else {
+                    var pin = ScenePin(id: .point(n), pointIndex: n, center: p, name: "p\(n)",
+                                       label: texts[Int(rng.unit() * Double(texts.count)) % texts.count], color: 0)
+                    pin.isSelected = rng.unit() < 0.05
+                    if rng.unit() < 0.1 { pin.alpha = 0 }
+                    scene.pins.append(pin)
+                }
+            }
+            for n in 0..<Int(rng.unit() * 6) {
+                scene.placeNames.append(SceneLabel(id: -n - 1, text: "n", kind: .village,
+                                                   frame: ScreenRect(x: rng.unit() * w, y: rng.unit() * h, width: 50, height: 12),
+                                                   dot: nil, alpha: 1))
+            }
+            for n in 0..<(1 + Int(rng.unit() * 60)) {
+                let frame = ScreenRect(x: rng.unit() * w - 50, y: rng.unit() * h - 10, width: 20 + rng.unit() * 200,
+                                       height: 10 + rng.unit() * 20)
+                let dot = rng.unit() < 0.5 ? ScreenPoint(x: frame.minX - 5, y: frame.minY + 6) : nil
+                scene.labels.append(SceneLabel(id: n, text: "l\(n)", kind: .city, frame: frame, dot: dot, alpha: 1))
+            }
+            var marks: [Box] = scene.bubbles.filter { $0.alpha > 0 }.map {
+                Box(minX: $0.center.x - $0.radius - 2, minY: $0.center.y - $0.radius - 2,
+                    maxX: $0.center.x + $0.radius + 2, maxY: $0.center.y + $0.radius + 2)
+            }
+            marks += scene.pins.filter { $0.alpha > 0 }.map {
+                let m = PlaceNamePlacer.markBox($0)
+                return Box(minX: m.minX - 2, minY: m.minY - 2, maxX: m.maxX + 2, maxY: m.maxY + 2)
+            }
+            marks += scene.placeNames.map { Box(minX: $0.frame.minX, minY: $0.frame.minY, maxX: $0.frame.maxX, maxY: $0.frame.maxY) }
+            let expected = scene.labels.filter { l in
+                var box = Box(minX: l.frame.minX, minY: l.frame.minY, maxX: l.frame.maxX, maxY: l.frame.maxY)
+                if let d = l.dot { box = box.union(Box(minX: d.x - 3, minY: d.y - 3, maxX: d.x + 3, maxY: d.y + 3)) }
+                return !marks.contains { $0.intersects(box) }
+            }
+            scene.dropLabelsUnderMarks()
+            XCTAssertEqual(scene.labels, expected, "round \(round)")
+        }
+    }
+
     func testAZoomAnimationReusesAPlacementAndNamesGlideWithTheMap() {
         let candidates = randomCandidates(3000, seed: 21, around: GeoCoordinate(latitude: 45, longitude: 10), spread: 20)
         let l = layout(candidates)

@@ -59,6 +59,42 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(renderer.sprites.renderCount, 13)
     }
 
+    /// Marks whose looks change between frames at the same positions in the scene's lists draw
+    /// exactly what a renderer that never saw the frame before draws (sprites are reused across
+    /// frames only for an equal look).
+    func testChangedMarksAtTheSamePositionsDrawAsAFreshRenderer() {
+        func scene(_ seed: UInt64) -> Scene {
+            var rng = SeededRandom(seed: seed)
+            var s = Scene()
+            for i in 0..<60 {
+                let count = [2, 3, 12, 150, 1234][Int(rng.unit() * 5) % 5]
+                var b = SceneBubble(id: .cluster(i), center: ScreenPoint(x: rng.unit() * 200, y: rng.unit() * 120),
+                                    radius: BubbleStyle().radius(forCount: count), count: count,
+                                    label: count >= 1000 ? "1.2k" : "\(count)", step: BubbleStyle().step(forCount: count))
+                b.isHovered = rng.unit() < 0.2
+                if rng.unit() < 0.3 { b.look = BubbleLook(fill: 0x2F78C2) }
+                s.bubbles.append(b)
+                var p = ScenePin(id: .point(i), pointIndex: i, center: ScreenPoint(x: rng.unit() * 200, y: rng.unit() * 120),
+                                 name: "p", label: rng.unit() < 0.5 ? "$\(Int(rng.unit() * 300))" : nil,
+                                 color: [0xD6336C, 0x2B8A3E][Int(rng.unit() * 2) % 2])
+                p.isSelected = rng.unit() < 0.05
+                s.pins.append(p)
+            }
+            return s
+        }
+        for scale in [1.0, 2.0] {
+            let renderer = SceneRenderer()
+            _ = drawOnTransparent(scene(1), renderer: renderer, scale: scale)
+            for seed: UInt64 in [2, 3, 2] {
+                let again = drawOnTransparent(scene(seed), renderer: renderer, scale: scale)
+                let fresh = drawOnTransparent(scene(seed), scale: scale)
+                let diff = PixelDiff.compare(again, fresh, channelTolerance: 0)
+                XCTAssertEqual(diff.differingPixels, 0, "scale \(scale), scene \(seed)")
+                XCTAssertTrue(diff.sizesMatch)
+            }
+        }
+    }
+
     func testHiDPIBandsDrawTheSamePixelsAndCountEachItemOnce() {
         var rng = SeededRandom(seed: 7)
         var scene = Scene()

@@ -207,6 +207,18 @@ struct CollisionGrid {
         return false
     }
 
+    /// Calls `body` with the index (in insertion order) of every box that meets `b`, possibly
+    /// more than once for a box spread over several cells.
+    func forEachHit(_ b: Box, _ body: (Int) -> Void) {
+        let (i0, i1, j0, j1) = cellRange(b)
+        for j in j0...j1 {
+            for i in i0...i1 {
+                guard let list = cells[CollisionGrid.key(i, j)] else { continue }
+                for k in list where boxes[k].intersects(b) { body(k) }
+            }
+        }
+    }
+
     mutating func insert(_ b: Box) {
         let (i0, i1, j0, j1) = cellRange(b)
         boxes.append(b)
