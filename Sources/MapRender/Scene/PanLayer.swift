@@ -135,12 +135,7 @@ public final class PanLayer: MapOverlay {
         // turned away from is dropped.
         if let n = next, n.isDone, let nextImage = n.image {
             if let o = n.plan.viewOrigin(for: camera, scale: scale, content: content) {
-                spare = image
-                image = nextImage
-                runs = n.runs
-                plan = n.plan
-                layerScene = n.scene ?? Scene()
-                next = nil
+                adopt(n, image: nextImage)
                 swapCount += 1
                 mode = .copy(x: o.x, y: o.y)
                 return nil
@@ -201,14 +196,19 @@ public final class PanLayer: MapOverlay {
         }
         drawBand(palette: palette, budgetMs: restBandBudgetMs)
         guard let done = next, done.isDone, let layer = done.image else { return true }
+        adopt(done, image: layer)
+        restLayerCount += 1
+        return false
+    }
+
+    /// Makes the layer drawn ahead the one frames copy from (the old image kept as the spare).
+    private func adopt(_ done: Next, image layer: ImageSurface) {
         spare = image
         image = layer
         runs = done.runs
         plan = done.plan
         layerScene = done.scene ?? Scene()
         next = nil
-        restLayerCount += 1
-        return false
     }
 
     /// Whether the view holds enough marks for a layer to pay (`minimumMarksPerMegapixel`): those
