@@ -101,11 +101,14 @@ def main():
         # A drag (frames as fast as xdotool moves the pointer), then a keyboard zoom in or out
         # (an eased animation: frames as fast as the frame clock, if the GTK thread keeps up).
         moving_from = (time.monotonic() - start) * 1000
-        subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400", "mousedown", "1"], env=env)
-        for _ in range(6):
-            x += step
-            subprocess.run(["xdotool", "mousemove", "--window", window, str(x), "400"], env=env)
-        subprocess.run(["xdotool", "mouseup", "1"], env=env)
+        # One xdotool process for the whole drag: a move every 10 ms, as a hand moves a mouse
+        # (a process per move measured xdotool's start-up on the loaded cores, not the app).
+        drag = ["xdotool", "mousemove", "--window", window, str(x), "400", "mousedown", "1"]
+        for _ in range(24):
+            x += step // 4
+            drag += ["sleep", "0.01", "mousemove", "--window", window, str(x), "400"]
+        drag += ["mouseup", "1"]
+        subprocess.run(drag, env=env)
         step = -step
         subprocess.run(["xdotool", "key", "--window", window, "plus" if rounds % 2 == 0 else "minus"], env=env)
         # Moving until the keyboard zoom's animation (0.25 s) has ended.
@@ -120,6 +123,8 @@ def main():
             after = [e["ms"] for e in log[done_index:] if e.get("event") == "frame"]
             if after:
                 gaps = moving_gaps(during, motion)
+                if os.environ.get("BENCH_WINDOW_GAPS"):
+                    print("gaps:", [round(g) for g in gaps], file=sys.stderr)
                 result = {"bench": "window", "file": os.path.basename(path),
                           "points": next(e.get("points") for e in log if e.get("event") == "load-done"),
                           "first_clustered_frame_ms": after[0],

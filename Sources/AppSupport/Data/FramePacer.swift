@@ -4,6 +4,9 @@
 /// leaves the two cores to the loader. Panning at 60 frames a second during a 10M-point load
 /// costs the load about a third of its speed on two cores; at 30 it costs half as much.
 ///
+/// The window paces at every refresh now (see `MapViewController.framePacer`: measured, the
+/// loader's lower priority is enough); the pacer stays as the one place that decides it.
+///
 /// Pure: the caller passes the time; `request` says when to ask GTK for the frame.
 public struct FramePacer: Sendable {
     /// What to do with a request for a frame.

@@ -107,7 +107,13 @@ final class MapViewController {
     var currentLoadCancel: CancelFlag?
     /// Whether the running load is a big one (its frames are paced: `FramePacer`).
     var currentLoadIsBig = false
-    var framePacer = FramePacer()
+    /// Frames during a big load come at every refresh the GTK thread makes (an interval under one
+    /// 60 Hz refresh). Paced to every second refresh (0.020) their gaps were 33 ms with a tail
+    /// (p95 35–36 ms, `scripts/bench-window.py` at 10M points), at every refresh 16–17 ms (p95
+    /// 21–22) with no measurable cost to the load (3 interleaved pairs: 8.2–9.6 vs 8.5–9.7 s): the
+    /// loader's lower priority already keeps it out of the frames' way.
+    /// `CLUSTERMAP_FRAME_INTERVAL` (seconds) overrides it, to measure another pace.
+    var framePacer = FramePacer(minimumInterval: ProcessInfo.processInfo.environment["CLUSTERMAP_FRAME_INTERVAL"].flatMap(Double.init) ?? 0.008)
     /// The live source of the shown data (watched file, feed, replay).
     let live = LiveData()
     let dataDirectory = DataDirectory.locate()
@@ -225,7 +231,7 @@ final class MapViewController {
         }
     }
 
-    /// Asks GTK for a frame; while a big file loads, at most about 30 a second (`FramePacer`).
+    /// Asks GTK for a frame; while a big file loads, through `framePacer`.
     func redraw() {
         guard currentLoadIsBig && currentLoadCancel != nil else { gtk_widget_queue_draw(drawingArea); return }
         switch framePacer.request(at: MapViewController.now()) {
