@@ -89,10 +89,11 @@ extension MapViewController {
                 }
             }
         } else {
-            let source = layer.source, style = layer.style, size = layer.tileSize
+            let source = layer.source, style = layer.style, size = layer.tileSize, maxZoom = layer.maxZoom, memo = layer.memo
             for key in missing {
                 MapViewController.tileQueue.async {
-                    let outcome = TileMapLayer.renderTile(key, source: source, style: style, tileSize: size)
+                    let outcome = TileMapLayer.renderTile(key, source: source, style: style, tileSize: size,
+                                                          maxZoom: maxZoom, memo: memo)
                     runOnGtkThread { MapApplication.window?.controller.tileDidArrive(outcome, key: key, owner: owner) }
                 }
             }

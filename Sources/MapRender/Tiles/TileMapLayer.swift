@@ -54,6 +54,8 @@ public final class TileMapLayer: MapOverlay {
     /// zoom stays (at rest, panning) tiles are resampled once and then copied 1:1; while it
     /// changes every frame (a zoom animation) they are scaled directly, as a copy would be used once.
     private let resampled = TileResampleCache()
+    /// Ancestors decoded for over-zoomed vector tiles (shared by the threads that paint them).
+    public let memo = DecodedTileMemo()
     private var lastZoom = Double.nan
 
     /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
@@ -97,16 +99,28 @@ public final class TileMapLayer: MapOverlay {
     }
 
     /// Decodes and paints one tile (thread-safe: call it off the drawing thread).
-    public static func renderTile(_ key: Key, source: TileSource?, style: TileStyle?, tileSize: Double) -> Outcome {
+    ///
+    /// A vector tile deeper than the source's `maxZoom` is painted from its ancestor's geometry
+    /// at its own zoom (crisp lines and edges, as MapLibre over-zooms), the ancestor decoded once
+    /// for all its display tiles through `memo`; its names are the ancestor's.
+    public static func renderTile(_ key: Key, source: TileSource?, style: TileStyle?, tileSize: Double,
+                                  maxZoom: Int = TileID.maxZoom, memo: DecodedTileMemo? = nil) -> Outcome {
         guard let source else { return .failed }
+        var sourceTile = key.tile, rect = TileRect.whole
+        if style != nil, key.tile.z > maxZoom, let ancestor = key.tile.ancestor(atZoom: maxZoom) {
+            sourceTile = ancestor
+            rect = key.tile.rect(in: ancestor) ?? .whole
+        }
         let data: Data?
-        do { data = try source.tileData(for: key.tile) } catch { return .failed }
+        do { data = try source.tileData(for: sourceTile) } catch { return .failed }
         guard let data, !data.isEmpty else { return .absent }
         if let style {
-            guard let tile = try? MVTDecoder.decode(data, layers: style.sourceLayers) else { return .failed }
-            let image = VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: key.tile.z, size: tileSize,
-                                                                               scale: key.scale)
-            return .image(image, labels: TileLabels.candidates(in: tile, style: style, zoom: Double(key.tile.z), tileSize: 1))
+            func decode() -> VectorTile? { try? MVTDecoder.decode(data, layers: style.sourceLayers) }
+            let decoded = rect == .whole ? decode() : (memo?.tile(sourceTile, decode: decode) ?? decode())
+            guard let tile = decoded else { return .failed }
+            let image = VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: sourceTile.z, size: tileSize,
+                                                                               scale: key.scale, rect: rect)
+            return .image(image, labels: TileLabels.candidates(in: tile, style: style, zoom: Double(sourceTile.z), tileSize: 1))
         }
         // Raster tiles: PNG, JPEG or WebP.
         // TileImageDrawing scales any pixel size into the tile's square, so @2x tiles just work.
@@ -121,8 +135,11 @@ public final class TileMapLayer: MapOverlay {
         case .image(let image, let labels):
             cache.insert(image, for: key, cost: image.pixelWidth * image.pixelHeight * 4)
             if style != nil {
-                if tileLabels.count > 2048 { tileLabels = tileLabels.filter { visibleKeys.contains(Key(tile: $0.key, dark: isDark, scale: scale)) } }
-                tileLabels[key.tile] = labels
+                if tileLabels.count > 2048 {
+                    let shown = Set(visibleKeys.map { labelTile($0.tile) })
+                    tileLabels = tileLabels.filter { shown.contains($0.key) }
+                }
+                tileLabels[labelTile(key.tile)] = labels
             }
             if now >= 0 { arrivals[key] = now }
             stats.loaded += 1
@@ -172,7 +189,7 @@ public final class TileMapLayer: MapOverlay {
         isDark = dark
         var seen = Set<Key>()
         return placements(camera).compactMap { p in
-            let key = Key(tile: p.sourceTile, dark: dark, scale: scale)
+            let key = Key(tile: painted(p).tile, dark: dark, scale: scale)
             guard !cache.contains(key), !absent.contains(key), seen.insert(key).inserted else { return nil }
             return key
         }
@@ -182,8 +199,27 @@ public final class TileMapLayer: MapOverlay {
     /// source's tiles are fetched by the owner, and those still missing here count as failed).
     public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
         for key in keysToLoad(camera: camera, scale: scale, dark: dark) {
-            deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize), for: key, now: -1)
+            deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize, maxZoom: maxZoom, memo: memo),
+                    for: key, now: -1)
         }
+    }
+
+    /// The tile a placement is painted and cached as, and the part of that tile's image it
+    /// shows: past the source's deepest zoom a vector source paints the display tile itself
+    /// (`renderTile`), a raster source shows a part of its deepest tile scaled up.
+    private func painted(_ p: TilePlacement) -> (tile: TileID, rect: TileRect) {
+        style != nil && p.tile.z > maxZoom ? (p.tile.wrapped, .whole) : (p.sourceTile, p.sourceRect)
+    }
+
+    /// The tile whose names a painted tile shows (an over-zoomed vector tile's are its ancestor's).
+    private func labelTile(_ tile: TileID) -> TileID {
+        tile.z > maxZoom ? tile.ancestor(atZoom: maxZoom) ?? tile : tile
+    }
+
+    /// The cached tiles that may stand in for a painted tile until it arrives, nearest first: as
+    /// far up as the source's deepest zoom and four levels more.
+    private func standIns(for tile: TileID) -> [(tile: TileID, rect: TileRect)] {
+        TileCoverage.standIns(for: tile, maxLevelsUp: max(4, tile.z - maxZoom + 4))
     }
 
     private func placements(_ camera: Camera) -> [TilePlacement] {
@@ -206,12 +242,13 @@ public final class TileMapLayer: MapOverlay {
         var covered: [UnitBox] = []
         for p in placements(grown) {
             var drawn: TileID?
-            if cache.contains(Key(tile: p.sourceTile, dark: isDark, scale: scale)) {
-                drawn = p.sourceTile
+            let tile = painted(p).tile
+            if cache.contains(Key(tile: tile, dark: isDark, scale: scale)) {
+                drawn = labelTile(tile)
             } else {
-                drawn = TileCoverage.standIns(for: p.sourceTile).first {
+                drawn = standIns(for: tile).first {
                     cache.contains(Key(tile: $0.tile, dark: isDark, scale: scale))
-                }?.tile
+                }.map { labelTile($0.tile) }
             }
             guard let drawn, let labels = tileLabels[drawn] else { continue }
             let n = Double(p.tile.tilesPerSide)
@@ -244,7 +281,8 @@ public final class TileMapLayer: MapOverlay {
         lastZoom = camera.zoom
         defer { resampled.endFrame() }
         for p in placements(camera) {
-            let key = Key(tile: p.sourceTile, dark: isDark, scale: scale)
+            let (tile, rect) = painted(p)
+            let key = Key(tile: tile, dark: isDark, scale: scale)
             visibleKeys.insert(key)
             if let image = cache.value(for: key) {
                 let arrival = arrivals[key] ?? -1
@@ -254,8 +292,8 @@ public final class TileMapLayer: MapOverlay {
                 // are): bilinear scaling of a 512-px tile costs 1.2–1.5 ms a frame, nearest a third,
                 // and nobody sees the difference in motion. At rest the tile is resampled
                 // bilinear once and copied.
-                let magnified = p.screenSize * scale > Double(image.pixelWidth) * p.sourceRect.size + 0.5
-                TileImageDrawing.draw(image, sourceRect: p.sourceRect, x: p.screenX, y: p.screenY, size: p.screenSize,
+                let magnified = p.screenSize * scale > Double(image.pixelWidth) * rect.size + 0.5
+                TileImageDrawing.draw(image, sourceRect: rect, x: p.screenX, y: p.screenY, size: p.screenSize,
                                       opacity: opacity, dimmed: style == nil && isDark ? 0.25 : 0,
                                       smooth: steady || !magnified, resampled: steady ? resampled : nil, in: cr)
                 stats.fromCache += 1
@@ -269,10 +307,11 @@ public final class TileMapLayer: MapOverlay {
 
     /// The nearest cached ancestor of a placement's tile, scaled (until the tile itself arrives).
     private func drawStandIn(for p: TilePlacement, camera: Camera, in cr: OpaquePointer) {
-        for (ancestor, rect) in TileCoverage.standIns(for: p.sourceTile) {
+        let (tile, part) = painted(p)
+        for (ancestor, rect) in standIns(for: tile) {
             guard let image = cache.value(for: Key(tile: ancestor, dark: isDark, scale: scale)) else { continue }
-            let r = TileRect(x: rect.x + p.sourceRect.x * rect.size, y: rect.y + p.sourceRect.y * rect.size,
-                             size: rect.size * p.sourceRect.size)
+            let r = TileRect(x: rect.x + part.x * rect.size, y: rect.y + part.y * rect.size,
+                             size: rect.size * part.size)
             TileImageDrawing.draw(image, sourceRect: r, x: p.screenX, y: p.screenY, size: p.screenSize,
                                   dimmed: style == nil && isDark ? 0.25 : 0, smooth: false, in: cr)
             return
