@@ -4,19 +4,20 @@ public enum RoadClass: String, CaseIterable, Sendable {
     case motorway, trunk, primary, secondary, tertiary, minor, service, path, rail
 
     /// Fill width in logical pixels on a 512-px tile, by tile zoom. Roads stay thin at city scale
-    /// so the data on top reads first; they widen toward street level.
+    /// so the data on top reads first; they widen toward street level, and keep widening past
+    /// zoom 16 (over-zoomed tiles, map zoom 17–19) as the streets themselves do on screen.
     public var width: ZoomFunction {
         typealias S = ZoomFunction.Stop
         switch self {
-        case .motorway: return ZoomFunction([S(5, 0.6), S(8, 1.2), S(11, 2.2), S(14, 5.5), S(16, 11)])
-        case .trunk: return ZoomFunction([S(6, 0.5), S(9, 1.0), S(11, 2.0), S(14, 5.0), S(16, 10)])
-        case .primary: return ZoomFunction([S(7, 0.5), S(10, 1.0), S(12, 2.0), S(14, 4.6), S(16, 9)])
-        case .secondary: return ZoomFunction([S(9, 0.5), S(12, 1.4), S(14, 3.8), S(16, 8)])
-        case .tertiary: return ZoomFunction([S(10, 0.5), S(12, 1.0), S(14, 3.2), S(16, 7)])
-        case .minor: return ZoomFunction([S(12, 0.4), S(13, 0.9), S(14, 2.2), S(16, 5.5)])
-        case .service: return ZoomFunction([S(13, 0.4), S(14, 1.1), S(16, 3)])
-        case .path: return ZoomFunction([S(13, 0.5), S(14, 0.8), S(16, 1.4)])
-        case .rail: return ZoomFunction([S(10, 0.5), S(14, 1.0), S(16, 1.6)])
+        case .motorway: return ZoomFunction([S(5, 0.6), S(8, 1.2), S(11, 2.2), S(14, 5.5), S(16, 11), S(18, 30)])
+        case .trunk: return ZoomFunction([S(6, 0.5), S(9, 1.0), S(11, 2.0), S(14, 5.0), S(16, 10), S(18, 27)])
+        case .primary: return ZoomFunction([S(7, 0.5), S(10, 1.0), S(12, 2.0), S(14, 4.6), S(16, 9), S(18, 25)])
+        case .secondary: return ZoomFunction([S(9, 0.5), S(12, 1.4), S(14, 3.8), S(16, 8), S(18, 22)])
+        case .tertiary: return ZoomFunction([S(10, 0.5), S(12, 1.0), S(14, 3.2), S(16, 7), S(18, 19)])
+        case .minor: return ZoomFunction([S(12, 0.4), S(13, 0.9), S(14, 2.2), S(16, 5.5), S(18, 15)])
+        case .service: return ZoomFunction([S(13, 0.4), S(14, 1.1), S(16, 3), S(18, 8)])
+        case .path: return ZoomFunction([S(13, 0.5), S(14, 0.8), S(16, 1.4), S(18, 2.6)])
+        case .rail: return ZoomFunction([S(10, 0.5), S(14, 1.0), S(16, 1.6), S(18, 2.6)])
         }
     }
 
