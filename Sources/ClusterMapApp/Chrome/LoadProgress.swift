@@ -13,6 +13,12 @@ final class LoadProgress {
     private var loading = false
     private var loadNumber = 0
     private var name = ""
+    /// Whether the file is read and its places are being indexed (a phase with no fraction of
+    /// its own: at 10M points it is most of the wait, so the bar pulses instead of sitting full).
+    private var indexing = false
+
+    /// How often the bar moves while indexing.
+    static let pulseMs: UInt32 = 120
 
     /// Loads shorter than this never show the panel.
     static let showDelayMs: UInt32 = 150
@@ -57,6 +63,7 @@ final class LoadProgress {
         self.name = name
         gtk_label_set_text(opaque(title), "Loading \(name)…")
         gtk_progress_bar_set_fraction(opaque(bar), 0)
+        indexing = false
         let number = loadNumber
         runAfter(milliseconds: LoadProgress.showDelayMs) {
             guard let p = currentChrome?.progress, p.loading, p.loadNumber == number else { return }
@@ -66,8 +73,24 @@ final class LoadProgress {
 
     func progress(_ fraction: Double) {
         let f = max(0, min(1, fraction.isFinite ? fraction : 0))
+        guard f < 0.999 else { return startIndexing() }
         gtk_progress_bar_set_fraction(opaque(bar), f)
-        gtk_label_set_text(opaque(title), f >= 0.999 ? "Indexing \(name)…" : "Loading \(name)…")
+        gtk_label_set_text(opaque(title), "Loading \(name)…")
+    }
+
+    /// The file is read: the bar pulses until the places are indexed.
+    private func startIndexing() {
+        guard !indexing else { return }
+        indexing = true
+        gtk_label_set_text(opaque(title), "Indexing \(name)…")
+        gtk_progress_bar_set_pulse_step(opaque(bar), 0.08)
+        pulse(loadNumber)
+    }
+
+    private func pulse(_ number: Int) {
+        guard loading, indexing, loadNumber == number else { return }
+        gtk_progress_bar_pulse(opaque(bar))
+        runAfter(milliseconds: LoadProgress.pulseMs) { currentChrome?.progress.pulse(number) }
     }
 
     /// A stream of unknown size: the bar pulses and the title counts what has arrived.
@@ -79,6 +102,7 @@ final class LoadProgress {
 
     func end() {
         loading = false
+        indexing = false
         gtk_widget_set_visible(panel, 0)
     }
 
