@@ -58,8 +58,10 @@ enum ChromeStyle {
       box-shadow: 0 1px 4px alpha(black, 0.28), 0 0 0 1px alpha(black, 0.10);
     }
     .cm-replay button { min-width: 30px; min-height: 30px; padding: 0; }
+    /* Opaque: bubbles and names under a see-through card read as smudges (the dark theme's
+       card let them through plainly). */
     .cm-legend {
-      background: alpha(@theme_base_color, 0.94);
+      background: @theme_base_color;
       color: @theme_fg_color;
       border-radius: 10px;
       padding: 6px 10px 8px 10px;
