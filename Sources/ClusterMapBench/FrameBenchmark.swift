@@ -208,7 +208,7 @@ func runFrameBenchmark(_ args: [String]) {
                 let deadline = nowMs() + 10_000
                 repeat {
                     renderer.draw(in: cr, camera: start)
-                    if renderer.baseMap.lastFrameWasExact { break }
+                    if renderer.lastFrameWasExact { break }
                     Thread.sleep(forTimeInterval: 0.02)
                 } while nowMs() < deadline
             }

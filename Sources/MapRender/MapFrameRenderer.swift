@@ -13,10 +13,14 @@ public protocol MapOverlay: AnyObject {
     /// Draws as `draw(in:camera:palette:)`; `isAnimating` while the camera moves (an overlay may
     /// then leave costly new parts for a later frame). By default the same as at rest.
     func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool)
+    /// Whether the overlay will cover the whole view with opaque pixels for this camera (then the
+    /// base map under it isn't drawn). By default false.
+    func hidesBaseMap(camera: Camera, palette: MapPalette, scale: Double) -> Bool
 }
 
 extension MapOverlay {
     public var contentVersion: Int? { nil }
+    public func hidesBaseMap(camera: Camera, palette: MapPalette, scale: Double) -> Bool { false }
     public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool) {
         draw(in: cr, camera: camera, palette: palette)
     }
@@ -30,6 +34,9 @@ public final class MapFrameRenderer {
     public let baseMap: BaseMapRenderer
     /// Overlays drawn in order over the base map.
     public var overlays: [any MapOverlay] = []
+    /// Whether the last frame drawn was exact: the base map's exact tiles, or an overlay that hid it
+    /// with everything in.
+    public private(set) var lastFrameWasExact = false
     /// Attribution text for the data in use (plain text).
     public var attribution: String
     /// Whether to draw the scale bar.
@@ -81,7 +88,12 @@ public final class MapFrameRenderer {
         defer { if baseMap.usesBothCores { BandHelper.shared.frameEnds() } }
         cairo_save(cr)
         let t0 = BandHelper.threadCPU()
-        baseMap.draw(in: cr, camera: camera, isAnimating: isAnimating)
+        // Under a street map whose tiles are all in, the built-in map would be painted only to be
+        // covered (28 % of a zoom-animation frame's drawing over Florence's tiles).
+        let scale = BaseMapRenderer.deviceScale(of: cr)
+        let hidden = overlays.contains { $0.hidesBaseMap(camera: camera, palette: palette, scale: scale) }
+        if !hidden { baseMap.draw(in: cr, camera: camera, isAnimating: isAnimating) }
+        lastFrameWasExact = hidden || baseMap.lastFrameWasExact
         let t1 = BandHelper.threadCPU()
         for overlay in overlays {
             cairo_save(cr)
@@ -94,12 +106,12 @@ public final class MapFrameRenderer {
         lastFramePhases = FramePhases(baseMap: t1 - t0, overlays: t2 - t1, chrome: BandHelper.threadCPU() - t2)
         // Keep a copy once the same frame at rest comes twice in a row (the base map has settled
         // on exact tiles), so that further redraws of it are a single copy.
-        if let key, key == lastRestingKey, baseMap.lastFrameWasExact {
+        if let key, key == lastRestingKey, lastFrameWasExact {
             keepRestingFrame(from: cr, key: key)
         } else if restingFrame?.key != key {
             restingFrame = nil
         }
-        lastRestingKey = baseMap.lastFrameWasExact ? key : nil
+        lastRestingKey = lastFrameWasExact ? key : nil
     }
 
     /// Drawing-thread CPU milliseconds of the parts of a frame (for benchmarks).

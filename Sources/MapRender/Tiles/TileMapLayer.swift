@@ -264,6 +264,24 @@ public final class TileMapLayer: MapOverlay {
 
     // MARK: MapOverlay
 
+    /// Whether this frame's tiles cover the whole view with opaque pixels: a vector street map
+    /// (tiles painted opaque; raster tiles may be transparent) with every tile in, none fading,
+    /// and the view inside the world's rows.
+    public func hidesBaseMap(camera: Camera, palette: MapPalette, scale: Double) -> Bool {
+        guard style != nil else { return false }
+        let c = camera.centerWorldPixel, half = camera.viewportSize.height / 2
+        guard c.y - half >= 0, c.y + half <= camera.worldSize else { return false }
+        let all = placements(camera)
+        guard !all.isEmpty else { return false }
+        let now = ProcessInfo.processInfo.systemUptime
+        for p in all {
+            let key = Key(tile: painted(p).tile, dark: palette.isDark, scale: scale)
+            guard cache.contains(key) else { return false }
+            if let arrival = arrivals[key], TileFade.opacity(arrival: arrival, now: now) < 1 { return false }
+        }
+        return true
+    }
+
     /// Changes when a tile arrives; nil while tiles fade in (the frame can't be reused then).
     public var contentVersion: Int? { arrivals.isEmpty ? version : nil }
 
