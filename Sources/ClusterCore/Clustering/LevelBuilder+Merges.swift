@@ -1,3 +1,4 @@
+import CIndexSweep
 import Dispatch
 
 /// The slot builder's greedy pass, in two steps: which origins take which slots is decided
@@ -83,7 +84,12 @@ extension LevelBuilder {
             let p = CommitPointers(origins: origins.baseAddress!, takenEnd: takenEnd.baseAddress!, taken: taken.baseAddress,
                                    rows: rows.baseAddress! + c0, children: children.baseAddress! + child0)
             DispatchQueue.concurrentPerform(iterations: parts) { h in
-                for c in (k * h / parts)..<(k * (h + 1) / parts) {
+                let cEnd = k * (h + 1) / parts
+                // Members and origins are read at random: their cache lines are asked for a few
+                // ahead, so that several misses are under way at once.
+                let takenEnd = cEnd == 0 ? 0 : Int(p.takenEnd[cEnd - 1]), ahead = Self.commitDistance
+                for c in (k * h / parts)..<cEnd {
+                    if c + ahead < cEnd { cis_prefetch(slots.item + Int(p.origins[c + ahead])) }
                     let i = Int(p.origins[c])
                     let origin = slots.item[i]
                     var numPoints = origin.count
@@ -92,6 +98,7 @@ extension LevelBuilder {
                     var out = p.children + c + first
                     out.pointee = origin.ref
                     for m in first..<end {
+                        if m + ahead < takenEnd { cis_prefetch(slots.item + Int(p.taken![m + ahead])) }
                         let other = slots.item[Int(p.taken![m])]
                         numPoints += other.count
                         wx += other.x * Double(other.count)
@@ -106,6 +113,9 @@ extension LevelBuilder {
             }
         }}}}}
     }
+
+    /// How many clusters (and members) ahead `commit` asks for an item's cache line.
+    static let commitDistance = 8
 
     /// The buffers `commit`'s threads read and write (disjoint parts).
     private struct CommitPointers: @unchecked Sendable {
@@ -142,6 +152,7 @@ extension LevelBuilder {
             }
             if inSpare { swap(&edges, &spare) }
         }
+        buildTrace("edges sorted \(m)")
         edges.withUnsafeBufferPointer { ed in
             var k = 0
             while k < m {
