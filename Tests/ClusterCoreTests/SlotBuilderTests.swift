@@ -67,6 +67,35 @@ final class SlotBuilderTests: XCTestCase {
         }
     }
 
+    /// A band's stored levels are the same whether `finish` merges and gathers its entries in one
+    /// part or in several on as many threads (big bands use two): every level's coordinates,
+    /// items, query directory, level ranges and counts, and so the clusters.
+    func testBandsFinishedInPartsEqualOneFinishedInOne() {
+        let points = Fixtures.uniform(30_000, seed: 62) + Fixtures.denseCity(3000, seed: 63) + Fixtures.sameSpot(100)
+            + Fixtures.withInvalid(300, seed: 64)
+        defer { PairBand.forcedFinishParts = nil }
+        PairBand.forcedFinishParts = 1
+        let one = HierarchicalClusterer(points: points, categories: [], values: [], options: .init(), maxBandLength: 8)
+        for parts in [2, 3] {
+            PairBand.forcedFinishParts = parts
+            let many = HierarchicalClusterer(points: points, categories: [], values: [], options: .init(), maxBandLength: 8)
+            assertSameClusters(many, one, "finished in \(parts) parts")
+            XCTAssertEqual(many.levels.count, one.levels.count)
+            for (a, b) in zip(many.levels, one.levels) {
+                XCTAssertEqual(a.level, b.level)
+                XCTAssertEqual(a.count, b.count, "level \(a.level)")
+                XCTAssertEqual(a.index.x, b.index.x, "level \(a.level)")
+                XCTAssertEqual(a.index.y, b.index.y, "level \(a.level)")
+                XCTAssertEqual(a.index.items, b.index.items, "level \(a.level)")
+                XCTAssertEqual(a.index.directory, b.index.directory, "level \(a.level)")
+                XCTAssertEqual(a.highest, b.highest, "level \(a.level)")
+                XCTAssertEqual(a.lowest, b.lowest, "level \(a.level)")
+            }
+            // Bands of several levels with clusters appended were finished (the path in parts).
+            XCTAssertTrue(many.levels.contains { !$0.highest.isEmpty })
+        }
+    }
+
     /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
     /// origins, children in order, zooms) and the items on every level.
     private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
