@@ -160,6 +160,11 @@ final class SlotBuilderTests: XCTestCase {
         }
         let one = band(parts: 1), two = band(parts: 2), three = band(parts: 3)
         let pairs = one.candidatePairs
+        // Past the budget (the candidate checks plus one per entry), the sweep gives up.
+        var tight = one
+        XCTAssertFalse(tight.sweepPairs(budget: one.sweepWork + n - 1, parts: 1), "one check over the budget")
+        var enough = one
+        XCTAssertTrue(enough.sweepPairs(budget: one.sweepWork + n, parts: 1), "exactly the budget")
         XCTAssertGreaterThan(pairs.count, 1000)
         XCTAssertTrue(pairs.elementsEqual(two.candidatePairs) { $0 == $1 }, "two parts")
         XCTAssertTrue(pairs.elementsEqual(three.candidatePairs) { $0 == $1 }, "three parts")

@@ -36,6 +36,15 @@ typedef struct {
 int cis_sweep_forward(const cis_sweep_input *input, long from, long to, double eps, double r2, long budget,
                       uint64_t *out, long capacity, cis_sweep_state *state);
 
+/// `PairBand`'s sweep for entries `state->a ..< to` of `n` sorted ones (the same candidates, pairs,
+/// zooms, order and budget rule): a pair `a << 32 | b` where the larger of the two axis distances is
+/// within `eps[0]`, with zoom `lastZoom + z`, z the last index whose `eps[z]` covers it (`eps`
+/// decreasing, `epsCount` ≥ 1). `pairs` and `zooms` have room for `capacity`; returns as
+/// `cis_sweep_forward` does. Branch-free per candidate.
+int cis_sweep_pairs(const uint64_t *keys, const float *xs, const float *ys, long n, uint64_t width, const double *eps,
+                    int epsCount, int lastZoom, long from, long to, long budget, uint64_t *pairs, uint8_t *zooms,
+                    long capacity, cis_sweep_state *state);
+
 /// Asks for the cache line at `p` ahead of a read (the index build's gathers read items at random).
 static inline void cis_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
