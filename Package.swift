@@ -16,7 +16,9 @@ let package = Package(
         .executable(name: "clustermap-bench", targets: ["ClusterMapBench"]),
     ],
     targets: [
-        .target(name: "ClusterCore"),
+        // The index build's dense-level neighbour sweep (branch-free; optimised in debug too).
+        .target(name: "CIndexSweep", cSettings: cKernelSettings),
+        .target(name: "ClusterCore", dependencies: ["CIndexSweep"]),
         .target(name: "MapModel", dependencies: ["ClusterCore"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer gzip (vector tiles): about twice zlib's inflate speed.

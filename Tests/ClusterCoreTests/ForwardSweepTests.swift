@@ -51,6 +51,61 @@ final class ForwardSweepTests: XCTestCase {
         }
     }
 
+    /// The C kernels behind `sweepForward` (AVX2 and portable) skip dead entries (either end of a
+    /// pair) and stop past the budget like the general sweep; on one and two parts, with a buffer
+    /// that grows.
+    func testForwardSweepSkipsDeadEntriesAndKeepsTheBudget() {
+        let points = Fixtures.uniform(70_000, seed: 76) + Fixtures.denseCity(3000, seed: 77) + Fixtures.sameSpot(40)
+        let slots = LevelBuilder.Slots(points: points)
+        defer { slots.deallocate() }
+        let alive = slots.mergeSome(killing: 0.1, seed: 78)
+        let radius = 40.0 / (512 * 64)
+        let scratch = CellIndex.SortScratch(capacity: slots.n)
+        guard let sorted = LevelBuilder.sortAlive(slots, count: alive, cell: NeighborGraph.cellSize(radius: radius),
+                                                  centres: true, scratch: scratch) else {
+            return XCTFail("a key and a slot fit in 64 bits")
+        }
+        var items = sorted.columns.slots
+        for p in stride(from: 5, to: items.count, by: 13) { items[p] = LevelBand.dead }
+        let c = sorted.columns
+        c.x.withUnsafeBufferPointer { xs in
+        c.y.withUnsafeBufferPointer { ys in
+        items.withUnsafeBufferPointer { item in
+        c.keys.withUnsafeBufferPointer { keys in
+            var input = NeighborGraph.SweepInput(entries: alive, xs: xs.baseAddress!, ys: ys.baseAddress!,
+                                                 item: item.baseAddress!, keys: keys.baseAddress!, shift: 0,
+                                                 width: sorted.width, cell: sorted.cell,
+                                                 cx: UnsafePointer(scratch.cx), cy: UnsafePointer(scratch.cy))
+            input.forwardOnly = true
+            let eps = NeighborGraph.searchDistance(radius: radius), r2 = radius * radius
+            guard let general = NeighborGraph.sweep(input, from: 0, to: alive, eps: eps, r2: r2, budget: .max) else {
+                return XCTFail("no budget")
+            }
+            XCTAssertGreaterThan(general.edges.count, 10_000)
+            XCTAssertFalse(general.edges.contains { $0 >> 32 == UInt64(LevelBand.dead) || $0 & 0xFFFF_FFFF == UInt64(LevelBand.dead) })
+            // Both kernels (AVX2 where the processor has it, and the portable one).
+            defer { NeighborGraph.usePortableSweep(false) }
+            for portable in [false, true] {
+                NeighborGraph.usePortableSweep(portable)
+                var one = GrowingBuffer<UInt64>(capacity: 3)
+                defer { one.deallocate() }
+                XCTAssertEqual(NeighborGraph.sweepForward(input, from: 0, to: alive, eps: eps, r2: r2, budget: .max, into: &one),
+                               general.work)
+                XCTAssertEqual(one.array, general.edges, "portable \(portable)")
+                XCTAssertEqual(NeighborGraph.sweepEdges(input, radius: radius, budget: .max)?.edges, general.edges,
+                               "two parts, portable \(portable)")
+                // The budget: the general sweep's verdict, at the edge of it.
+                for budget in [general.work + alive - 1, general.work + alive] {
+                    var part = GrowingBuffer<UInt64>(capacity: 16)
+                    defer { part.deallocate() }
+                    let found = NeighborGraph.sweepForward(input, from: 0, to: alive, eps: eps, r2: r2, budget: budget, into: &part)
+                    let expected = NeighborGraph.sweep(input, from: 0, to: alive, eps: eps, r2: r2, budget: budget)
+                    XCTAssertEqual(found, expected?.work, "budget \(budget), portable \(portable)")
+                }
+            }
+        }}}}
+    }
+
     /// Uniform points fit a band of several zooms; a pile on one spot does not.
     func testSweepEstimateTellsSparseFromDense() {
         let sparse = LevelBuilder.Slots(points: Fixtures.uniform(50_000, seed: 74))

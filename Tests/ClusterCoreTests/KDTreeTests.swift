@@ -129,6 +129,30 @@ final class KDTreeTests: XCTestCase {
         }
     }
 
+    /// A directory built from the keys in parts on several threads is the one built position by
+    /// position: sizes around the smallest directory and the two-thread threshold, clumps (a
+    /// part's edge inside one block, whole parts in one block) and empty blocks between parts.
+    func testDirectoryInPartsEqualsOneBuiltInTurn() {
+        var r = SeededRandom(seed: 44)
+        for n in [1024, 1025, 4099, 131_071, 131_072, 140_000] {
+            let xs = (0..<n).map { i in i % 2 == 0 ? 0.41 + r.unit() * 0.0001 : (i % 7 == 0 ? 0.9 : r.unit() * 0.5) }
+            let ys = (0..<n).map { i in i % 2 == 0 ? 0.7 + r.unit() * 0.0001 : (i % 7 == 0 ? 0.95 : r.unit() * 0.5) }
+            for cell in [0.0002, 0.01] {
+                var inTurn = CellIndex(xs: xs, ys: ys, cell: cell)
+                let keys = (0..<n).map { inTurn.key(at: $0) }
+                let parted = inTurn
+                inTurn.buildDirectory()
+                XCTAssertFalse(inTurn.directory.isEmpty)
+                for parts in [nil, 1, 2, 3, 8] {
+                    var index = parted
+                    keys.withUnsafeBufferPointer { index.buildDirectory(keys: $0, parts: parts) }
+                    XCTAssertEqual(index.directoryShift, inTurn.directoryShift)
+                    XCTAssertEqual(index.directory, inTurn.directory, "n \(n) cell \(cell) parts \(String(describing: parts))")
+                }
+            }
+        }
+    }
+
     func testNeighborGraphMatchesRadiusQueries() {
         var r = SeededRandom(seed: 51)
         let n = 5000

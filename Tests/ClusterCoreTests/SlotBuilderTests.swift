@@ -67,6 +67,35 @@ final class SlotBuilderTests: XCTestCase {
         }
     }
 
+    /// A band's stored levels are the same whether `finish` merges and gathers its entries in one
+    /// part or in several on as many threads (big bands use two): every level's coordinates,
+    /// items, query directory, level ranges and counts, and so the clusters.
+    func testBandsFinishedInPartsEqualOneFinishedInOne() {
+        let points = Fixtures.uniform(30_000, seed: 62) + Fixtures.denseCity(3000, seed: 63) + Fixtures.sameSpot(100)
+            + Fixtures.withInvalid(300, seed: 64)
+        defer { PairBand.forcedFinishParts = nil }
+        PairBand.forcedFinishParts = 1
+        let one = HierarchicalClusterer(points: points, categories: [], values: [], options: .init(), maxBandLength: 8)
+        for parts in [2, 3] {
+            PairBand.forcedFinishParts = parts
+            let many = HierarchicalClusterer(points: points, categories: [], values: [], options: .init(), maxBandLength: 8)
+            assertSameClusters(many, one, "finished in \(parts) parts")
+            XCTAssertEqual(many.levels.count, one.levels.count)
+            for (a, b) in zip(many.levels, one.levels) {
+                XCTAssertEqual(a.level, b.level)
+                XCTAssertEqual(a.count, b.count, "level \(a.level)")
+                XCTAssertEqual(a.index.x, b.index.x, "level \(a.level)")
+                XCTAssertEqual(a.index.y, b.index.y, "level \(a.level)")
+                XCTAssertEqual(a.index.items, b.index.items, "level \(a.level)")
+                XCTAssertEqual(a.index.directory, b.index.directory, "level \(a.level)")
+                XCTAssertEqual(a.highest, b.highest, "level \(a.level)")
+                XCTAssertEqual(a.lowest, b.lowest, "level \(a.level)")
+            }
+            // Bands of several levels with clusters appended were finished (the path in parts).
+            XCTAssertTrue(many.levels.contains { !$0.highest.isEmpty })
+        }
+    }
+
     /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
     /// origins, children in order, zooms) and the items on every level.
     private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
@@ -131,6 +160,11 @@ final class SlotBuilderTests: XCTestCase {
         }
         let one = band(parts: 1), two = band(parts: 2), three = band(parts: 3)
         let pairs = one.candidatePairs
+        // Past the budget (the candidate checks plus one per entry), the sweep gives up.
+        var tight = one
+        XCTAssertFalse(tight.sweepPairs(budget: one.sweepWork + n - 1, parts: 1), "one check over the budget")
+        var enough = one
+        XCTAssertTrue(enough.sweepPairs(budget: one.sweepWork + n, parts: 1), "exactly the budget")
         XCTAssertGreaterThan(pairs.count, 1000)
         XCTAssertTrue(pairs.elementsEqual(two.candidatePairs) { $0 == $1 }, "two parts")
         XCTAssertTrue(pairs.elementsEqual(three.candidatePairs) { $0 == $1 }, "three parts")

@@ -1,3 +1,4 @@
+import CIndexSweep
 import Dispatch
 
 /// The slot builder's greedy pass, in two steps: which origins take which slots is decided
@@ -26,38 +27,76 @@ extension LevelBuilder {
     /// Decides the level's merges from its edges (`origin << 32 | neighbour`, origin < neighbour):
     /// in slot order, each origin still alive takes every neighbour still alive. Kills the taken
     /// slots. `spare` is a reusable sort buffer.
+    ///
+    /// The walk is serial (an origin's fate depends on every origin before it), so it is written
+    /// without a branch per edge: each target is written and counted only if it was alive, and
+    /// its bit cleared either way (whether a neighbour is still alive is hard to predict on
+    /// dense levels; the walk took ~18 % less CPU at 1M points this way).
     static func resolve(_ edges: inout [UInt64], spare: inout [UInt64], slots: Slots, into merges: inout LevelMerges) {
         merges.removeAll()
-        forEachOrigin(&edges, spare: &spare, slots: slots.n) { i, targets in
-            guard slots.isAlive(i) else { return }
-            let start = merges.taken.count
-            for t in targets {
-                let j = Int(t & 0xFFFF_FFFF)
-                if slots.isAlive(j) {
-                    slots.kill(j)
-                    merges.taken.append(UInt32(j))
-                }
-            }
-            let end = merges.taken.count
-            guard end > start else { return }
-            if end - start > 1 {
-                // Members in visiting order (the edges of one origin come in sweep order).
-                merges.taken.withUnsafeMutableBufferPointer { t in
-                    for a in (start + 1)..<end {
-                        let v = t[a]
-                        var b = a - 1
-                        while b >= start && t[b] > v {
-                            t[b + 1] = t[b]
-                            b -= 1
+        sortByOrigin(&edges, spare: &spare, slots: slots.n)
+        let m = edges.count
+        guard m > 0 else { return }
+        let alive = slots.alive
+        edges.withUnsafeBufferPointer { ed in
+            var k = 0
+            while k < m {
+                // A chunk of whole groups; the arrays get room for the most it can add (every
+                // edge taking its target, an origin per edge) and are trimmed after it, so that
+                // they stay near their real size (and keep their capacity from level to level).
+                var end = min(m, k + Self.resolveChunk)
+                while end < m && ed[end] >> 32 == ed[end - 1] >> 32 { end += 1 }
+                var taken = merges.taken.count, origins = merges.origins.count
+                merges.taken.append(contentsOf: repeatElement(0, count: end - k))
+                merges.origins.append(contentsOf: repeatElement(0, count: end - k))
+                merges.takenEnd.append(contentsOf: repeatElement(0, count: end - k))
+                merges.taken.withUnsafeMutableBufferPointer { out in
+                merges.origins.withUnsafeMutableBufferPointer { originOut in
+                merges.takenEnd.withUnsafeMutableBufferPointer { endOut in
+                    while k < end {
+                        let i = Int(ed[k] >> 32)
+                        var g = k + 1
+                        while g < end && Int(ed[g] >> 32) == i { g += 1 }
+                        if alive[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+                            let start = taken
+                            for e in k..<g {
+                                let j = Int(ed[e] & 0xFFFF_FFFF)
+                                let w = j >> 6, bit = UInt64(j & 63)
+                                let word = alive[w]
+                                out[taken] = UInt32(truncatingIfNeeded: j)
+                                taken &+= Int(truncatingIfNeeded: (word >> bit) & 1)
+                                alive[w] = word & ~(1 << bit)
+                            }
+                            if taken > start {
+                                if taken - start > 1 {
+                                    // Members in visiting order (an origin's edges come in sweep order).
+                                    for a in (start + 1)..<taken {
+                                        let v = out[a]
+                                        var b = a - 1
+                                        while b >= start && out[b] > v {
+                                            out[b + 1] = out[b]
+                                            b -= 1
+                                        }
+                                        out[b + 1] = v
+                                    }
+                                }
+                                originOut[origins] = UInt32(truncatingIfNeeded: i)
+                                endOut[origins] = UInt32(truncatingIfNeeded: taken)
+                                origins += 1
+                            }
                         }
-                        t[b + 1] = v
+                        k = g
                     }
-                }
+                }}}
+                merges.taken.removeLast(merges.taken.count - taken)
+                merges.origins.removeLast(merges.origins.count - origins)
+                merges.takenEnd.removeLast(merges.takenEnd.count - origins)
             }
-            merges.origins.append(UInt32(i))
-            merges.takenEnd.append(UInt32(end))
         }
     }
+
+    /// Edges per chunk of `resolve`'s walk.
+    static let resolveChunk = 1 << 16
 
     /// Appends the level's clusters to `table` (zoom `zoom`, numbered from `table.rows.count` in
     /// origin order) and puts each in its origin's slot: centres summed origin first, then in
@@ -83,7 +122,12 @@ extension LevelBuilder {
             let p = CommitPointers(origins: origins.baseAddress!, takenEnd: takenEnd.baseAddress!, taken: taken.baseAddress,
                                    rows: rows.baseAddress! + c0, children: children.baseAddress! + child0)
             DispatchQueue.concurrentPerform(iterations: parts) { h in
-                for c in (k * h / parts)..<(k * (h + 1) / parts) {
+                let cEnd = k * (h + 1) / parts
+                // Members and origins are read at random: their cache lines are asked for a few
+                // ahead, so that several misses are under way at once.
+                let takenEnd = cEnd == 0 ? 0 : Int(p.takenEnd[cEnd - 1]), ahead = Self.commitDistance
+                for c in (k * h / parts)..<cEnd {
+                    if c + ahead < cEnd { cis_prefetch(slots.item + Int(p.origins[c + ahead])) }
                     let i = Int(p.origins[c])
                     let origin = slots.item[i]
                     var numPoints = origin.count
@@ -92,6 +136,7 @@ extension LevelBuilder {
                     var out = p.children + c + first
                     out.pointee = origin.ref
                     for m in first..<end {
+                        if m + ahead < takenEnd { cis_prefetch(slots.item + Int(p.taken![m + ahead])) }
                         let other = slots.item[Int(p.taken![m])]
                         numPoints += other.count
                         wx += other.x * Double(other.count)
@@ -107,6 +152,9 @@ extension LevelBuilder {
         }}}}}
     }
 
+    /// How many clusters (and members) ahead `commit` asks for an item's cache line.
+    static let commitDistance = 8
+
     /// The buffers `commit`'s threads read and write (disjoint parts).
     private struct CommitPointers: @unchecked Sendable {
         let origins: UnsafePointer<UInt32>
@@ -116,11 +164,10 @@ extension LevelBuilder {
         let children: UnsafeMutablePointer<UInt32>
     }
 
-    /// Calls `body(origin, edges)` for each slot with edges (`slot << 32 | neighbour`), in slot
-    /// order; a group's neighbours come in any order. Few edges are sorted; many get an LSD
-    /// radix sort on the origin's bits (`spare`: a reusable buffer).
-    static func forEachOrigin(_ edges: inout [UInt64], spare: inout [UInt64], slots n: Int,
-                              _ body: (Int, UnsafeBufferPointer<UInt64>) -> Void) {
+    /// Sorts the edges (`slot << 32 | neighbour`) by slot; a slot's neighbours come in any order.
+    /// Few edges are sorted; many get an LSD radix sort on the origin's bits (`spare`: a reusable
+    /// buffer).
+    static func sortByOrigin(_ edges: inout [UInt64], spare: inout [UInt64], slots n: Int) {
         let m = edges.count
         if m == 0 { return }
         if m < 4096 {
@@ -142,15 +189,6 @@ extension LevelBuilder {
             }
             if inSpare { swap(&edges, &spare) }
         }
-        edges.withUnsafeBufferPointer { ed in
-            var k = 0
-            while k < m {
-                let i = ed[k] >> 32
-                var g = k + 1
-                while g < m && ed[g] >> 32 == i { g += 1 }
-                body(Int(i), UnsafeBufferPointer(rebasing: ed[k..<g]))
-                k = g
-            }
-        }
+        buildTrace("edges sorted \(m)")
     }
 }

@@ -1,3 +1,4 @@
+import CIndexSweep
 import Dispatch
 
 extension LevelBuilder {
@@ -65,7 +66,13 @@ extension LevelBuilder {
                             DispatchQueue.concurrentPerform(iterations: parts) { h in
                                 guard let keys = out.keys, let xs = out.x, let ys = out.y, let ss = out.slots,
                                       let rs = out.refs else { return }
-                                for p in (m * h / parts)..<(m * (h + 1) / parts) {
+                                let end = (m * (h + 1) / parts)
+                                for p in (m * h / parts)..<end {
+                                    // The items are read at random: ask for the one needed a few
+                                    // entries on, so that several misses are under way at once.
+                                    if p + Self.gatherDistance < end {
+                                        cis_prefetch(slots.item + Int(out.sorted[p + Self.gatherDistance] & mask))
+                                    }
                                     let v = out.sorted[p]
                                     let s = Int(v & mask)
                                     let item = slots.item[s]
@@ -95,6 +102,9 @@ extension LevelBuilder {
         scratch.discardSortContents()
         return (cell, width, PairBand.Columns(keys: keys, x: x, y: y, slots: slotColumn, refs: refs))
     }
+
+    /// How many entries ahead a gather asks for an item's cache line.
+    static let gatherDistance = 16
 
     /// The buffers `sortAlive`'s gather threads write (disjoint parts).
     private struct GatherPointers: @unchecked Sendable {

@@ -204,7 +204,7 @@ extension LevelBuilder {
             }
             // Only the exact sweep reads the centres in cell order: not resident through the merges.
             scratch.discardCentreContents()
-            buildTrace("z\(z) edges \(edges.count)")
+            buildTrace("z\(z) edges \(edges.count) work \(work) alive \(aliveCount)")
             // Merged entries are marked in bands that store more than one level.
             let multiLevel = band.topLevel - 1 > band.lastZoom
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A stored level's key directory: where each block of keys starts, so that a box query finds a
 /// grid row's first cell with one lookup and a search over a few neighbouring entries instead of
 /// galloping or bisecting the whole index (a dozen cache-missing probes per row: the cost of a
@@ -40,6 +42,31 @@ extension CellIndex {
             count += 1
         }
 
+        /// Adds positions 0..<n with the given keys (non-decreasing) to an empty builder, in `parts`
+        /// parts on as many threads: the same directory as adding them in turn. A part's first
+        /// block is the one after the previous part's last key's, so every block is set by one part.
+        mutating func addAll(_ keys: UnsafePointer<UInt64>, count n: Int, parts: Int) {
+            precondition(count == 0 && next == 0, "addAll needs an empty builder")
+            guard n > 0 else { return }
+            let parts = max(1, min(parts, n))
+            let shift = self.shift
+            let out = SendablePointer(starts), k = SendableConstPointer(keys)
+            DispatchQueue.concurrentPerform(iterations: parts) { h in
+                let from = n * h / parts, to = n * (h + 1) / parts
+                guard let starts = out.pointer, let keys = k.pointer, from < to else { return }
+                var next = from == 0 ? 0 : Int(keys[from - 1] >> shift) + 1
+                for p in from..<to {
+                    let b = Int(keys[p] >> shift)
+                    while next <= b {
+                        starts[next] = UInt32(truncatingIfNeeded: p)
+                        next += 1
+                    }
+                }
+            }
+            count = n
+            next = Int(keys[n - 1] >> shift) + 1
+        }
+
         /// The directory (blocks past the last key start at the end); frees the buffer.
         func finished() -> [UInt32] {
             for b in next..<blocks { starts[b] = UInt32(count) }
@@ -64,10 +91,12 @@ extension CellIndex {
         setDirectory(builder)
     }
 
-    /// Builds the directory from the positions' keys, already known (a band's).
-    mutating func buildDirectory(keys: UnsafeBufferPointer<UInt64>) {
+    /// Builds the directory from the positions' keys, already known (a band's), on two threads
+    /// for big indexes (a dense level's directory was a serial step of the build); `parts` for tests.
+    mutating func buildDirectory(keys: UnsafeBufferPointer<UInt64>, parts: Int? = nil) {
         guard var builder = DirectoryBuilder(capacity: count, width: width) else { return }
-        for k in keys.prefix(count) { builder.add(k) }
+        precondition(keys.count >= count, "a key per position")
+        builder.addAll(keys.baseAddress!, count: count, parts: parts ?? (count >= 131_072 ? 2 : 1))
         setDirectory(builder)
     }
 

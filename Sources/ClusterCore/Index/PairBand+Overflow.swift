@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A band's new clusters (overflow entries) and the stored levels.
 ///
 /// A level's new clusters are appended together: sorted by cell key, their candidate pairs are
@@ -102,8 +104,10 @@ extension PairBand {
     }
 
     /// The stored levels, highest first: the entries merged into cell order (overflow entries
-    /// after the sorted ones of their cell), each level with the entries on it.
-    func finish() -> [HierarchicalClusterer.Level] {
+    /// after the sorted ones of their cell), each level with the entries on it. In two parts on
+    /// two threads for big bands (`parts` for tests): a part takes the entries of a range of
+    /// keys, which the merge puts together, so the levels are the same.
+    func finish(parts: Int? = nil) -> [HierarchicalClusterer.Level] {
         let top = topLevel, bottom = bottomLevel
         if top == bottom && keys.count == sortedCount {
             // One level holding every entry, already in cell order.
@@ -113,61 +117,109 @@ extension PairBand {
         }
         let filtered = top != bottom
         let total = keys.count, sorted = sortedCount, overflow = overflowKeys.count
-        // The entries in cell order (a merge of the sorted ones and the overflow ones), without
-        // those of a level this band does not store.
+        let parts = max(1, min(parts ?? Self.forcedFinishParts ?? (total >= 131_072 ? 2 : 1), sorted))
+        // Part h merges sorted entries sortedFrom[h]..<sortedFrom[h + 1] and overflow entries
+        // overflowFrom[h]..<overflowFrom[h + 1]: those with keys from the h-th split key on.
+        var sortedFrom = [Int](repeating: 0, count: parts + 1), overflowFrom = sortedFrom
+        sortedFrom[parts] = sorted
+        overflowFrom[parts] = overflow
+        for h in 1..<max(parts, 1) {
+            let split = keys[sorted * h / parts]
+            sortedFrom[h] = CellIndex.gallop({ keys[$0] }, from: 0, end: sorted, split)
+            overflowFrom[h] = CellIndex.gallop({ overflowKeys[$0] }, from: 0, end: overflow, split)
+        }
+        let sortedStarts = sortedFrom, overflowStarts = overflowFrom
+        // The stored entries in cell order and their keys (a level this band does not store left
+        // out): each part writes from its first entry's place on, then they are moved together.
         let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(total, 1))
-        defer { order.deallocate() }
-        var stored = 0
-        // The stored entries' keys come in order here: the query directory is built on the way.
-        var directory = CellIndex.DirectoryBuilder(capacity: total, width: width)
+        let orderKeys = LargeBuffer.allocate(UInt64.self, count: max(total, 1))
+        defer {
+            order.deallocate()
+            LargeBuffer.free(orderKeys, count: max(total, 1))
+        }
+        let storedIn = UnsafeMutablePointer<Int>.allocate(capacity: parts)
+        defer { storedIn.deallocate() }
+        let out = FinishPointers(order: order, keys: orderKeys, stored: storedIn)
         keys.withUnsafeBufferPointer { keys in
         overflowKeys.withUnsafeBufferPointer { overflowKeys in
         overflowEntries.withUnsafeBufferPointer { overflowEntries in
         highest.withUnsafeBufferPointer { highest in
         lowest.withUnsafeBufferPointer { lowest in
-            var i = 0, j = 0
-            while i < sorted || j < overflow {
-                let e: Int, key: UInt64
-                if j == overflow || (i < sorted && keys[i] <= overflowKeys[j]) {
-                    (e, key) = (i, keys[i])
-                    i += 1
-                } else {
-                    (e, key) = (Int(overflowEntries[j]), overflowKeys[j])
-                    j += 1
+            let input = FinishInput(keys: keys.baseAddress!, overflowKeys: overflowKeys.baseAddress,
+                                    overflowEntries: overflowEntries.baseAddress, highest: highest.baseAddress!,
+                                    lowest: lowest.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: parts) { h in
+                var i = sortedStarts[h], j = overflowStarts[h]
+                let iEnd = sortedStarts[h + 1], jEnd = overflowStarts[h + 1]
+                let first = i + j
+                var at = first
+                while i < iEnd || j < jEnd {
+                    let e: Int, key: UInt64
+                    if j == jEnd || (i < iEnd && input.keys[i] <= input.overflowKeys![j]) {
+                        (e, key) = (i, input.keys[i])
+                        i += 1
+                    } else {
+                        (e, key) = (Int(input.overflowEntries![j]), input.overflowKeys![j])
+                        j += 1
+                    }
+                    let low = input.lowest[e] == Self.onBottom ? bottom : Int(input.lowest[e])
+                    if low <= Int(input.highest[e]) {
+                        out.order[at] = UInt32(e)
+                        out.keys[at] = key
+                        at += 1
+                    }
                 }
-                let low = lowest[e] == Self.onBottom ? bottom : Int(lowest[e])
-                if low <= Int(highest[e]) {
-                    order[stored] = UInt32(e)
-                    stored += 1
-                    directory?.add(key)
-                }
+                out.stored[h] = at - first
             }
         }}}}}
-        var counts = [Int](repeating: 0, count: top - bottom + 2)
+        var moved = storedIn[0]
+        for h in 1..<max(parts, 1) {
+            let first = sortedStarts[h] + overflowStarts[h]
+            if first != moved {
+                (order + moved).update(from: order + first, count: storedIn[h])
+                (orderKeys + moved).update(from: orderKeys + first, count: storedIn[h])
+            }
+            moved += storedIn[h]
+        }
+        let stored = moved
+        // The query directory from the stored keys (room as for every entry, as before).
+        var directory = CellIndex.DirectoryBuilder(capacity: total, width: width)
+        directory?.addAll(orderKeys, count: stored, parts: parts)
+        // Levels' entry counts: per part, a difference array (+1 at an entry's highest level,
+        // −1 below its lowest), summed.
+        let levels = top - bottom + 2
+        var partCounts = [Int](repeating: 0, count: parts * levels)
         var oy = [Float](), orefs = [UInt32](), ohigh = [UInt8](), olow = [UInt8]()
         let ox = [Float](unsafeUninitializedCapacity: stored) { ox, oxc in
         oy = [Float](unsafeUninitializedCapacity: stored) { oy, oyc in
         orefs = [UInt32](unsafeUninitializedCapacity: stored) { orefs, orc in
         ohigh = [UInt8](unsafeUninitializedCapacity: filtered ? stored : 0) { ohigh, ohc in
         olow = [UInt8](unsafeUninitializedCapacity: filtered ? stored : 0) { olow, olc in
-        counts.withUnsafeMutableBufferPointer { counts in
+        partCounts.withUnsafeMutableBufferPointer { counts in
         x.withUnsafeBufferPointer { x in
         y.withUnsafeBufferPointer { y in
         refs.withUnsafeBufferPointer { refs in
         highest.withUnsafeBufferPointer { highest in
         lowest.withUnsafeBufferPointer { lowest in
-            for k in 0..<stored {
-                let e = Int(order[k])
-                let high = Int(highest[e]), low = lowest[e] == Self.onBottom ? bottom : Int(lowest[e])
-                ox[k] = x[e]
-                oy[k] = y[e]
-                orefs[k] = refs[e]
-                if filtered {
-                    ohigh[k] = UInt8(high)
-                    olow[k] = UInt8(low)
+            let g = FinishGather(order: order, ox: ox.baseAddress, oy: oy.baseAddress, orefs: orefs.baseAddress,
+                                 ohigh: ohigh.baseAddress, olow: olow.baseAddress, counts: counts.baseAddress!,
+                                 x: x.baseAddress!, y: y.baseAddress!, refs: refs.baseAddress!,
+                                 highest: highest.baseAddress!, lowest: lowest.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: parts) { h in
+                let counts = g.counts + h * levels
+                for k in (stored * h / parts)..<(stored * (h + 1) / parts) {
+                    let e = Int(g.order[k])
+                    let high = Int(g.highest[e]), low = g.lowest[e] == Self.onBottom ? bottom : Int(g.lowest[e])
+                    g.ox![k] = g.x[e]
+                    g.oy![k] = g.y[e]
+                    g.orefs![k] = g.refs[e]
+                    if filtered {
+                        g.ohigh![k] = UInt8(high)
+                        g.olow![k] = UInt8(low)
+                    }
+                    counts[top - high] += 1
+                    counts[top - low + 1] -= 1
                 }
-                counts[top - high] += 1
-                counts[top - low + 1] -= 1
             }
         }}}}}}
             olc = filtered ? stored : 0 }
@@ -175,9 +227,48 @@ extension PairBand {
             orc = stored }
             oyc = stored }
             oxc = stored }
+        var counts = [Int](repeating: 0, count: levels)
+        for h in 0..<parts {
+            for l in 0..<levels { counts[l] += partCounts[h * levels + l] }
+        }
         var index = CellIndex(cell: cell, width: width, x: ox, y: oy, items: orefs)
         if let directory { index.setDirectory(directory) }
         return HierarchicalClusterer.Level.stack(index: index, top: top, bottom: bottom, counts: counts,
                                                  highest: ohigh, lowest: olow)
+    }
+
+    /// The parts every `finish` uses when set (tests compare builds in one and in several parts).
+    nonisolated(unsafe) static var forcedFinishParts: Int? = nil
+
+    /// What `finish`'s merge threads read (disjoint parts).
+    private struct FinishInput: @unchecked Sendable {
+        let keys: UnsafePointer<UInt64>
+        let overflowKeys: UnsafePointer<UInt64>?
+        let overflowEntries: UnsafePointer<UInt32>?
+        let highest: UnsafePointer<UInt8>
+        let lowest: UnsafePointer<UInt8>
+    }
+
+    /// What `finish`'s merge threads write (disjoint parts).
+    private struct FinishPointers: @unchecked Sendable {
+        let order: UnsafeMutablePointer<UInt32>
+        let keys: UnsafeMutablePointer<UInt64>
+        let stored: UnsafeMutablePointer<Int>
+    }
+
+    /// What `finish`'s gather threads read and write (disjoint parts).
+    private struct FinishGather: @unchecked Sendable {
+        let order: UnsafeMutablePointer<UInt32>
+        let ox: UnsafeMutablePointer<Float>?
+        let oy: UnsafeMutablePointer<Float>?
+        let orefs: UnsafeMutablePointer<UInt32>?
+        let ohigh: UnsafeMutablePointer<UInt8>?
+        let olow: UnsafeMutablePointer<UInt8>?
+        let counts: UnsafeMutablePointer<Int>
+        let x: UnsafePointer<Float>
+        let y: UnsafePointer<Float>
+        let refs: UnsafePointer<UInt32>
+        let highest: UnsafePointer<UInt8>
+        let lowest: UnsafePointer<UInt8>
     }
 }

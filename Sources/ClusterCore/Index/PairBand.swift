@@ -1,3 +1,4 @@
+import CIndexSweep
 import Dispatch
 
 /// The items of consecutive levels of a `HierarchicalClusterer` in one cell-sorted store, with
@@ -192,48 +193,42 @@ struct PairBand {
 
     /// Pairs (a, b), a in `from..<to`, b after a in the same cell or the next one in the row, or
     /// in the three cells below, within the search distance of `lastZoom` on both axes, with
-    /// the highest zoom that serves each; the candidate checks, nil past the budget. (Pointers
-    /// in locals and `GrowingBuffer`s: the loop runs over every candidate of the band.)
+    /// the highest zoom that serves each; the candidate checks, nil past the budget. The loop
+    /// runs over every candidate of the band: it is C (`cis_sweep_pairs`), branch-free per
+    /// candidate, writing into `GrowingBuffer`s that grow between entries.
     private func sweep(from: Int, to: Int, budget: Int, pairs: inout GrowingBuffer<UInt64>,
                        zooms: inout GrowingBuffer<UInt8>) -> Int? {
         let n = sortedCount, width = self.width, lastZoom = self.lastZoom
-        var work = 0
         guard from < to else { return 0 }
+        // The kernel finds a pair's zoom by counting the distances that cover it: they must decrease.
+        precondition(zip(eps, eps.dropFirst()).allSatisfy { $0 > $1 }, "search distances decrease with the zoom")
         return keys.withUnsafeBufferPointer { kb in
         x.withUnsafeBufferPointer { xb in
         y.withUnsafeBufferPointer { yb in
         eps.withUnsafeBufferPointer { eb in
-            let k = kb.baseAddress!, xs = xb.baseAddress!, ys = yb.baseAddress!, e = eb.baseAddress!
-            let widest = e[0], top = eb.count - 1
-            var p = CellIndex.firstPosition(k, count: n, atLeast: k[from] + width - 1)
-            for a in from..<to {
-                let ka = k[a]
-                let xa = Double(xs[a]), ya = Double(ys[a])
-                // `pairZoom` of the two entries' distance, inlined.
-                @inline(__always) func check(_ b: Int) {
-                    let d = max(abs(xa - Double(xs[b])), abs(ya - Double(ys[b])))
-                    if d > widest { return }
-                    var z = top
-                    while e[z] < d { z -= 1 }
-                    pairs.append(UInt64(a) << 32 | UInt64(b))
-                    zooms.append(UInt8(lastZoom + z))
+            let k = kb.baseAddress!
+            var state = cis_sweep_state(a: from, p: CellIndex.firstPosition(k, count: n, atLeast: k[from] + width - 1),
+                                        work: 0, count: pairs.count)
+            while true {
+                var status: Int32 = 0
+                pairs.fill { pairBase, pairCapacity, _ in
+                    zooms.fill { zoomBase, zoomCapacity, _ in
+                        status = cis_sweep_pairs(k, xb.baseAddress!, yb.baseAddress!, n, width, eb.baseAddress!,
+                                                 Int32(eb.count), Int32(lastZoom), from, to, budget, pairBase, zoomBase,
+                                                 min(pairCapacity, zoomCapacity), &state)
+                        return state.count
+                    }
+                    return state.count
                 }
-                var b = a + 1
-                while b < n && k[b] <= ka + 1 {
-                    check(b)
-                    b += 1
+                switch status {
+                case 0: return state.work
+                case 1:  // room for the next entry's candidates in both
+                    let room = min(pairs.capacity, zooms.capacity)
+                    if pairs.capacity == room { pairs.grow() }
+                    if zooms.capacity == room { zooms.grow() }
+                default: return nil
                 }
-                let lo = ka + width - 1, hi = ka + width + 1
-                while p < n && k[p] < lo { p += 1 }
-                var q = p
-                while q < n && k[q] <= hi {
-                    check(q)
-                    q += 1
-                }
-                work += (b - a - 1) + (q - p)
-                if work + (a - from + 1) > budget { return nil }
             }
-            return work
         }}}}
     }
 

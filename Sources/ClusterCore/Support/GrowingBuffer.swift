@@ -4,7 +4,7 @@
 struct GrowingBuffer<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
@@ -17,7 +17,16 @@ struct GrowingBuffer<Element> {
         count += 1
     }
 
-    private mutating func grow() {
+    /// Lets a kernel write past `count` (up to `capacity`) and then records how many are valid:
+    /// `body(base, capacity, count)` returns the new count; trivial element types only.
+    mutating func fill(_ body: (UnsafeMutablePointer<Element>, Int, Int) -> Int) {
+        let newCount = body(base, capacity, count)
+        precondition(newCount >= count && newCount <= capacity, "a kernel wrote past the buffer")
+        count = newCount
+    }
+
+    /// Doubles the capacity, keeping the elements.
+    mutating func grow() {
         let bigger = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)
         bigger.moveInitialize(from: base, count: count)
         base.deallocate()
