@@ -33,9 +33,12 @@ void csb_blit_nearest(const csb_nearest_blit *b, uint32_t *target, ptrdiff_t tar
     int32_t small[2048];
     int32_t *columns = n <= 2048 ? small : malloc((size_t)n * sizeof(int32_t));
     if (!columns) return;
-    for (ptrdiff_t k = 0; k < n; k++) columns[k] = (int32_t)sample(x0 + k, b->scale_x, b->offset_x, b->width);
     /* Whether the columns are one run of consecutive source pixels (no scaling): rows are copies. */
-    const int straight = columns[n - 1] - columns[0] == n - 1;
+    int straight = 1;
+    for (ptrdiff_t k = 0; k < n; k++) {
+        columns[k] = (int32_t)sample(x0 + k, b->scale_x, b->offset_x, b->width);
+        if (k > 0 && columns[k] != columns[k - 1] + 1) straight = 0;
+    }
     ptrdiff_t previous = -1;
     const uint32_t *above = NULL;
     for (ptrdiff_t y = y0; y < y1; y++) {

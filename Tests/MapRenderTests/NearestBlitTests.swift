@@ -66,8 +66,9 @@ final class NearestBlitTests: XCTestCase {
             ops.append(.tile(tile, x: x, y: y, g: g, rect: rect, filter: bilinear ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST))
             if n == 9 { ops.append(.unclip); clip = nil }
             // Where the nearest samples of this blit fall, relative to boundaries (cairo's rule).
-            for py in 0..<Int((Double(h) * scale).rounded()) {
-                for px in 0..<pw {
+            let ph = Int((Double(h) * scale).rounded())
+            for py in max(0, Int(rect.y0 * scale))..<min(ph, max(0, Int(rect.y1 * scale))) {
+                for px in max(0, Int(rect.x0 * scale))..<min(pw, max(0, Int(rect.x1 * scale))) {
                     let ux = (Double(px) + 0.5) / scale, uy = (Double(py) + 0.5) / scale
                     var inside = ux >= rect.x0 && ux < rect.x1 && uy >= rect.y0 && uy < rect.y1
                     if let c = clip { inside = inside && ux >= c.x0 && ux < c.x1 && uy >= c.y0 && uy < c.y1 }
