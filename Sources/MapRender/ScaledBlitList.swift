@@ -1,4 +1,5 @@
 import CCairo
+import CSpriteBlend
 import Foundation
 
 /// The scaled tile blits of one frame, recorded first and then painted in two horizontal bands at
@@ -33,6 +34,10 @@ final class ScaledBlitList {
     /// Device rows a frame needs before painting in bands pays for waking the helper.
     static let minimumBandRows = 96
 
+    /// Whether tiles sampled nearest are copied by `csb_blit_nearest` where the target allows it
+    /// (else every blit goes through cairo; see `NearestBlit`).
+    var nearestInC = true
+
     /// Paints the recorded blits into `cr` (in bands on both cores where `cr` allows it) and
     /// empties the list.
     func execute(in cr: OpaquePointer, usingBothCores: Bool) {
@@ -42,15 +47,32 @@ final class ScaledBlitList {
            split.topRows >= Self.minimumBandRows / 2 {
             executeInBands(cr, split)
         } else {
-            Self.run(ops, in: cr) { $0.surface }
+            Self.run(ops, in: cr, nearestInC: nearestInC) { $0.surface }
         }
     }
 
-    /// Replays `ops` into `cr`, each tile's pixels read through `source(tile)`.
-    static func run(_ ops: [Op], in cr: OpaquePointer, source: (ImageSurface) -> OpaquePointer) {
+    /// Replays `ops` into `cr`, each tile's pixels read through `source(tile)`; with `nearestInC`,
+    /// tiles sampled nearest are copied by the C kernel where `cr` allows it.
+    static func run(_ ops: [Op], in cr: OpaquePointer, nearestInC: Bool, source: (ImageSurface) -> OpaquePointer) {
+        let operation = cairo_get_operator(cr)
+        let direct = nearestInC && (operation == CAIRO_OPERATOR_SOURCE || operation == CAIRO_OPERATOR_OVER)
+            ? NearestBlit.Target(cr) : nil
+        var clips: [Rect] = []
+        // Pixels written by the kernel since cairo last drew (cairo is told before it draws again),
+        // and whether cairo drew since the kernel last wrote (flushed before it writes again).
+        var written = false, drawn = false
         for op in ops {
             switch op {
             case let .tile(image, x, y, g, rect, filter):
+                if let t = direct, filter == CAIRO_FILTER_NEAREST,
+                   let blit = NearestBlit.make(source(image), x: x, y: y, g: g, rect: rect, clips: clips, target: t) {
+                    if drawn { cairo_surface_flush(t.surface); drawn = false }
+                    withUnsafePointer(to: blit) { csb_blit_nearest($0, t.pixels.data, t.pixels.stride, t.pixels.clip_y0, t.pixels.clip_y1) }
+                    written = true
+                    continue
+                }
+                if written, let t = direct { cairo_surface_mark_dirty(t.surface); written = false }
+                drawn = true
                 cairo_set_source_surface(cr, source(image), 0, 0)
                 let pattern = cairo_get_source(cr)
                 var m = cairo_matrix_t()
@@ -62,13 +84,16 @@ final class ScaledBlitList {
                 cairo_rectangle(cr, rect.x0, rect.y0, rect.x1 - rect.x0, rect.y1 - rect.y0)
                 cairo_fill(cr)
             case let .clip(r):
+                clips.append(r)
                 cairo_save(cr)
                 cairo_rectangle(cr, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0)
                 cairo_clip(cr)
             case .unclip:
+                clips.removeLast()
                 cairo_restore(cr)
             }
         }
+        if written, let t = direct { cairo_surface_mark_dirty(t.surface) }
     }
 
     private func executeInBands(_ cr: OpaquePointer, _ split: BandSplit) {
@@ -83,7 +108,8 @@ final class ScaledBlitList {
         // The helper's surface covers the whole target (so cairo derives the same sampling
         // positions as here) and is clipped to the bottom band.
         let bottom = Self.alias(target, firstRow: 0)
-        let job = BandJob(ops: ops, wrappers: wrappers, surface: bottom, split: split, op: cairo_get_operator(cr))
+        let job = BandJob(ops: ops, wrappers: wrappers, surface: bottom, split: split, op: cairo_get_operator(cr),
+                          nearestInC: nearestInC)
         let done = BandHelper.shared.start { job.run() }
         // The top band here, clipped at the split row (device space, so no rounding).
         cairo_save(cr)
@@ -93,7 +119,7 @@ final class ScaledBlitList {
         cairo_rectangle(cr, -1e6, -1e6, 2e6, (Double(split.row) - split.offsetY) / split.scaleY + 1e6)
         cairo_clip(cr)
         cairo_set_matrix(cr, &m)
-        Self.run(ops, in: cr) { $0.surface }
+        Self.run(ops, in: cr, nearestInC: nearestInC) { $0.surface }
         cairo_restore(cr)
         done.wait()
         cairo_surface_destroy(bottom)
@@ -170,14 +196,16 @@ private final class BandJob: @unchecked Sendable {
     let surface: OpaquePointer
     let split: BandSplit
     let op: cairo_operator_t
+    let nearestInC: Bool
 
     init(ops: [ScaledBlitList.Op], wrappers: [ObjectIdentifier: OpaquePointer], surface: OpaquePointer,
-         split: BandSplit, op: cairo_operator_t) {
+         split: BandSplit, op: cairo_operator_t, nearestInC: Bool) {
         self.ops = ops
         self.wrappers = wrappers
         self.surface = surface
         self.split = split
         self.op = op
+        self.nearestInC = nearestInC
     }
 
     func run() {
@@ -190,7 +218,7 @@ private final class BandJob: @unchecked Sendable {
         let c = split.clip
         cairo_rectangle(cr, c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)
         cairo_clip(cr)
-        ScaledBlitList.run(ops, in: cr) { wrappers[ObjectIdentifier($0)]! }
+        ScaledBlitList.run(ops, in: cr, nearestInC: nearestInC) { wrappers[ObjectIdentifier($0)]! }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
     }

@@ -30,4 +30,58 @@ final class LabelSizeWorkerTests: XCTestCase {
             XCTAssertGreaterThan(b.width, 0)
         }
     }
+
+    /// In motion, sizes finished by the background thread are taken in (a new `sizeRevision`, so
+    /// names are placed again) at most every `motionSizeInterval` frames; at rest at once; none lost.
+    func testSizesAreTakenInEveryFewFramesInMotion() {
+        let renderer = MapLabelRenderer()
+        XCTAssertEqual(renderer.motionSizeInterval, 4)
+        let texts = (0..<120).map { "Place \($0) \(String(repeating: "x", count: $0 % 7))" }
+        var changes: [Int] = []
+        var revision = renderer.sizeRevision
+        var frame = 0
+        let deadline = Date().addingTimeInterval(30)
+        // As frames in motion do: a few more names come into reach every frame, every name not
+        // measured yet is wanted again, and sizes are taken in at the start of the next frame.
+        while Date() < deadline {
+            renderer.takeMeasuredSizes(inMotion: true)
+            if renderer.sizeRevision != revision {
+                changes.append(frame)
+                revision = renderer.sizeRevision
+            }
+            let reach = min(texts.count, 4 * (frame + 1))
+            let missing = texts.prefix(reach).filter { renderer.sizeIfMeasured(of: $0, kind: .town) == nil }
+            if missing.isEmpty && reach == texts.count { break }
+            renderer.requestSizes()
+            Thread.sleep(forTimeInterval: 0.004)
+            frame += 1
+        }
+        XCTAssertTrue(texts.allSatisfy { renderer.sizeIfMeasured(of: $0, kind: .town) != nil }, "every name measured")
+        XCTAssertGreaterThan(changes.count, 1)
+        for (a, b) in zip(changes, changes.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(b - a, renderer.motionSizeInterval, "sizes taken in at frames \(changes)")
+        }
+        // At rest: taken in by the first frame after they are finished, even right after a frame
+        // in motion took some in (which would hold them back for a few frames in motion).
+        XCTAssertNil(renderer.sizeIfMeasured(of: "Rest", kind: .town))
+        XCTAssertNil(renderer.sizeIfMeasured(of: "Rest 2", kind: .town))
+        renderer.requestSizes()
+        let restDeadline = Date().addingTimeInterval(20)
+        var last = renderer.sizeRevision
+        while renderer.sizeRevision == last && Date() < restDeadline {
+            Thread.sleep(forTimeInterval: 0.005)
+            renderer.takeMeasuredSizes(inMotion: true)
+        }
+        // Just taken in, in motion: the next sizes wait in motion, not at rest.
+        XCTAssertNil(renderer.sizeIfMeasured(of: "Rest 3", kind: .town))
+        renderer.requestSizes()
+        Thread.sleep(forTimeInterval: 1)
+        last = renderer.sizeRevision
+        renderer.takeMeasuredSizes(inMotion: true)
+        XCTAssertEqual(renderer.sizeRevision, last, "in motion, the frame after a take takes nothing in")
+        let before = renderer.sizeRevision
+        renderer.takeMeasuredSizes(inMotion: false)
+        XCTAssertNotEqual(renderer.sizeRevision, before, "at rest, sizes are taken in at once")
+        XCTAssertNotNil(renderer.sizeIfMeasured(of: "Rest 3", kind: .town))
+    }
 }

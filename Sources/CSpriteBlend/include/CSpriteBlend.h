@@ -55,4 +55,24 @@ bool csb_kernel_supported(int kernel);
 void csb_composite(const csb_item *items, size_t count, const csb_target *target,
                    ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel);
 
+/** An opaque tile (RGB24: the alpha byte is ignored and written as 255) copied into target pixels
+ * x0..<x1, y0..<y1, scaled, sampled nearest: target pixel (x, y) takes the source pixel whose span
+ * (i, i + 1] holds x + 0.5 mapped to (x + 0.5) × scale_x + offset_x (likewise for rows), clamped
+ * to the source's edges — pixman's nearest filter with CAIRO_EXTEND_PAD, computed in double
+ * precision rather than pixman's 16.16 fixed point (so a sample within ~0.005 pixel of a
+ * boundary may fall on the neighbouring source pixel). With scale 1 and a whole-pixel offset it
+ * is a plain copy, as pixman's. */
+typedef struct csb_nearest_blit {
+    const uint32_t *pixels;
+    /** Source row stride in pixels, and the source's size in pixels. */
+    ptrdiff_t stride, width, height;
+    double scale_x, offset_x, scale_y, offset_y;
+    /** Target pixels painted (within the target's clip). */
+    ptrdiff_t x0, y0, x1, y1;
+} csb_nearest_blit;
+
+/** Paints `blit`'s rows row0..<row1 (within its own) into `target` (ARGB32, `target_stride` pixels a row). */
+void csb_blit_nearest(const csb_nearest_blit *blit, uint32_t *target, ptrdiff_t target_stride, ptrdiff_t row0,
+                      ptrdiff_t row1);
+
 #endif

@@ -92,12 +92,31 @@ public final class MapLabelRenderer {
     }
 
     /// Takes in the sizes measured off the drawing thread since the last call (then `sizeRevision`
-    /// changes).
-    public func takeMeasuredSizes() {
+    /// changes); returns whether there were any.
+    @discardableResult
+    public func takeMeasuredSizes() -> Bool {
         let done = sizeWorker.takeFinished()
-        guard !done.isEmpty else { return }
+        guard !done.isEmpty else { return false }
         for (key, size) in done { keep(size, for: key) }
         sizeRevision &+= 1
+        return true
+    }
+
+    /// In motion, sizes measured off the drawing thread are taken in at most every this many
+    /// frames (see `takeMeasuredSizes(inMotion:)`).
+    public var motionSizeInterval = 4
+    private var framesSinceSizesTaken = 0
+
+    /// Takes in measured sizes once a frame: at rest always, in motion only when
+    /// `motionSizeInterval` frames have passed since sizes were last taken in. Why: each new
+    /// `sizeRevision` places the names again (about 1 ms at a new zoom), and while a zoom animation
+    /// brings new names into reach the worker finishes some almost every frame; taken in every
+    /// frame, a third of such a frame's time went to placing names again. Names wait at most a
+    /// few frames longer to appear; at rest every name is placed at once as before.
+    public func takeMeasuredSizes(inMotion: Bool) {
+        framesSinceSizesTaken += 1
+        guard !inMotion || framesSinceSizesTaken >= motionSizeInterval else { return }
+        if takeMeasuredSizes() { framesSinceSizesTaken = 0 }
     }
 
     /// Draws the labels (screen coordinates) in order.
