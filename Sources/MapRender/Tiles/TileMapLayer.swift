@@ -123,6 +123,7 @@ public final class TileMapLayer: MapOverlay {
             if style != nil {
                 if tileLabels.count > 2048 { tileLabels = tileLabels.filter { visibleKeys.contains(Key(tile: $0.key, dark: isDark, scale: scale)) } }
                 tileLabels[key.tile] = labels
+                labelBuilder.forget(key.tile)
             }
             if now >= 0 { arrivals[key] = now }
             stats.loaded += 1
