@@ -22,31 +22,25 @@ static inline int imax(int x, int y) { return y >= x ? y : x; }
 /// no difference to which cells are drawn), where truncation after adding 8 is a floor.
 static inline int cell_floor(double v, int n) { return (int)(dmin(dmax(v, -8), (double)(n + 8)) + 8) - 8; }
 
-/// Where a dash deposits: a raster `width` × `height` (what is clipped to), whose row y is stored at
-/// row `y & row_mask` of `cells` and `touched` — all of them for a `HairlineRasterizer` (mask −1),
-/// a ring of a few rows for the dashes filed by band. And the rows written (`dirty_top…dirty_bottom`).
+/// Where a dash deposits: a hairline raster (its size is what is clipped to; its rows written are
+/// tracked), whose row y is stored at row `y & row_mask` of its cells and bits — all of them for a
+/// `HairlineRasterizer` (mask −1), a ring of a few rows for the dashes filed by band.
 typedef struct {
-    float *cells;
-    uint64_t *touched;
-    int words_per_row;
-    int width;
-    int height;
+    ctr_hairline h;
     int row_mask;
-    int dirty_top;
-    int dirty_bottom;
 } grid;
 
 /// Adds coverage at a pixel inside the raster and marks its 8-pixel block.
-static inline __attribute__((always_inline)) void deposit(grid *h, int x, int y, float c) {
-    const ptrdiff_t row = y & h->row_mask;
-    h->cells[row * h->width + x] += c;
-    h->touched[row * h->words_per_row + (x >> 9)] |= (uint64_t)1 << ((x >> 3) & 63);
+static inline __attribute__((always_inline)) void deposit(grid *g, int x, int y, float c) {
+    const ptrdiff_t row = y & g->row_mask;
+    g->h.cells[row * g->h.width + x] += c;
+    g->h.touched[row * g->h.words_per_row + (x >> 9)] |= (uint64_t)1 << ((x >> 3) & 63);
 }
 
 /// The steps of a dash along its major axis (`x_major`: x, else y), `first…last`, from `from`;
 /// a constant `x_major` at each call, so each direction gets its own loop without a branch per
 /// deposit.
-static inline __attribute__((always_inline)) void steps(grid *h, const int x_major, int first, int last,
+static inline __attribute__((always_inline)) void steps(grid *g, const int x_major, int first, int last,
                                                        double from, double a0, double a1, double b0, double slope,
                                                        double half, int across) {
     for (int a = first; a <= last; a++) {
@@ -59,7 +53,7 @@ static inline __attribute__((always_inline)) void steps(grid *h, const int x_maj
         const int c_lo = cell_floor(lo, across), c_hi = cell_floor(hi, across);
         // The cross-section lo…hi over cells c_lo…c_hi: the first and last partly, any between
         // wholly (the cells outside the raster left out).
-#define DEPOSIT(cell, c) do { if (x_major) deposit(h, a, (cell), (c)); else deposit(h, (cell), a, (c)); } while (0)
+#define DEPOSIT(cell, c) do { if (x_major) deposit(g, a, (cell), (c)); else deposit(g, (cell), a, (c)); } while (0)
         if (c_lo == c_hi) {
             if (c_lo >= 0 && c_lo < across) DEPOSIT(c_lo, (float)((hi - lo) * along));
             continue;
@@ -74,8 +68,9 @@ static inline __attribute__((always_inline)) void steps(grid *h, const int x_maj
 }
 
 /// `ctr_hairline_dash` on a grid.
-static inline __attribute__((always_inline)) void dash(grid *h, double x0, double y0, double x1, double y1,
+static inline __attribute__((always_inline)) void dash(grid *g, double x0, double y0, double x1, double y1,
                                                       double line_width) {
+    ctr_hairline *h = &g->h;
     if (!isfinite(x0 + y0 + x1 + y1)) return;
     // The walk's set-up (`HairlineRasterizer.walk`): along the major axis from a0 to a1, across
     // it from b0 by `slope` per pixel, the cross-section `span`.
@@ -111,9 +106,9 @@ static inline __attribute__((always_inline)) void dash(grid *h, double x0, doubl
     if (rows_hi > h->dirty_bottom) h->dirty_bottom = rows_hi;
     const double from = dmax(a0, (double)first);
     if (x_major) {
-        steps(h, 1, first, last, from, a0, a1, b0, slope, half, across);
+        steps(g, 1, first, last, from, a0, a1, b0, slope, half, across);
     } else {
-        steps(h, 0, first, last, from, a0, a1, b0, slope, half, across);
+        steps(g, 0, first, last, from, a0, a1, b0, slope, half, across);
     }
 }
 
@@ -159,10 +154,10 @@ static void emit_immediate(void *context, double x0, double y0, double x1, doubl
 }
 
 void ctr_hairline_dash(ctr_hairline *h, double x0, double y0, double x1, double y1, double line_width) {
-    grid g = {h->cells, h->touched, h->words_per_row, h->width, h->height, -1, h->dirty_top, h->dirty_bottom};
+    grid g = {*h, -1};
     dash(&g, x0, y0, x1, y1, line_width);
-    h->dirty_top = g.dirty_top;
-    h->dirty_bottom = g.dirty_bottom;
+    h->dirty_top = g.h.dirty_top;
+    h->dirty_bottom = g.h.dirty_bottom;
 }
 
 void ctr_hairline_dashed_line(ctr_hairline *h, const double *xs, const double *ys, int count, const double *dashes,
@@ -304,7 +299,7 @@ void ctr_hairline_composite_dashes(ctr_hairline *h, ctr_dash_list *list, double 
     // ones), then its rows composited and cleared: every deposit into them is made by then. Row y
     // lives at ring row y mod `ring_rows`, so the cells written stay in the cache, where the whole
     // raster's megabyte (the pieces in the order added) missed it at most pieces.
-    grid g = {list->ring, list->ring_touched, h->words_per_row, h->width, h->height, ring_rows - 1, INT32_MAX, -1};
+    grid g = {{list->ring, list->ring_touched, h->words_per_row, h->width, h->height, INT32_MAX, -1}, ring_rows - 1};
     int from = 0, last_written = -1;
     for (int b = 0; b < bands; b++) {
         const int to = start[b];
@@ -313,7 +308,7 @@ void ctr_hairline_composite_dashes(ctr_hairline *h, ctr_dash_list *list, double 
             dash(&g, p->x0, p->y0, p->x1, p->y1, line_width);
         }
         from = to;
-        if (g.dirty_bottom > last_written) last_written = g.dirty_bottom;
+        if (g.h.dirty_bottom > last_written) last_written = g.h.dirty_bottom;
         const int top = b << BAND_SHIFT;
         if (last_written < top) continue;  // nothing deposited here or below
         const int rows = imin(band_rows, h->height - top), ring_top = top & (ring_rows - 1);

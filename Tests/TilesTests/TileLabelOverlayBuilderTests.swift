@@ -56,7 +56,8 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
             for _ in 0..<(step % 5 == 0 ? 2 : 1) {
                 let a = builder.overlay(tiles: input, covered: covered, version: version)
                 let b = oracle.overlay(tiles: input, covered: covered, version: version)
-                let firstDifference = zip(a.candidates, b.candidates).firstIndex { $0 != $1 } ?? min(a.candidates.count, b.candidates.count)
+                let firstDifference = zip(a.candidates, b.candidates).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    ?? min(a.candidates.count, b.candidates.count)
                 XCTAssertTrue(a.candidates == b.candidates, "step \(step): \(a.candidates.count) and \(b.candidates.count) names, "
                               + "first difference at \(firstDifference)")
                 XCTAssertEqual(a.covered, b.covered)
