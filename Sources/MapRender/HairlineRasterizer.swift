@@ -156,10 +156,7 @@ final class HairlineRasterizer {
         let stride = Int(cairo_image_surface_get_stride(surface)) / 4
         let sw = Int(cairo_image_surface_get_width(surface)), sh = Int(cairo_image_surface_get_height(surface))
         let pixels = UnsafeMutableRawPointer(data).bindMemory(to: UInt32.self, capacity: stride * sh)
-        let ca = Float(min(1, max(0, color.alpha)))
-        let sr = Float(color.red) * 255 * ca, sg = Float(color.green) * 255 * ca, sb = Float(color.blue) * 255 * ca
-        let srcRB = UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sb + 0.5))
-        let srcAG = UInt32(min(255, 255 * ca + 0.5)) << 16 | UInt32(min(255, sg + 0.5))
+        let (srcRB, srcAG, ca) = Self.source(color)
         // In C (`CTileRaster`, AVX2 where the processor has it): a clamp and a blend per pixel of
         // every block written, eight at a time.
         ctr_hairline_composite(cells, touched, Int32(wordsPerRow), Int32(width), state.pointee.dirty_top, state.pointee.dirty_bottom, pixels,
@@ -167,5 +164,13 @@ final class HairlineRasterizer {
         state.pointee.dirty_top = Int32.max
         state.pointee.dirty_bottom = -1
         cairo_surface_mark_dirty(surface)
+    }
+
+    /// A colour premultiplied as the C compositing passes take it: red/blue and alpha/green
+    /// channel pairs, and the alpha.
+    static func source(_ color: MapColor) -> (rb: UInt32, ag: UInt32, alpha: Float) {
+        let ca = Float(min(1, max(0, color.alpha)))
+        let sr = Float(color.red) * 255 * ca, sg = Float(color.green) * 255 * ca, sb = Float(color.blue) * 255 * ca
+        return (UInt32(min(255, sr + 0.5)) << 16 | UInt32(min(255, sb + 0.5)), UInt32(min(255, 255 * ca + 0.5)) << 16 | UInt32(min(255, sg + 0.5)), ca)
     }
 }

@@ -85,4 +85,51 @@ void ctr_hairline_dash(ctr_hairline *h, double x0, double y0, double x1, double 
 void ctr_hairline_dashed_line(ctr_hairline *h, const double *xs, const double *ys, int count, const double *dashes,
                               int dash_count, double line_width);
 
+/// A dash waiting to be deposited: from (`x0`, `y0`) to (`x1`, `y1`), device pixels.
+typedef struct {
+    double x0;
+    double y0;
+    double x1;
+    double y1;
+} ctr_dash_piece;
+
+/// The dashes of one thin dashed rule, collected (`ctr_dash_list_add_dashed_line`) to be deposited
+/// band by band (`ctr_hairline_composite_dashes`); and the room that filing takes. Start zeroed;
+/// `ctr_dash_list_free` releases it.
+typedef struct {
+    ctr_dash_piece *pieces;
+    int count;
+    int room;
+    int *order;
+    int order_room;
+    int *band_start;
+    int band_room;
+    /// A piece could not be kept (out of memory): the rule is drawn without it.
+    int failed;
+    /// The ring of rows the pieces are deposited into (`ring_rows` of `ring_width` cells, and their
+    /// touched-block bits), kept clear between composites.
+    float *ring;
+    uint64_t *ring_touched;
+    int ring_width;
+    int ring_rows;
+} ctr_dash_list;
+
+/// As `ctr_hairline_dashed_line`, the same pieces, kept in `list` instead of deposited.
+void ctr_dash_list_add_dashed_line(ctr_dash_list *list, const double *xs, const double *ys, int count,
+                                   const double *dashes, int dash_count);
+
+/// Deposits the pieces in `list` (`line_width` device pixels wide) as `ctr_hairline_dash` does into
+/// a raster of `h`'s size, and composites them as `ctr_hairline_composite` does, a band of 16 rows
+/// at a time (each band's pieces, then its rows), through a ring of rows kept in `list` that stays
+/// in the cache; empties `list`. (`h` itself is used only when a piece is too long for a ring or
+/// memory runs out.) The pixels are those of the pieces deposited in the order added and
+/// composited at once, except that a cell's deposits from pieces of different bands are summed
+/// in another order (a float's last bit, at most).
+void ctr_hairline_composite_dashes(ctr_hairline *h, ctr_dash_list *list, double line_width, uint32_t *pixels,
+                                   ptrdiff_t stride, int sw, int sh, int origin_x, int origin_y, uint32_t src_rb,
+                                   uint32_t src_ag, float alpha);
+
+/// Releases a list's memory (it is empty and zeroed after).
+void ctr_dash_list_free(ctr_dash_list *list);
+
 #endif

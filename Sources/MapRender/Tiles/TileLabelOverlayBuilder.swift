@@ -22,40 +22,68 @@ struct TileLabelOverlayBuilder {
     private var lastCovered: [UnitBox] = []
     private var lastVersion = -1
     private var last: MapLabelOverlay?
+    /// A tile's names as the overlay takes them, made once per tile: map-wide place, kind, text
+    /// and identity, and the id once the identity has one (`ids` never changes an identity's id
+    /// until it is emptied, and then this is emptied too).
+    private struct Entry {
+        var identity: Identity
+        var priority: Double
+        var candidate: MapLabelCandidate
+        var id: Int?
+    }
+    private var entries: [TileID: [Entry]] = [:]
 
-    /// The overlay for tiles drawn at `covered` (display-tile boxes), whose names come from
+    /// Forgets what was made of a tile's names (call when they are replaced).
+    mutating func forget(_ tile: TileID) {
+        entries[tile] = nil
+    }
+
+    /// The overlay for tiles drawn at `covered` (unit-square boxes), whose names come from
     /// `tiles` (source tiles, each with its candidates in 0…1 tile units). `version` changes when
     /// any tile's content changed.
+    ///
+    /// A new overlay (a new revision, and so a new placement of the names) only when the tiles,
+    /// the boxes or the version changed. Each tile's names are converted once (`Entry`): a rebuild
+    /// tests, numbers and sorts them, where it used to convert and hash every name again (a dense
+    /// street view has two thousand).
     mutating func overlay(tiles: [(tile: TileID, labels: [TileLabelCandidate])], covered: [UnitBox],
                           version: Int) -> MapLabelOverlay {
         let input = tiles.map(\.tile)
         if let last, version == lastVersion, input == lastInput, covered == lastCovered { return last }
-        if ids.count > 200_000 { ids.removeAll(); nextID = -1 }
+        if ids.count > 200_000 {
+            ids.removeAll()
+            entries.removeAll()
+            nextID = -1
+        }
+        if entries.count > 512 { entries = entries.filter { input.contains($0.key) } }
         var seen = Set<Int>()
         var list: [(priority: Double, candidate: MapLabelCandidate)] = []
         let probe = MapLabelOverlay(candidates: [], covered: covered, revision: 0)
         for (tile, labels) in tiles {
-            let n = Double(tile.tilesPerSide)
-            for c in labels {
-                let x = (Double(tile.x) + c.x) / n, y = (Double(tile.y) + c.y) / n
-                guard probe.covers(x: x, y: y) else { continue }
-                let kind = TileLabelOverlayBuilder.kind(of: c)
-                let text = kind == .district ? c.text.uppercased() : c.text
-                let identity = Identity(text: text, kind: kind, x: Int64((x * 1_048_576).rounded()),
-                                        y: Int64((y * 1_048_576).rounded()))
+            // (Taken out while it changes, so that the array isn't copied.)
+            var made = entries.removeValue(forKey: tile) ?? Self.entries(tile, labels)
+            for i in made.indices {
+                let c = made[i].candidate
+                guard probe.covers(x: c.x, y: c.y) else { continue }
                 let id: Int
-                if let known = ids[identity] {
+                if let known = made[i].id {
                     id = known
+                } else if let known = ids[made[i].identity] {
+                    id = known
+                    made[i].id = known
                 } else {
                     id = nextID
                     nextID -= 1
-                    ids[identity] = id
+                    ids[made[i].identity] = id
+                    made[i].id = id
                 }
                 // The same name twice at one place (neighbouring tiles' buffers): keep the first.
                 guard seen.insert(id).inserted else { continue }
-                list.append((c.priority, MapLabelCandidate(id: id, text: text, x: x, y: y, kind: kind, minZoom: 0,
-                                                          angle: c.angle)))
+                var candidate = c
+                candidate.id = id
+                list.append((made[i].priority, candidate))
             }
+            entries[tile] = made
         }
         list.sort { a, b in
             if a.priority != b.priority { return a.priority > b.priority }
@@ -66,6 +94,19 @@ struct TileLabelOverlayBuilder {
         let overlay = MapLabelOverlay(candidates: list.map(\.candidate), covered: covered, revision: revision)
         (last, lastVersion, lastInput, lastCovered) = (overlay, version, input, covered)
         return overlay
+    }
+
+    /// A tile's names in map-wide coordinates, with the built-in kinds and their identities.
+    private static func entries(_ tile: TileID, _ labels: [TileLabelCandidate]) -> [Entry] {
+        let n = Double(tile.tilesPerSide)
+        return labels.map { c in
+            let x = (Double(tile.x) + c.x) / n, y = (Double(tile.y) + c.y) / n
+            let kind = TileLabelOverlayBuilder.kind(of: c)
+            let text = kind == .district ? c.text.uppercased() : c.text
+            let identity = Identity(text: text, kind: kind, x: Int64((x * 1_048_576).rounded()), y: Int64((y * 1_048_576).rounded()))
+            return Entry(identity: identity, priority: c.priority,
+                         candidate: MapLabelCandidate(id: 0, text: text, x: x, y: y, kind: kind, minZoom: 0, angle: c.angle))
+        }
     }
 
     /// The built-in label kind that looks right for a tile's name.

@@ -139,7 +139,12 @@ public final class TileMapLayer: MapOverlay {
                     let shown = Set(visibleKeys.map { labelTile($0.tile) })
                     tileLabels = tileLabels.filter { shown.contains($0.key) }
                 }
-                tileLabels[labelTile(key.tile)] = labels
+                // Over-zoomed tiles bring their ancestor's names, the same for each of them: kept once.
+                let named = labelTile(key.tile)
+                if named == key.tile || tileLabels[named] == nil {
+                    tileLabels[named] = labels
+                    labelBuilder.forget(named)
+                }
             }
             if now >= 0 { arrivals[key] = now }
             stats.loaded += 1

@@ -9,6 +9,8 @@ import Foundation
 final class TilePaintScratch {
     private var rasters: [Int: CoverageRasterizer] = [:]
     private var hairlines: [Int: HairlineRasterizer] = [:]
+    /// Dashes of thin lines, collected per rule and deposited band by band (`TileDashes`).
+    let dashes = TileDashes()
     /// Device x and y of the part being added (capacity grows as needed, never shrinks).
     private(set) var xs: UnsafeMutablePointer<Double>
     private(set) var ys: UnsafeMutablePointer<Double>

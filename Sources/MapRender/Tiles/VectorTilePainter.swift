@@ -118,8 +118,8 @@ public struct VectorTilePainter: Sendable {
                 // Dash lengths are in line widths (at least a pixel), like the style says.
                 dashes = dash.map { $0 * max(1, w) * device }
             }
-            // Dashes of thin lines (footpaths: thousands a tile) are deposited as hairline pieces
-            // (`HairlineRasterizer.addDash`) and composited on their own, after what came before.
+            // Dashes of thin lines (footpaths: thousands a tile) are collected (`TileDashes`), deposited
+            // as hairline pieces band by band and composited on their own, after what came before.
             let hairline = !dashes.isEmpty && halfWidth <= 1 ? scratch.hairline(width: raster.width, height: raster.height) : nil
             flush(hairline == nil ? color : nil)
             let polygon = VectorTileFeature.GeometryType.polygon.rawValue
@@ -146,7 +146,8 @@ public struct VectorTilePainter: Sendable {
             }
             if let hairline {
                 let rgb = MapColor(hex: color.hex(dark: isDark), alpha: color.opacity)
-                hairline.composite(into: target, originX: originX, originY: originY, color: rgb)
+                scratch.dashes.composite(with: hairline, lineWidth: 2 * halfWidth, into: target, originX: originX, originY: originY,
+                                         color: rgb)
             } else {
                 pending = color
             }
@@ -209,8 +210,8 @@ public struct VectorTilePainter: Sendable {
         let dashed = dashes.count >= 2 && dashes.allSatisfy { $0 > 0 }
         for part in 0..<f.pointee.parts.count {
             let n = Self.devicePoints(f, part: part, m, keepLast: true, close: closed, into: scratch)
-            if dashed, let hairline {
-                hairline.addDashedLine(scratch.xs, scratch.ys, count: n, dashes: dashes, lineWidth: 2 * h)
+            if dashed, hairline != nil {
+                scratch.dashes.addDashedLine(scratch.xs, scratch.ys, count: n, dashes: dashes)
             } else if dashed {
                 addDashed(scratch.xs, scratch.ys, count: n, halfWidth: h, dashes: dashes, raster)
             } else {
