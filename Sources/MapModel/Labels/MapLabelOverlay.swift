@@ -30,9 +30,6 @@ public struct MapLabelOverlay: Sendable {
     /// The candidate with `id` (a negative id), if this overlay has it.
     public func candidate(id: Int) -> MapLabelCandidate? { positions[id].map { candidates[$0] } }
 
-    /// Position of a candidate in priority order.
-    func rank(of id: Int) -> Int { positions[id] ?? Int.max }
-
     /// Whether a unit-square point (x wrapped into 0…1) lies where the overlay's names rule.
     public func covers(x: Double, y: Double) -> Bool {
         let wx = x - x.rounded(.down)

@@ -73,7 +73,9 @@ public struct MapLabelPlacer: Sendable {
                       sizeIfMeasured: (Int) -> MapLabelSize?) -> (labels: [PlacedMapLabel], unmeasured: Int) {
         let worldSize = 256 * exp2(zoom)
         var order: [(id: Int, copy: Int)] = []
-        var overlayOrder: [(id: Int, copy: Int)] = []
+        // With each name's place in the overlay's priority order (its index), so that sorting
+        // compares integers instead of looking both ranks up in a dictionary per comparison.
+        var overlayOrder: [(rank: Int, id: Int, copy: Int)] = []
         let firstCopy = Int((minX / worldSize).rounded(.down)), lastCopy = Int((maxX / worldSize).rounded(.down))
         for k in firstCopy...max(firstCopy, lastCopy) {
             let offset = Double(k) * worldSize
@@ -87,17 +89,17 @@ public struct MapLabelPlacer: Sendable {
                 }
                 order.append((id, k))
             }
-            for c in overlay?.candidates ?? [] where c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1
+            for (rank, c) in (overlay?.candidates ?? []).enumerated() where c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1
                 && zoom > c.minZoom - MapLabelCandidate.fadeZooms && zoom < c.maxZoom {
-                overlayOrder.append((c.id, k))
+                overlayOrder.append((rank, c.id, k))
             }
         }
         // Priority first; the same label's copies side by side (west first). The overlay's names
         // come before the built-in ones.
         order.sort { $0.id != $1.id ? $0.id < $1.id : $0.copy < $1.copy }
-        if let overlay, !overlayOrder.isEmpty {
-            overlayOrder.sort { $0.id != $1.id ? overlay.rank(of: $0.id) < overlay.rank(of: $1.id) : $0.copy < $1.copy }
-            order = overlayOrder + order
+        if !overlayOrder.isEmpty {
+            overlayOrder.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.copy < $1.copy }
+            order = overlayOrder.map { (id: $0.id, copy: $0.copy) } + order
         }
         func candidate(_ id: Int) -> MapLabelCandidate {
             id >= 0 ? index.candidates[id] : overlay!.candidate(id: id)!
