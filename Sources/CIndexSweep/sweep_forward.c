@@ -1,4 +1,4 @@
-#include "CIndexSweep.h"
+#include "sweep_common.h"
 
 #include <immintrin.h>
 #include <math.h>
@@ -8,15 +8,6 @@
 #pragma clang fp contract(off)
 
 static const uint32_t dead = 0xFFFFFFFFu;
-
-/// Saves where a part stands and returns `status`.
-static inline int cis_stop(cis_sweep_state *state, long a, long p, long work, long count, int status) {
-    state->a = a;
-    state->p = p;
-    state->work = work;
-    state->count = count;
-    return status;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Portable kernel: branchy run scans, branch-free candidates.
@@ -49,16 +40,8 @@ static int sweep_portable(const cis_sweep_input *input, long from, long to, doub
     const uint64_t width = input->width;
     long p = state->p, work = state->work, count = state->count;
     for (long a = state->a; a < to; a++) {
-        const uint64_t ka = k[a];
-        // Same cell and the next one in the row: b in a + 1 ..< bEnd.
-        long bEnd = a + 1;
-        while (bEnd < n && k[bEnd] <= ka + 1) bEnd++;
-        // The three cells below: q in p ..< qEnd.
-        const uint64_t lo = ka + width - 1, hi = ka + width + 1;
-        while (p < n && k[p] < lo) p++;
-        long qEnd = p;
-        while (qEnd < n && k[qEnd] <= hi) qEnd++;
-        const long candidates = (bEnd - a - 1) + (qEnd - p);
+        long bEnd, qEnd;
+        const long candidates = cis_candidate_runs(k, n, width, a, &bEnd, &p, &qEnd);
         if (count + candidates > capacity) return cis_stop(state, a, p, work, count, 1);
         const double fxa = xs[a], fya = ys[a], cxa = cx[a], cya = cy[a];
         const uint32_t ia = item[a];

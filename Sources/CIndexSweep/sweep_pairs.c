@@ -1,4 +1,4 @@
-#include "CIndexSweep.h"
+#include "sweep_common.h"
 
 #include <math.h>
 
@@ -8,18 +8,9 @@ int cis_sweep_pairs(const uint64_t *k, const float *xs, const float *ys, long n,
     const double widest = eps[0];
     long p = state->p, work = state->work, count = state->count;
     for (long a = state->a; a < to; a++) {
-        const uint64_t ka = k[a];
-        long bEnd = a + 1;
-        while (bEnd < n && k[bEnd] <= ka + 1) bEnd++;
-        const uint64_t lo = ka + width - 1, hi = ka + width + 1;
-        while (p < n && k[p] < lo) p++;
-        long qEnd = p;
-        while (qEnd < n && k[qEnd] <= hi) qEnd++;
-        const long candidates = (bEnd - a - 1) + (qEnd - p);
-        if (count + candidates > capacity) {
-            state->a = a; state->p = p; state->work = work; state->count = count;
-            return 1;
-        }
+        long bEnd, qEnd;
+        const long candidates = cis_candidate_runs(k, n, width, a, &bEnd, &p, &qEnd);
+        if (count + candidates > capacity) return cis_stop(state, a, p, work, count, 1);
         const double xa = xs[a], ya = ys[a];
         // A candidate's pair is written, and kept only when within the widest search distance; its
         // zoom is `lastZoom` plus the last index whose distance covers it (distances decrease).
@@ -37,11 +28,7 @@ int cis_sweep_pairs(const uint64_t *k, const float *xs, const float *ys, long n,
         for (long q = p; q < qEnd; q++) CIS_PAIR(q);
 #undef CIS_PAIR
         work += candidates;
-        if (work + (a - from + 1) > budget) {
-            state->a = a + 1; state->p = p; state->work = work; state->count = count;
-            return -1;
-        }
+        if (work + (a - from + 1) > budget) return cis_stop(state, a + 1, p, work, count, -1);
     }
-    state->a = to; state->p = p; state->work = work; state->count = count;
-    return 0;
+    return cis_stop(state, to, p, work, count, 0);
 }
