@@ -29,7 +29,7 @@ final class TileOverzoomTests: XCTestCase {
         let expected = VectorTilePainter(style: style).render(decoded, zoom: 14, size: 512, scale: 1,
                                                               rect: try XCTUnwrap(key.tile.rect(in: ancestor)))
         guard case .image(let image, let labels) = TileMapLayer.renderTile(key, source: source, style: style, tileSize: 512,
-                                                                        maxZoom: 14, memo: layer.memo) else {
+                                                                        maxZoom: 14, decoded: layer.decodedAncestors) else {
             return XCTFail("no image for \(key.tile)")
         }
         XCTAssertTrue(Self.samePixels(image, expected), "\(key.tile) painted as its ancestor's part at zoom 16")
@@ -47,7 +47,7 @@ final class TileOverzoomTests: XCTestCase {
         let ancestors = try Set(keys.compactMap { $0.tile.ancestor(atZoom: 14) }.filter { try source.tileData(for: $0) != nil })
         XCTAssertGreaterThan(keys.count, ancestors.count, "several display tiles share an ancestor")
         layer.loadSynchronously(camera: deep, scale: 1, dark: false)
-        XCTAssertEqual(layer.memo.count, min(ancestors.count, 8))
+        XCTAssertEqual(layer.decodedAncestors.count, ancestors.count)
         XCTAssertTrue(layer.keysToLoad(camera: deep, scale: 1, dark: false).isEmpty, "all loaded")
     }
 

@@ -89,11 +89,12 @@ extension MapViewController {
                 }
             }
         } else {
-            let source = layer.source, style = layer.style, size = layer.tileSize, maxZoom = layer.maxZoom, memo = layer.memo
+            let source = layer.source, style = layer.style, size = layer.tileSize, maxZoom = layer.maxZoom
+            let decoded = layer.decodedAncestors
             for key in missing {
                 MapViewController.tileQueue.async {
                     let outcome = TileMapLayer.renderTile(key, source: source, style: style, tileSize: size,
-                                                          maxZoom: maxZoom, memo: memo)
+                                                          maxZoom: maxZoom, decoded: decoded)
                     runOnGtkThread { MapApplication.window?.controller.tileDidArrive(outcome, key: key, owner: owner) }
                 }
             }

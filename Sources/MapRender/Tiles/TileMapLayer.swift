@@ -54,8 +54,9 @@ public final class TileMapLayer: MapOverlay {
     /// zoom stays (at rest, panning) tiles are resampled once and then copied 1:1; while it
     /// changes every frame (a zoom animation) they are scaled directly, as a copy would be used once.
     private let resampled = TileResampleCache()
-    /// Ancestors decoded for over-zoomed vector tiles (shared by the threads that paint them).
-    public let memo = DecodedTileMemo()
+    /// Ancestors decoded for over-zoomed vector tiles (shared by the threads that paint them): at
+    /// zoom 17 over a zoom-14 file 64 display tiles share one, and a view shows 6–12 of them.
+    public let decodedAncestors = TileCache<TileID, VectorTile>(byteLimit: 32 << 20)
     private var lastZoom = Double.nan
 
     /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
@@ -102,25 +103,31 @@ public final class TileMapLayer: MapOverlay {
     ///
     /// A vector tile deeper than the source's `maxZoom` is painted from its ancestor's geometry
     /// at its own zoom (crisp lines and edges, as MapLibre over-zooms), the ancestor decoded once
-    /// for all its display tiles through `memo`; its names are the ancestor's.
+    /// for all its display tiles through `decoded`; its names are the ancestor's.
     public static func renderTile(_ key: Key, source: TileSource?, style: TileStyle?, tileSize: Double,
-                                  maxZoom: Int = TileID.maxZoom, memo: DecodedTileMemo? = nil) -> Outcome {
+                                  maxZoom: Int = TileID.maxZoom, decoded: TileCache<TileID, VectorTile>? = nil) -> Outcome {
         guard let source else { return .failed }
         var sourceTile = key.tile, rect = TileRect.whole
         if style != nil, key.tile.z > maxZoom, let ancestor = key.tile.ancestor(atZoom: maxZoom) {
             sourceTile = ancestor
             rect = key.tile.rect(in: ancestor) ?? .whole
         }
+        func paintVector(_ tile: VectorTile, _ style: TileStyle) -> Outcome {
+            let image = VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: sourceTile.z, size: tileSize,
+                                                                               scale: key.scale, rect: rect)
+            return .image(image, labels: TileLabels.candidates(in: tile, style: style, zoom: Double(sourceTile.z), tileSize: 1))
+        }
+        // An ancestor decoded for another display tile: neither read nor decoded again.
+        if let style, rect != .whole, let tile = decoded?.value(for: sourceTile) { return paintVector(tile, style) }
         let data: Data?
         do { data = try source.tileData(for: sourceTile) } catch { return .failed }
         guard let data, !data.isEmpty else { return .absent }
         if let style {
-            func decode() -> VectorTile? { try? MVTDecoder.decode(data, layers: style.sourceLayers) }
-            let decoded = rect == .whole ? decode() : (memo?.tile(sourceTile, decode: decode) ?? decode())
-            guard let tile = decoded else { return .failed }
-            let image = VectorTilePainter(style: style, dark: key.dark).render(tile, zoom: sourceTile.z, size: tileSize,
-                                                                               scale: key.scale, rect: rect)
-            return .image(image, labels: TileLabels.candidates(in: tile, style: style, zoom: Double(sourceTile.z), tileSize: 1))
+            guard let tile = try? MVTDecoder.decode(data, layers: style.sourceLayers) else { return .failed }
+            // Cost: the tile's bytes, a proxy for its decoded size. (Two loader threads may decode
+            // one ancestor at once: both get it right.)
+            if rect != .whole { decoded?.insert(tile, for: sourceTile, cost: 4 * data.count) }
+            return paintVector(tile, style)
         }
         // Raster tiles: PNG, JPEG or WebP.
         // TileImageDrawing scales any pixel size into the tile's square, so @2x tiles just work.
@@ -204,7 +211,8 @@ public final class TileMapLayer: MapOverlay {
     /// source's tiles are fetched by the owner, and those still missing here count as failed).
     public func loadSynchronously(camera: Camera, scale: Double, dark: Bool) {
         for key in keysToLoad(camera: camera, scale: scale, dark: dark) {
-            deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize, maxZoom: maxZoom, memo: memo),
+            deliver(TileMapLayer.renderTile(key, source: source, style: style, tileSize: tileSize, maxZoom: maxZoom,
+                                            decoded: decodedAncestors),
                     for: key, now: -1)
         }
     }
