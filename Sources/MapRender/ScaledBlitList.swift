@@ -34,10 +34,6 @@ final class ScaledBlitList {
     /// Device rows a frame needs before painting in bands pays for waking the helper.
     static let minimumBandRows = 96
 
-    /// Whether tiles sampled nearest are copied by `csb_blit_nearest` where the target allows it
-    /// (else every blit goes through cairo; see `NearestBlit`).
-    var nearestInC = true
-
     /// Paints the recorded blits into `cr` (in bands on both cores where `cr` allows it) and
     /// empties the list.
     func execute(in cr: OpaquePointer, usingBothCores: Bool) {
@@ -47,13 +43,14 @@ final class ScaledBlitList {
            split.topRows >= Self.minimumBandRows / 2 {
             executeInBands(cr, split)
         } else {
-            Self.run(ops, in: cr, nearestInC: nearestInC) { $0.surface }
+            Self.run(ops, in: cr) { $0.surface }
         }
     }
 
-    /// Replays `ops` into `cr`, each tile's pixels read through `source(tile)`; with `nearestInC`,
+    /// Replays `ops` into `cr`, each tile's pixels read through `source(tile)`; with `nearestInC`
+    /// (false only in tests comparing with cairo's own nearest sampling),
     /// tiles sampled nearest are copied by the C kernel where `cr` allows it.
-    static func run(_ ops: [Op], in cr: OpaquePointer, nearestInC: Bool, source: (ImageSurface) -> OpaquePointer) {
+    static func run(_ ops: [Op], in cr: OpaquePointer, nearestInC: Bool = true, source: (ImageSurface) -> OpaquePointer) {
         let operation = cairo_get_operator(cr)
         let direct = nearestInC && (operation == CAIRO_OPERATOR_SOURCE || operation == CAIRO_OPERATOR_OVER)
             ? NearestBlit.Target(cr) : nil
@@ -108,8 +105,7 @@ final class ScaledBlitList {
         // The helper's surface covers the whole target (so cairo derives the same sampling
         // positions as here) and is clipped to the bottom band.
         let bottom = Self.alias(target, firstRow: 0)
-        let job = BandJob(ops: ops, wrappers: wrappers, surface: bottom, split: split, op: cairo_get_operator(cr),
-                          nearestInC: nearestInC)
+        let job = BandJob(ops: ops, wrappers: wrappers, surface: bottom, split: split, op: cairo_get_operator(cr))
         let done = BandHelper.shared.start { job.run() }
         // The top band here, clipped at the split row (device space, so no rounding).
         cairo_save(cr)
@@ -119,7 +115,7 @@ final class ScaledBlitList {
         cairo_rectangle(cr, -1e6, -1e6, 2e6, (Double(split.row) - split.offsetY) / split.scaleY + 1e6)
         cairo_clip(cr)
         cairo_set_matrix(cr, &m)
-        Self.run(ops, in: cr, nearestInC: nearestInC) { $0.surface }
+        Self.run(ops, in: cr) { $0.surface }
         cairo_restore(cr)
         done.wait()
         cairo_surface_destroy(bottom)
@@ -196,16 +192,14 @@ private final class BandJob: @unchecked Sendable {
     let surface: OpaquePointer
     let split: BandSplit
     let op: cairo_operator_t
-    let nearestInC: Bool
 
     init(ops: [ScaledBlitList.Op], wrappers: [ObjectIdentifier: OpaquePointer], surface: OpaquePointer,
-         split: BandSplit, op: cairo_operator_t, nearestInC: Bool) {
+         split: BandSplit, op: cairo_operator_t) {
         self.ops = ops
         self.wrappers = wrappers
         self.surface = surface
         self.split = split
         self.op = op
-        self.nearestInC = nearestInC
     }
 
     func run() {
@@ -218,7 +212,7 @@ private final class BandJob: @unchecked Sendable {
         let c = split.clip
         cairo_rectangle(cr, c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)
         cairo_clip(cr)
-        ScaledBlitList.run(ops, in: cr, nearestInC: nearestInC) { wrappers[ObjectIdentifier($0)]! }
+        ScaledBlitList.run(ops, in: cr) { wrappers[ObjectIdentifier($0)]! }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
     }
