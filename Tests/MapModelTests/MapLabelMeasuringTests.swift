@@ -44,6 +44,7 @@ final class MapLabelMeasuringTests: XCTestCase {
     func testAnIncompletePlacementIsRedoneWhenSizesArriveAndCompletedAtRest() {
         let list = candidates()
         let l = helper.layout(list)
+        l.motionPlacementBudget = nil  // placed at once (in steps: MapLabelSteppedPlacementTests)
         let cam = helper.camera(45, 5, zoom: 6)
         var known = Set<Int>()
         func moving(revision: Int) -> [SceneLabel] {
@@ -101,6 +102,7 @@ final class MapLabelMeasuringTests: XCTestCase {
     func testAZoomAnimationWaitingForSizesReusesItsPlacementUntilTheyArrive() {
         let list = candidates()
         let l = helper.layout(list)
+        l.motionPlacementBudget = nil  // placed at once (in steps: MapLabelSteppedPlacementTests)
         var cam = helper.camera(45, 5, zoom: 6)
         _ = helper.labels(l, cam)  // at rest, complete
         XCTAssertEqual(l.placementCount, 1)

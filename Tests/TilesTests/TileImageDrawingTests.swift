@@ -116,4 +116,31 @@ final class TileImageDrawingTests: XCTestCase {
         }
         for x in 4..<385 { XCTAssertEqual(rgb(frame, x, 50), 0xFFFFFF, "seam at \(x)") }
     }
+
+    func testInMotionOnlyTheBudgetOfNewCopiesIsMadeAFrame() {
+        let tiles = (0..<3).map { _ in quadrants() }
+        let cache = TileResampleCache()
+        cache.newCopiesPerFrame = 1
+        cache.newCopiesLeft = 1
+        let frame = ImageSurface(width: 400, height: 200, opaque: true)
+        for n in 1...4 {
+            frame.withContext { cr in
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                cairo_paint(cr)
+                for (i, t) in tiles.enumerated() {
+                    TileImageDrawing.draw(t, x: Double(i) * 130, y: 0, size: 123.4, resampled: cache, smoothWithoutCopy: false, in: cr)
+                }
+            }
+            cache.endFrame()
+            // One more copy a frame; the tiles without one are still drawn (scaled directly).
+            XCTAssertEqual(cache.count, min(n, 3), "frame \(n)")
+            for i in 0..<3 { XCTAssertEqual(rgb(frame, i * 130 + 5, 5), 0xFF0000, "frame \(n), tile \(i)") }
+        }
+        // No budget (at rest): every tile gets its copy in the frame.
+        let rest = TileResampleCache()
+        frame.withContext { cr in
+            for (i, t) in tiles.enumerated() { TileImageDrawing.draw(t, x: Double(i) * 130, y: 0, size: 111.1, resampled: rest, in: cr) }
+        }
+        XCTAssertEqual(rest.count, 3)
+    }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// must be those of the builder it replaced (kept below as the oracle: every name converted and
 /// looked up again at every rebuild), over a seeded walk of tile sets, covered areas, versions and
 /// replaced tiles: the same candidates in the same order with the same ids, and a new revision
-/// exactly when the old builder made one.
+/// exactly when the names or the covered area changed.
 final class TileLabelOverlayBuilderTests: XCTestCase {
     func testOverlaysAreThoseOfTheBuilderItReplaced() {
         var rng = LCG(seed: 0x71E5_0011)
@@ -35,6 +35,9 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
         var oracle = ReferenceOverlayBuilder()
         var version = 0
         var lastRevision = -1, lastOracleRevision = -1
+        var lastOracle: MapLabelOverlay?
+        var newOverlays = 0, sameContentNewVersions = 0
+        var previousChosen: [TileID]?, previousCovered: [UnitBox]?
         var compared = 0
         for step in 0..<300 {
             if step % 17 == 5 { version += 1 }
@@ -45,13 +48,22 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
                 builder.forget(t)
                 version += 1
             }
-            let chosen = ids.filter { _ in rng.int(3) > 0 }.sorted { ($0.z, $0.y, $0.x) < ($1.z, $1.y, $1.x) }
+            var chosen = ids.filter { _ in rng.int(3) > 0 }.sorted { ($0.z, $0.y, $0.x) < ($1.z, $1.y, $1.x) }
+            // Now and then the tiles of the step before under a new version (another tile was
+            // delivered: the same names, as over-zoomed tiles sharing one ancestor bring).
+            if step % 13 == 7, let previous = previousChosen {
+                chosen = previous
+                version += 1
+            }
+            previousChosen = chosen
             let input = chosen.map { (tile: $0, labels: tiles[$0]!) }
             // Covered: the chosen tiles' squares, some cut to a quarter (placements of a deeper zoom).
-            let covered = chosen.map { t -> UnitBox in
+            var covered = chosen.map { t -> UnitBox in
                 let n = Double(t.tilesPerSide), q = rng.int(4) == 0 ? 0.5 : 1
                 return UnitBox(minX: Double(t.x) / n, minY: Double(t.y) / n, maxX: (Double(t.x) + q) / n, maxY: (Double(t.y) + q) / n)
             }.sorted { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
+            if step % 13 == 7, let previous = previousCovered { covered = previous }
+            previousCovered = covered
             // Now and then the same input twice: no new overlay from either.
             for _ in 0..<(step % 5 == 0 ? 2 : 1) {
                 let a = builder.overlay(tiles: input, covered: covered, version: version)
@@ -61,12 +73,19 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
                 XCTAssertTrue(a.candidates == b.candidates, "step \(step): \(a.candidates.count) and \(b.candidates.count) names, "
                               + "first difference at \(firstDifference)")
                 XCTAssertEqual(a.covered, b.covered)
-                XCTAssertEqual(a.revision != lastRevision, b.revision != lastOracleRevision, "step \(step): a new overlay when the old builder made one")
-                (lastRevision, lastOracleRevision) = (a.revision, b.revision)
+                // A new revision exactly when the names or the area changed (the old builder also
+                // made one for every new version with the same names).
+                let changed = lastOracle.map { $0.candidates != b.candidates || $0.covered != b.covered } ?? true
+                XCTAssertEqual(a.revision != lastRevision, changed, "step \(step): a new overlay exactly when its names or area changed")
+                if changed { newOverlays += 1 } else if b.revision != lastOracleRevision { sameContentNewVersions += 1 }
+                (lastRevision, lastOracleRevision, lastOracle) = (a.revision, b.revision, b)
                 compared += a.candidates.count
             }
         }
         XCTAssertGreaterThan(compared, 20_000, "names compared")
+        // Both kinds of step happened: new names, and a new version with the same names.
+        XCTAssertGreaterThan(newOverlays, 50)
+        XCTAssertGreaterThan(sameContentNewVersions, 3)
     }
 }
 

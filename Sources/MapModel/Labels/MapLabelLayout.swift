@@ -37,6 +37,7 @@ public final class MapLabelLayout {
     public func setIndex(_ index: MapLabelIndex) {
         self.index = index
         cached = nil
+        inProgress = nil
     }
 
     /// Sets the street map's names (e.g. when tiles arrive); placing again only if they changed.
@@ -52,7 +53,10 @@ public final class MapLabelLayout {
     }
 
     /// Forgets the placement (e.g. when label sizes change with the font or scale).
-    public func invalidate() { cached = nil }
+    public func invalidate() {
+        cached = nil
+        inProgress = nil
+    }
 
     /// How far (in zoom levels) a placement may be reused, scaled, while the camera animates.
     public var animationReuseZooms = 0.25
@@ -77,6 +81,14 @@ public final class MapLabelLayout {
     /// then the caller gives every size), keeping at the same zoom what it had placed.
     public func labels(for camera: Camera, isAnimating: Bool, sizeRevision: Int,
                        sizeIfMeasured: (Int) -> MapLabelSize?) -> [SceneLabel] {
+        labels(for: camera, isAnimating: isAnimating, sizeRevision: sizeRevision, sizeOfCandidate: { id, _ in sizeIfMeasured(id) })
+    }
+
+    /// As `labels(for:isAnimating:sizeRevision:sizeIfMeasured:)`, the size asked with the candidate
+    /// at hand (its id and the candidate itself: a measurer may keep sizes by id, checked against
+    /// the text, instead of looking the candidate up and hashing its text for every name).
+    public func labels(for camera: Camera, isAnimating: Bool, sizeRevision: Int,
+                       sizeOfCandidate: (Int, MapLabelCandidate) -> MapLabelSize?) -> [SceneLabel] {
         guard index.count > 0 || !(overlay?.candidates.isEmpty ?? true) else { return [] }
         let c = camera.centerWorldPixel
         let w = camera.viewportSize.width, h = camera.viewportSize.height
@@ -98,13 +110,57 @@ public final class MapLabelLayout {
         let maxX = ((left + w) / step).rounded(.up) * step + step, maxY = ((top + h) / step).rounded(.up) * step + step
         // At the same zoom, what was placed keeps its place (panning never makes a label jump).
         let keep = cached.flatMap { $0.zoom == camera.zoom ? $0.labels : nil } ?? []
-        let (placed, unmeasured) = placer.place(index, overlay: overlay, zoom: camera.zoom, minX: minX, minY: minY,
-                                                maxX: maxX, maxY: maxY, keeping: keep, sizeIfMeasured: sizeIfMeasured)
+        if isAnimating, let budget = motionPlacementBudget, let k = cached, abs(k.zoom - camera.zoom) < 1 {
+            // In motion, in steps: the placement in progress goes on if it still suits the view
+            // (else one starts for it), and the last placement is shown, moved to this zoom, until
+            // it is done.
+            if let run = inProgress?.run, !suits(run, camera: camera, left: left, top: top, width: w, height: h) {
+                inProgress = nil
+            }
+            if inProgress == nil {
+                inProgress = (MapLabelPlacement(placer: placer, index: index, overlay: overlay, zoom: camera.zoom,
+                                                minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: keep), sizeRevision)
+            }
+            inProgress!.run.advance(budget: budget, sizeOfCandidate: sizeOfCandidate)
+            guard let (run, revision) = inProgress, run.isDone else {
+                let f = exp2(camera.zoom - k.zoom)
+                return project(k.labels, left: left, top: top, width: w, height: h, scale: f, zoom: camera.zoom)
+            }
+            inProgress = nil
+            keepPlacement(run, sizeRevision: revision)
+            let f = exp2(camera.zoom - run.zoom)
+            return project(run.placed, left: left, top: top, width: w, height: h, scale: f, zoom: f == 1 ? nil : camera.zoom)
+        }
+        inProgress = nil
+        var run = MapLabelPlacement(placer: placer, index: index, overlay: overlay, zoom: camera.zoom,
+                                    minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: keep)
+        run.advance(budget: .max, sizeOfCandidate: sizeOfCandidate)
+        keepPlacement(run, sizeRevision: sizeRevision)
+        return project(run.placed, left: left, top: top, width: w, height: h)
+    }
+
+    /// In motion, how many candidates a frame may try when names must be placed again (nil: all
+    /// at once). Why: a dense street map offers two thousand names, and placing them all held up
+    /// the frame that did it by 2–4 ms, several times a second in a zoom animation; in steps, a
+    /// frame spends well under a millisecond on it and the names follow a few frames later. At
+    /// rest a placement is always done at once.
+    public var motionPlacementBudget: Int? = 500
+    /// The placement being done in steps, and the size revision it started at.
+    private var inProgress: (run: MapLabelPlacement, sizeRevision: Int)?
+
+    /// Whether a placement in progress still suits the view: near its zoom, the view (at that
+    /// zoom) inside its region, the overlay it started with.
+    private func suits(_ run: MapLabelPlacement, camera: Camera, left: Double, top: Double, width w: Double, height h: Double) -> Bool {
+        guard run.overlayRevision == overlay?.revision, abs(run.zoom - camera.zoom) < animationReuseZooms else { return false }
+        let f = exp2(camera.zoom - run.zoom)
+        return left >= run.minX * f && top >= run.minY * f && left + w <= run.maxX * f && top + h <= run.maxY * f
+    }
+
+    private func keepPlacement(_ run: MapLabelPlacement, sizeRevision: Int) {
         placementCount += 1
-        stale = false
-        cached = Placement(zoom: camera.zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY, labels: placed,
-                           unmeasured: unmeasured, sizeRevision: sizeRevision)
-        return project(placed, left: left, top: top, width: w, height: h)
+        stale = run.overlayRevision != overlay?.revision
+        cached = Placement(zoom: run.zoom, minX: run.minX, minY: run.minY, maxX: run.maxX, maxY: run.maxY, labels: run.placed,
+                           unmeasured: run.unmeasured, sizeRevision: sizeRevision)
     }
 
     /// Screen positions of placed labels; `scale` ≠ 1 moves their anchors to another zoom.

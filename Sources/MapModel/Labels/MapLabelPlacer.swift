@@ -71,81 +71,21 @@ public struct MapLabelPlacer: Sendable {
                       minX: Double, minY: Double, maxX: Double, maxY: Double,
                       keeping previous: [PlacedMapLabel] = [],
                       sizeIfMeasured: (Int) -> MapLabelSize?) -> (labels: [PlacedMapLabel], unmeasured: Int) {
-        let worldSize = 256 * exp2(zoom)
-        var order: [(id: Int, copy: Int)] = []
-        // With each name's place in the overlay's priority order (its index), so that sorting
-        // compares integers instead of looking both ranks up in a dictionary per comparison.
-        var overlayOrder: [(rank: Int, id: Int, copy: Int)] = []
-        let firstCopy = Int((minX / worldSize).rounded(.down)), lastCopy = Int((maxX / worldSize).rounded(.down))
-        for k in firstCopy...max(firstCopy, lastCopy) {
-            let offset = Double(k) * worldSize
-            let x0 = max(0, (minX - offset) / worldSize), x1 = min(1, (maxX - offset) / worldSize)
-            let y0 = max(0, minY / worldSize), y1 = min(1, maxY / worldSize)
-            guard x0 <= x1 else { continue }
-            for id in index.candidates(inUnitBox: x0, y0, x1, y1, zoom: zoom) {
-                if let overlay, !overlay.covered.isEmpty {
-                    let c = index.candidates[id]
-                    if overlay.covers(x: c.x, y: c.y) { continue }
-                }
-                order.append((id, k))
-            }
-            for (rank, c) in (overlay?.candidates ?? []).enumerated() where c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1
-                && zoom > c.minZoom - MapLabelCandidate.fadeZooms && zoom < c.maxZoom {
-                overlayOrder.append((rank, c.id, k))
-            }
-        }
-        // Priority first; the same label's copies side by side (west first). The overlay's names
-        // come before the built-in ones.
-        order.sort { $0.id != $1.id ? $0.id < $1.id : $0.copy < $1.copy }
-        if !overlayOrder.isEmpty {
-            overlayOrder.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.copy < $1.copy }
-            order = overlayOrder.map { (id: $0.id, copy: $0.copy) } + order
-        }
-        func candidate(_ id: Int) -> MapLabelCandidate {
-            id >= 0 ? index.candidates[id] : overlay!.candidate(id: id)!
-        }
-        var grid = CollisionGrid(cellSize: 64)
-        var placed: [PlacedMapLabel] = []
-        var kept = Set<Int64>()
-        func key(_ id: Int, _ copy: Int) -> Int64 { Int64(id) << 16 ^ Int64(copy & 0xFFFF) }
-        let inRegion = Set(order.map { key($0.id, $0.copy) })
-        for p in previous where inRegion.contains(key(p.id, p.copy)) {
-            var hit = Box(minX: p.minX, minY: p.minY, maxX: p.maxX, maxY: p.maxY)
-            if let d = p.dot { hit = hit.union(Box(minX: d.x - dotRadius, minY: d.y - dotRadius, maxX: d.x + dotRadius, maxY: d.y + dotRadius)) }
-            grid.insert(hit)
-            placed.append(p)
-            kept.insert(key(p.id, p.copy))
-        }
-        // Anchors of the river and street names placed so far, by text.
-        var lineNames: [String: [(x: Double, y: Double)]] = [:]
-        var unmeasured = 0
-        for p in placed where p.kind.repeatsAlongLines { lineNames[p.text, default: []].append((p.anchorX, p.anchorY)) }
-        for (id, copy) in order.prefix(maxCandidates) where !kept.contains(key(id, copy)) {
-            let c = candidate(id)
-            let alpha = c.alpha(atZoom: zoom)
-            guard alpha > 0 else { continue }
-            let ax = (c.x + Double(copy)) * worldSize, ay = c.y * worldSize
-            if c.kind.repeatsAlongLines, let others = lineNames[c.text],
-               others.contains(where: { hypot($0.x - ax, $0.y - ay) < repeatDistance }) { continue }
-            guard let s = sizeIfMeasured(id) else { unmeasured += 1; continue }
-            for box in positions(for: c, anchorX: ax, anchorY: ay, size: s) {
-                let padded = Box(minX: box.minX - padding, minY: box.minY - padding,
-                                 maxX: box.maxX + padding, maxY: box.maxY + padding)
-                guard !grid.hits(padded) else { continue }
-                var hit = box
-                if c.kind.isPointLabel {  // the dot is part of what must stay clear
-                    hit = hit.union(Box(minX: ax - dotRadius, minY: ay - dotRadius, maxX: ax + dotRadius, maxY: ay + dotRadius))
-                }
-                grid.insert(hit)
-                placed.append(PlacedMapLabel(id: id, copy: copy, text: c.text, kind: c.kind, minX: box.minX, minY: box.minY,
-                                             maxX: box.maxX, maxY: box.maxY,
-                                             dot: c.kind.isPointLabel ? (ax, ay) : nil, anchorX: ax, anchorY: ay,
-                                             alpha: alpha, angle: c.angle))
-                if c.kind.repeatsAlongLines { lineNames[c.text, default: []].append((ax, ay)) }
-                break
-            }
-        }
-        return (placed, unmeasured)
+        place(index, overlay: overlay, zoom: zoom, minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: previous,
+              sizeOfCandidate: { id, _ in sizeIfMeasured(id) })
+    }
+
+    /// As `place(…sizeIfMeasured:)`, with the candidate at hand for the size (the caller may keep
+    /// sizes by id and check them against the candidate's text, see `MapLabelRenderer.knownSize`).
+    /// The whole placement at once; `MapLabelPlacement` does the same in steps.
+    public func place(_ index: MapLabelIndex, overlay: MapLabelOverlay? = nil, zoom: Double,
+                      minX: Double, minY: Double, maxX: Double, maxY: Double,
+                      keeping previous: [PlacedMapLabel] = [],
+                      sizeOfCandidate: (Int, MapLabelCandidate) -> MapLabelSize?) -> (labels: [PlacedMapLabel], unmeasured: Int) {
+        var run = MapLabelPlacement(placer: self, index: index, overlay: overlay, zoom: zoom,
+                                    minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: previous)
+        run.advance(budget: .max, sizeOfCandidate: sizeOfCandidate)
+        return (run.placed, run.unmeasured)
     }
 
     /// Text boxes to try, in order of preference.

@@ -9,9 +9,9 @@ extension MapLabelLayout {
     public func labels(for camera: Camera, isAnimating: Bool, measuredBy renderer: MapLabelRenderer) -> [SceneLabel] {
         renderer.takeMeasuredSizes(inMotion: isAnimating)
         defer { renderer.requestSizes() }
-        return labels(for: camera, isAnimating: isAnimating, sizeRevision: renderer.sizeRevision) { id in
-            guard let c = candidate(id: id) else { return MapLabelSize(width: 0, height: 0) }
-            return isAnimating ? renderer.sizeIfMeasured(of: c.text, kind: c.kind) : renderer.size(of: c.text, kind: c.kind)
+        return labels(for: camera, isAnimating: isAnimating, sizeRevision: renderer.sizeRevision) { id, c in
+            renderer.knownSize(id: id, of: c.text, kind: c.kind)
+                ?? (isAnimating ? renderer.sizeIfMeasured(of: c.text, kind: c.kind) : renderer.size(of: c.text, kind: c.kind))
         }
     }
 }

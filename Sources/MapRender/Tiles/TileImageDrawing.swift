@@ -13,9 +13,11 @@ public enum TileImageDrawing {
     ///     for a scaled tile, for the frames of a zoom animation where nobody sees the difference.
     ///   - resampled: where a smooth, scaled tile keeps its resampled copy between frames (at rest
     ///     the tile is then copied 1:1); nil scales it every time.
+    ///   - smoothWithoutCopy: the filtering when `resampled` has no copy and may not make one in
+    ///     this frame (its budget is spent): e.g. nearest for a magnified tile in motion.
     public static func draw(_ image: ImageSurface, sourceRect: TileRect = .whole, x: Double, y: Double, size: Double,
                             opacity: Double = 1, dimmed: Double = 0, smooth: Bool = true,
-                            resampled: TileResampleCache? = nil, in cr: OpaquePointer) {
+                            resampled: TileResampleCache? = nil, smoothWithoutCopy: Bool? = nil, in cr: OpaquePointer) {
         guard size > 0, opacity > 0, sourceRect.size > 0 else { return }
         // The image's logical side (device pixels / device scale) maps onto the rect's fraction.
         let side = Double(image.pixelWidth) / image.scale
@@ -47,7 +49,10 @@ public enum TileImageDrawing {
             cairo_scale(cr, (x1 - x0) / size * k, (y1 - y0) / size * k)
             cairo_set_source_surface(cr, image.surface, -sourceRect.x * side, -sourceRect.y * side)
             let pattern = cairo_get_source(cr)
-            cairo_pattern_set_filter(pattern, smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_FAST)
+            // (No copy because the frame's budget for new ones is spent: `smoothWithoutCopy`.)
+            let refused = resampled.map { $0.newCopiesLeft == 0 } ?? false
+            let bilinear = smooth && (!refused || (smoothWithoutCopy ?? true))
+            cairo_pattern_set_filter(pattern, bilinear ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_FAST)
             cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
         }
         if opacity >= 1 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, opacity) }

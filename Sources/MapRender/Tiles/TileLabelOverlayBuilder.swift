@@ -42,8 +42,8 @@ struct TileLabelOverlayBuilder {
     /// `tiles` (source tiles, each with its candidates in 0…1 tile units). `version` changes when
     /// any tile's content changed.
     ///
-    /// A new overlay (a new revision, and so a new placement of the names) only when the tiles,
-    /// the boxes or the version changed. Each tile's names are converted once (`Entry`): a rebuild
+    /// A new overlay (a new revision, and so a new placement of the names) only when the names
+    /// or the boxes changed (looked at only when the tiles, the boxes or the version changed). Each tile's names are converted once (`Entry`): a rebuild
     /// tests, numbers and sorts them, where it used to convert and hash every name again (a dense
     /// street view has two thousand).
     mutating func overlay(tiles: [(tile: TileID, labels: [TileLabelCandidate])], covered: [UnitBox],
@@ -90,8 +90,17 @@ struct TileLabelOverlayBuilder {
             if a.candidate.text != b.candidate.text { return a.candidate.text < b.candidate.text }
             return a.candidate.id > b.candidate.id
         }
+        let candidates = list.map(\.candidate)
+        // The same names over the same area: the same overlay (and revision). Why: every tile
+        // delivered changes `version`, and past the file's deepest zoom a dozen display tiles share
+        // one ancestor's names; a new revision each time placed every name again (2–4 ms on a
+        // dense street map) a few times a second in a zoom animation, for nothing.
+        if let last, covered == last.covered, candidates == last.candidates {
+            (lastVersion, lastInput, lastCovered) = (version, input, covered)
+            return last
+        }
         revision += 1
-        let overlay = MapLabelOverlay(candidates: list.map(\.candidate), covered: covered, revision: revision)
+        let overlay = MapLabelOverlay(candidates: candidates, covered: covered, revision: revision)
         (last, lastVersion, lastInput, lastCovered) = (overlay, version, input, covered)
         return overlay
     }

@@ -302,6 +302,13 @@ public final class TileMapLayer: MapOverlay {
     public var isFading: Bool { contentVersion == nil }
 
     public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette) {
+        draw(in: cr, camera: camera, palette: palette, isAnimating: false)
+    }
+
+    /// Draws the tiles; in motion (`isAnimating`) at most one tile a frame is resampled to a new
+    /// size (see `TileResampleCache.newCopiesLeft`), the others scaled directly meanwhile.
+    public func draw(in cr: OpaquePointer, camera: Camera, palette: MapPalette, isAnimating: Bool) {
+        resampled.newCopiesLeft = isAnimating ? 1 : nil
         scale = BaseMapRenderer.deviceScale(of: cr)
         isDark = palette.isDark
         let now = ProcessInfo.processInfo.systemUptime
@@ -326,7 +333,8 @@ public final class TileMapLayer: MapOverlay {
                 let magnified = p.screenSize * scale > Double(image.pixelWidth) * rect.size + 0.5
                 TileImageDrawing.draw(image, sourceRect: rect, x: p.screenX, y: p.screenY, size: p.screenSize,
                                       opacity: opacity, dimmed: style == nil && isDark ? 0.25 : 0,
-                                      smooth: steady || !magnified, resampled: steady ? resampled : nil, in: cr)
+                                      smooth: steady || !magnified, resampled: steady ? resampled : nil,
+                                      smoothWithoutCopy: !magnified, in: cr)
                 stats.fromCache += 1
                 continue
             }

@@ -26,14 +26,32 @@ public final class TileResampleCache {
     /// Number of copies held.
     public var count: Int { entries.count }
 
+    /// How many new copies the frame being drawn may still make (nil: no limit). Why: a frame in
+    /// motion whose zoom stops changing (a pan after a zoom, the turn of a zoom in and out) found
+    /// every visible tile without a copy at the new size and resampled them all, 12 ms over a street
+    /// map; with a budget it makes one or two and shows the others scaled directly until later
+    /// frames have made theirs. Reset by `endFrame`.
+    public var newCopiesLeft: Int?
+    /// The budget `endFrame` sets for the next frame.
+    public var newCopiesPerFrame: Int?
+
     /// The part `rect` of `image` resampled (bilinear) to `width × height` device pixels, at device
-    /// `scale`: the copy made for an earlier frame when the size is the same.
-    func copy(of image: ImageSurface, rect: TileRect, width: Int, height: Int, scale: Double) -> ImageSurface {
+    /// `scale`: the copy made for an earlier frame when the size is the same; nil when there is
+    /// none and the frame's budget for new copies is spent (`newCopiesLeft`).
+    func copy(of image: ImageSurface, rect: TileRect, width: Int, height: Int, scale: Double) -> ImageSurface? {
         let id = ObjectIdentifier(image)
         if var e = entries[id], e.rect == rect, e.width == width, e.height == height {
             e.used = true
             entries[id] = e
             return e.copy
+        }
+        if let left = newCopiesLeft {
+            guard left > 0 else {
+                // Keep an older copy of this tile (it may fit again) until a frame doesn't draw it.
+                entries[id]?.used = true
+                return nil
+            }
+            newCopiesLeft = left - 1
         }
         let opaque = cairo_image_surface_get_format(image.surface) == CAIRO_FORMAT_RGB24
         let copy = ImageSurface(pixelWidth: width, pixelHeight: height, scale: scale, opaque: opaque)
@@ -57,5 +75,6 @@ public final class TileResampleCache {
     public func endFrame() {
         entries = entries.filter { $0.value.used }
         for k in entries.keys { entries[k]?.used = false }
+        newCopiesLeft = newCopiesPerFrame
     }
 }
