@@ -94,4 +94,24 @@ final class MapLabelSteppedPlacementTests: XCTestCase {
         XCTAssertEqual(l.placementCount, 2)
         XCTAssertEqual(rest, helper.labels(helper.layout(list), cam))
     }
+
+    func testAZoomAnimationKeepsPlacingWhileTheZoomMovesOn() {
+        // The zoom moves 0.02 a frame and a placement takes 20 frames (0.4 of a zoom level, more
+        // than `animationReuseZooms`): placements are still finished in steps, never dropped and
+        // begun again until one must be done at once.
+        let list = candidates()
+        let l = helper.layout(list)
+        l.motionPlacementBudget = 150
+        var cam = helper.camera(45, 5, zoom: 6)
+        _ = helper.labels(l, cam)
+        var most = 0
+        for f in 1...100 {
+            cam.setZoom(6 + 0.02 * Double(f))
+            var n = 0
+            _ = l.labels(for: cam, isAnimating: true, sizeRevision: 0) { id in n += 1; return self.helper.size(list[id]) }
+            most = max(most, n)
+        }
+        XCTAssertGreaterThanOrEqual(l.placementCount, 4, "placements were finished during the animation")
+        XCTAssertLessThanOrEqual(most, 150, "no frame placed everything at once")
+    }
 }

@@ -110,10 +110,11 @@ public final class MapLabelLayout {
         let maxX = ((left + w) / step).rounded(.up) * step + step, maxY = ((top + h) / step).rounded(.up) * step + step
         // At the same zoom, what was placed keeps its place (panning never makes a label jump).
         let keep = cached.flatMap { $0.zoom == camera.zoom ? $0.labels : nil } ?? []
-        if isAnimating, let budget = motionPlacementBudget, let k = cached, abs(k.zoom - camera.zoom) < 1 {
-            // In motion, in steps: the placement in progress goes on if it still suits the view
-            // (else one starts for it), and the last placement is shown, moved to this zoom, until
-            // it is done.
+        if isAnimating, let budget = motionPlacementBudget, let k = cached, k.zoom != camera.zoom, abs(k.zoom - camera.zoom) < 1 {
+            // In a zoom animation, in steps: the placement in progress goes on if it still suits
+            // the view (else one starts for it), and the last placement is shown, moved to this
+            // zoom, until it is done. (Panning at one zoom places at once: it keeps what was
+            // placed and only fills in new ground, and a drag held still draws no more frames.)
             if let run = inProgress?.run, !suits(run, camera: camera, left: left, top: top, width: w, height: h) {
                 inProgress = nil
             }
@@ -139,8 +140,8 @@ public final class MapLabelLayout {
         return project(run.placed, left: left, top: top, width: w, height: h)
     }
 
-    /// In motion, how many candidates a frame may try when names must be placed again (nil: all
-    /// at once). Why: a dense street map offers two thousand names, and placing them all held up
+    /// In a zoom animation, how many candidates a frame may try when names must be placed again
+    /// (nil: all at once). Why: a dense street map offers two thousand names, and placing them all held up
     /// the frame that did it by 2–4 ms, several times a second in a zoom animation; in steps, a
     /// frame spends well under a millisecond on it and the names follow a few frames later. At
     /// rest a placement is always done at once.
@@ -148,10 +149,12 @@ public final class MapLabelLayout {
     /// The placement being done in steps, and the size revision it started at.
     private var inProgress: (run: MapLabelPlacement, sizeRevision: Int)?
 
-    /// Whether a placement in progress still suits the view: near its zoom, the view (at that
-    /// zoom) inside its region, the overlay it started with.
+    /// Whether a placement in progress still suits the view: within a zoom level of it, the view
+    /// (at its zoom) inside its region, the overlay it started with.
     private func suits(_ run: MapLabelPlacement, camera: Camera, left: Double, top: Double, width w: Double, height h: Double) -> Bool {
-        guard run.overlayRevision == overlay?.revision, abs(run.zoom - camera.zoom) < animationReuseZooms else { return false }
+        // (Not only within `animationReuseZooms`: the zoom moves on while the steps are taken,
+        // and a run dropped for that would start again and again and never be done.)
+        guard run.overlayRevision == overlay?.revision, abs(run.zoom - camera.zoom) < 1 else { return false }
         let f = exp2(camera.zoom - run.zoom)
         return left >= run.minX * f && top >= run.minY * f && left + w <= run.maxX * f && top + h <= run.maxY * f
     }
