@@ -84,4 +84,27 @@ final class LabelSizeWorkerTests: XCTestCase {
         XCTAssertNotEqual(renderer.sizeRevision, before, "at rest, sizes are taken in at once")
         XCTAssertNotNil(renderer.sizeIfMeasured(of: "Rest 3", kind: .town))
     }
+
+    /// Sizes for a placement, kept by id: an id is only a shortcut, checked against the text and
+    /// kind (another text under the same id gets its own size), and unknown texts in motion are
+    /// wanted, not measured.
+    func testPlacementSizesByIDAreCheckedAgainstTheText() {
+        let r = MapLabelRenderer(), direct = MapLabelRenderer()
+        XCTAssertNil(r.placementSize(id: -5, of: "Via Roma", kind: .road, measureNow: false), "in motion: wanted, not measured")
+        let roma = r.placementSize(id: -5, of: "Via Roma", kind: .road, measureNow: true)
+        XCTAssertEqual(roma, direct.size(of: "Via Roma", kind: .road))
+        // The same id for a longer text (ids of another overlay): its own size, not the one kept.
+        let long = r.placementSize(id: -5, of: "Via dei Calzaiuoli", kind: .road, measureNow: true)
+        XCTAssertEqual(long, direct.size(of: "Via dei Calzaiuoli", kind: .road))
+        XCTAssertNotEqual(long, roma)
+        // Same text, another kind: its own size too.
+        XCTAssertEqual(r.placementSize(id: -5, of: "Via dei Calzaiuoli", kind: .country, measureNow: true),
+                       direct.size(of: "Via dei Calzaiuoli", kind: .country))
+        // Known by text under a new id, also in motion.
+        XCTAssertEqual(r.placementSize(id: 77, of: "Via Roma", kind: .road, measureNow: false), roma)
+        // Non-ASCII text with the same bytes built anew (other storage): still known by id.
+        let a = "Città" + String("di Castello".reversed().reversed())
+        XCTAssertEqual(r.placementSize(id: 9, of: a, kind: .town, measureNow: true), direct.size(of: a, kind: .town))
+        XCTAssertEqual(r.placementSize(id: 9, of: "Cittàdi Castello", kind: .town, measureNow: false), direct.size(of: a, kind: .town))
+    }
 }

@@ -16,6 +16,9 @@ public struct MapLabelOverlay: Sendable {
     /// Changes whenever the candidates or the covered area change (cheap comparison per frame).
     public let revision: Int
     private let positions: [Int: Int]
+    /// Per candidate, the key the placer's repeated-name test uses for its text (`LineNameAnchors.key`;
+    /// 0 for names that don't repeat along lines): made once per overlay, not per placement.
+    let textKeys: [Int]
 
     public init(candidates: [MapLabelCandidate], covered: [UnitBox], revision: Int) {
         precondition(candidates.allSatisfy { $0.id < 0 }, "overlay label ids are negative")
@@ -25,6 +28,7 @@ public struct MapLabelOverlay: Sendable {
         var positions: [Int: Int] = [:]
         for (i, c) in candidates.enumerated() { positions[c.id] = i }
         self.positions = positions
+        textKeys = candidates.map { $0.kind.repeatsAlongLines ? LineNameAnchors.key($0.text) : 0 }
     }
 
     /// The candidate with `id` (a negative id), if this overlay has it.

@@ -20,6 +20,7 @@ public struct MapLabelPlacement {
     private let placer: MapLabelPlacer
     private let index: MapLabelIndex
     private let overlayCandidates: [MapLabelCandidate]
+    private let overlayTextKeys: [Int]
     /// The zoom and world-pixel region placed.
     public let zoom: Double
     public let minX: Double, minY: Double, maxX: Double, maxY: Double
@@ -48,6 +49,7 @@ public struct MapLabelPlacement {
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
         overlayRevision = overlay?.revision
         overlayCandidates = overlay?.candidates ?? []
+        overlayTextKeys = overlay?.textKeys ?? []
         worldSize = 256 * exp2(zoom)
         grid = RegionGrid(cellSize: 64, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
         lineNames = LineNameAnchors(distance: placer.repeatDistance)
@@ -91,7 +93,7 @@ public struct MapLabelPlacement {
                 kept.insert(Self.key(p.id, p.copy))
             }
         }
-        for p in placed where p.kind.repeatsAlongLines { lineNames.add(p.text, x: p.anchorX, y: p.anchorY) }
+        for p in placed where p.kind.repeatsAlongLines { lineNames.add(p.text, key: LineNameAnchors.key(p.text), x: p.anchorX, y: p.anchorY) }
     }
 
     private static func key(_ id: Int, _ copy: Int) -> Int64 { Int64(id) << 16 ^ Int64(copy & 0xFFFF) }
@@ -110,9 +112,12 @@ public struct MapLabelPlacement {
             let alpha = c.alpha(atZoom: zoom)
             guard alpha > 0 else { continue }
             let ax = (c.x + Double(e.copy)) * worldSize, ay = c.y * worldSize
-            if c.kind.repeatsAlongLines, lineNames.hasNear(c.text, x: ax, y: ay) { continue }
+            // (The overlay's names come with their text keys; a built-in river's is made here.)
+            let textKey = c.kind.repeatsAlongLines ? (e.rank >= 0 ? overlayTextKeys[e.rank] : LineNameAnchors.key(c.text)) : 0
+            if c.kind.repeatsAlongLines, lineNames.hasNear(c.text, key: textKey, x: ax, y: ay) { continue }
             guard let s = sizeOfCandidate(e.id, c) else { unmeasured += 1; continue }
-            for box in placer.positions(for: c, anchorX: ax, anchorY: ay, size: s) {
+            for i in 0..<placer.positionCount(c.kind) {
+                let box = placer.position(i, for: c, anchorX: ax, anchorY: ay, size: s)
                 let padded = Box(minX: box.minX - padding, minY: box.minY - padding,
                                  maxX: box.maxX + padding, maxY: box.maxY + padding)
                 guard !grid.hits(padded) else { continue }
@@ -125,7 +130,7 @@ public struct MapLabelPlacement {
                                              maxX: box.maxX, maxY: box.maxY,
                                              dot: c.kind.isPointLabel ? (ax, ay) : nil, anchorX: ax, anchorY: ay,
                                              alpha: alpha, angle: c.angle))
-                if c.kind.repeatsAlongLines { lineNames.add(c.text, x: ax, y: ay) }
+                if c.kind.repeatsAlongLines { lineNames.add(c.text, key: textKey, x: ax, y: ay) }
                 break
             }
         }

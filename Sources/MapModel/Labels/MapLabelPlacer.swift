@@ -76,7 +76,7 @@ public struct MapLabelPlacer: Sendable {
     }
 
     /// As `place(…sizeIfMeasured:)`, with the candidate at hand for the size (the caller may keep
-    /// sizes by id and check them against the candidate's text, see `MapLabelRenderer.knownSize`).
+    /// sizes by id and check them against the candidate's text, see `MapLabelRenderer.placementSize`).
     /// The whole placement at once; `MapLabelPlacement` does the same in steps.
     public func place(_ index: MapLabelIndex, overlay: MapLabelOverlay? = nil, zoom: Double,
                       minX: Double, minY: Double, maxX: Double, maxY: Double,
@@ -90,25 +90,40 @@ public struct MapLabelPlacer: Sendable {
 
     /// Text boxes to try, in order of preference.
     func positions(for c: MapLabelCandidate, anchorX ax: Double, anchorY ay: Double, size s: MapLabelSize) -> [Box] {
+        let n = positionCount(c.kind)
+        return (0..<n).map { position($0, for: c, anchorX: ax, anchorY: ay, size: s) }
+    }
+
+    /// How many positions a candidate of `kind` tries (see `position(_:for:anchorX:anchorY:size:)`).
+    func positionCount(_ kind: MapLabelKind) -> Int { kind.isPointLabel ? 4 : (kind == .country ? 3 : 1) }
+
+    /// The `i`th text box to try, in order of preference: beside a point label's dot (right, left,
+    /// above, below); centred on other anchors, a country's name then a line up or down. (One box
+    /// at a time, so a placement allocates nothing per name.)
+    @inline(__always)
+    func position(_ i: Int, for c: MapLabelCandidate, anchorX ax: Double, anchorY ay: Double, size s: MapLabelSize) -> Box {
         guard c.kind.isPointLabel else {
             // Turned text (a street name) keeps clear the box around it.
-            let cosA = abs(cos(c.angle)), sinA = abs(sin(c.angle))
-            let w = s.width * cosA + s.height * sinA, h = s.width * sinA + s.height * cosA
+            let (w, h): (Double, Double)
+            if c.angle == 0 {
+                (w, h) = (s.width, s.height)
+            } else {
+                let cosA = abs(cos(c.angle)), sinA = abs(sin(c.angle))
+                (w, h) = (s.width * cosA + s.height * sinA, s.width * sinA + s.height * cosA)
+            }
             let centred = Box(minX: ax - w / 2, minY: ay - h / 2, maxX: ax + w / 2, maxY: ay + h / 2)
-            guard c.kind == .country else { return [centred] }
+            guard i > 0 else { return centred }
             // A country's name may step a line up or down (e.g. off its capital's dot).
-            let step = s.height + 2 * padding + dotRadius
-            return [centred,
-                    Box(minX: centred.minX, minY: centred.minY - step, maxX: centred.maxX, maxY: centred.maxY - step),
-                    Box(minX: centred.minX, minY: centred.minY + step, maxX: centred.maxX, maxY: centred.maxY + step)]
+            let step = (s.height + 2 * padding + dotRadius) * (i == 1 ? -1 : 1)
+            return Box(minX: centred.minX, minY: centred.minY + step, maxX: centred.maxX, maxY: centred.maxY + step)
         }
         let off = dotRadius + dotGap
-        return [
-            Box(minX: ax + off, minY: ay - s.height / 2, maxX: ax + off + s.width, maxY: ay + s.height / 2),
-            Box(minX: ax - off - s.width, minY: ay - s.height / 2, maxX: ax - off, maxY: ay + s.height / 2),
-            Box(minX: ax - s.width / 2, minY: ay - off - s.height, maxX: ax + s.width / 2, maxY: ay - off),
-            Box(minX: ax - s.width / 2, minY: ay + off, maxX: ax + s.width / 2, maxY: ay + off + s.height),
-        ]
+        switch i {
+        case 0: return Box(minX: ax + off, minY: ay - s.height / 2, maxX: ax + off + s.width, maxY: ay + s.height / 2)
+        case 1: return Box(minX: ax - off - s.width, minY: ay - s.height / 2, maxX: ax - off, maxY: ay + s.height / 2)
+        case 2: return Box(minX: ax - s.width / 2, minY: ay - off - s.height, maxX: ax + s.width / 2, maxY: ay - off)
+        default: return Box(minX: ax - s.width / 2, minY: ay + off, maxX: ax + s.width / 2, maxY: ay + off + s.height)
+        }
     }
 }
 

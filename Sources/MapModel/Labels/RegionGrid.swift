@@ -97,24 +97,29 @@ struct LineNameAnchors {
 
     init(distance: Double) { self.distance = distance }
 
-    /// Whether `text` was placed at an anchor closer than `distance` to (`x`, `y`).
-    func hasNear(_ text: String, x: Double, y: Double) -> Bool {
-        guard !byText.isEmpty, let others = byText[Self.key(text)] else { return false }
+    /// Whether `text` (whose `key(_:)` is `key`) was placed at an anchor closer than `distance` to
+    /// (`x`, `y`).
+    func hasNear(_ text: String, key: Int, x: Double, y: Double) -> Bool {
+        guard !byText.isEmpty, let others = byText[key] else { return false }
         return others.contains { hypot($0.x - x, $0.y - y) < distance && Self.sameBytes($0.text, text) }
     }
 
-    mutating func add(_ text: String, x: Double, y: Double) {
-        byText[Self.key(text), default: []].append((x, y, text))
+    mutating func add(_ text: String, key: Int, x: Double, y: Double) {
+        byText[key, default: []].append((x, y, text))
     }
 
     /// FNV-1a over the UTF-8 bytes.
     static func key(_ text: String) -> Int {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-        return Int(truncatingIfNeeded: h)
+        var text = text
+        return text.withUTF8 { bytes in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+            return Int(truncatingIfNeeded: h)
+        }
     }
 
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
     }
 }

@@ -10,8 +10,7 @@ extension MapLabelLayout {
         renderer.takeMeasuredSizes(inMotion: isAnimating)
         defer { renderer.requestSizes() }
         return labels(for: camera, isAnimating: isAnimating, sizeRevision: renderer.sizeRevision) { id, c in
-            renderer.knownSize(id: id, of: c.text, kind: c.kind)
-                ?? (isAnimating ? renderer.sizeIfMeasured(of: c.text, kind: c.kind) : renderer.size(of: c.text, kind: c.kind))
+            renderer.placementSize(id: id, of: c.text, kind: c.kind, measureNow: !isAnimating)
         }
     }
 }

@@ -56,14 +56,32 @@ public final class MapLabelRenderer {
     /// name other texts), so it never gives a wrong size.
     private var sizesByID: [Int: (text: String, kind: MapLabelKind, size: MapLabelSize)] = [:]
 
-    /// The size of the label with `id`, `text` and `kind` if it was measured before (nil: ask
-    /// `size(of:kind:)` or `sizeIfMeasured(of:kind:)`).
-    public func knownSize(id: Int, of text: String, kind: MapLabelKind) -> MapLabelSize? {
-        if let e = sizesByID[id], e.kind == kind, e.text == text { return e.size }
-        guard let s = sizes[SizeKey(text: text, kind: kind)] else { return nil }
+    /// The size of the label with `id`, `text` and `kind` for a placement: known before (by id,
+    /// else by text), or measured now when `measureNow` (at rest), or else nil and the text is
+    /// wanted (measured off the drawing thread after `requestSizes`, as `sizeIfMeasured`).
+    public func placementSize(id: Int, of text: String, kind: MapLabelKind, measureNow: Bool) -> MapLabelSize? {
+        if let e = sizesByID[id], e.kind == kind, Self.sameBytes(e.text, text) { return e.size }
+        let key = SizeKey(text: text, kind: kind)
+        let size: MapLabelSize
+        if let known = sizes[key] {
+            size = known
+        } else if measureNow {
+            size = Self.measure(key)
+            keep(size, for: key)
+        } else {
+            wantedSizes.append(key)
+            return nil
+        }
         if sizesByID.count > 100_000 { sizesByID.removeAll(keepingCapacity: true) }
-        sizesByID[id] = (text, kind, s)
-        return s
+        sizesByID[id] = (text, kind, size)
+        return size
+    }
+
+    /// Whether two texts have the same UTF-8 bytes (a memcmp; `==` compares with Unicode
+    /// normalisation, slow for the non-ASCII street names of most of the world).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
     }
 
     /// A text block's size, laid out on the calling thread (any thread: the scratch target is the
