@@ -55,6 +55,16 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
                 chosen = previous
                 version += 1
             }
+            // Now and then the same tiles, one of them delivered again with other names: a new
+            // overlay with those names although the tiles and boxes are the same.
+            var sameTilesNewNames = false
+            if step % 29 == 14, let previous = previousChosen, let t = previous.first {
+                chosen = previous
+                tiles[t] = makeLabels(t)
+                builder.forget(t)
+                version += 1
+                sameTilesNewNames = true
+            }
             previousChosen = chosen
             let input = chosen.map { (tile: $0, labels: tiles[$0]!) }
             // Covered: the chosen tiles' squares, some cut to a quarter (placements of a deeper zoom).
@@ -62,7 +72,7 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
                 let n = Double(t.tilesPerSide), q = rng.int(4) == 0 ? 0.5 : 1
                 return UnitBox(minX: Double(t.x) / n, minY: Double(t.y) / n, maxX: (Double(t.x) + q) / n, maxY: (Double(t.y) + q) / n)
             }.sorted { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
-            if step % 13 == 7, let previous = previousCovered { covered = previous }
+            if step % 13 == 7 || sameTilesNewNames, let previous = previousCovered { covered = previous }
             previousCovered = covered
             // Now and then the same input twice: no new overlay from either.
             for _ in 0..<(step % 5 == 0 ? 2 : 1) {
