@@ -68,6 +68,26 @@ final class TileOverzoomTests: XCTestCase {
         XCTAssertEqual(Set(fresh.takeMissing().map(\.tile.z)), [16])
     }
 
+    /// Past the deepest zoom the names and the area they rule are the ancestors': zooming in and
+    /// out between zooms 15 and 18 over the same place (display tiles of zooms 15–17, the view's
+    /// rows of tiles coming and going) keeps one overlay, so names are not placed again for it.
+    func testAZoomAnimationPastTheDeepestZoomKeepsOneOverlay() throws {
+        let layer = try TileMapLayer(path: fixture)
+        var revisions = Set<Int>()
+        var covered: [UnitBox] = []
+        for zoom in stride(from: 15.6, through: 17.9, by: 0.1) {
+            let cam = Camera(center: deep.center, zoom: zoom, viewportSize: deep.viewportSize)
+            layer.loadSynchronously(camera: cam, scale: 1, dark: false)
+            let overlay = try XCTUnwrap(layer.labelOverlay(for: cam, margin: 384))
+            revisions.insert(overlay.revision)
+            covered = overlay.covered
+            // The ruled area is whole zoom-14 squares.
+            for b in overlay.covered { XCTAssertEqual(b.maxX - b.minX, 1.0 / 16384, accuracy: 1e-12) }
+        }
+        XCTAssertEqual(revisions.count, 1, "one overlay for the whole animation")
+        XCTAssertFalse(covered.isEmpty)
+    }
+
     private static func samePixels(_ a: ImageSurface, _ b: ImageSurface) -> Bool {
         guard a.pixelWidth == b.pixelWidth, a.pixelHeight == b.pixelHeight else { return false }
         for y in 0..<a.pixelHeight {
