@@ -110,4 +110,18 @@ final class MapLabelRepeatTests: XCTestCase {
         ]))
         XCTAssertEqual(villages.labels(for: cam) { _ in MapLabelSize(width: 14, height: 12) }.count, 2)
     }
+
+    func testCandidatesAreFoundByIDAsByADictionary() {
+        // Ids out of order, one repeated (the last one counts, as a dictionary filled in order).
+        let ids = [-3, -17, -1, -9, -17, -40, -2]
+        let candidates = ids.enumerated().map { i, id in
+            MapLabelCandidate(id: id, text: "name \(i)", x: 0.5, y: 0.5, kind: .road, minZoom: 0)
+        }
+        let overlay = MapLabelOverlay(candidates: candidates, covered: [], revision: 1)
+        var expected: [Int: MapLabelCandidate] = [:]
+        for c in candidates { expected[c.id] = c }
+        for id in -45...0 { XCTAssertEqual(overlay.candidate(id: id), expected[id], "id \(id)") }
+        XCTAssertEqual(overlay.candidate(id: -17)?.text, "name 4")
+        XCTAssertNil(MapLabelOverlay(candidates: [], covered: [], revision: 0).candidate(id: -1))
+    }
 }

@@ -15,7 +15,11 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
         // same text comes at the same priority in many places (the sort's ties), and neighbours
         // repeat names at the same place (their buffers).
         let texts = ["Via Roma", "Piazza della Signoria", "Arno", "Oltrarno", "Via dei Servi", "Borgo San Frediano",
-                     "Via Roma", "Santa Croce", "Lungarno", "Firenze"]
+                     "Via Roma", "Santa Croce", "Lungarno", "Firenze",
+                     // Non-ASCII names sort through their bytes when in NFC form, as strings when
+                     // not (a decomposed "Città"): both orders must be String's.
+                     "Città", "Citta\u{300}", "Via de’ Benci", "Ponte Santa Trìnita", "Straße", "Strasse", "Œuvre", "Zürich",
+                     "Zu\u{308}rich", "東京", "Ängelholm", "Angelholm", "Ç"]
         let kinds: [(TileLabelKind, String?)] = [(.road, "primary"), (.road, nil), (.water, "river"), (.water, "lake"),
                                                  (.place, "city"), (.place, "suburb"), (.place, "village")]
         var tiles: [TileID: [TileLabelCandidate]] = [:]

@@ -15,7 +15,7 @@ public struct MapLabelOverlay: Sendable {
     public let covered: [UnitBox]
     /// Changes whenever the candidates or the covered area change (cheap comparison per frame).
     public let revision: Int
-    private let positions: [Int: Int]
+    private let byID: [(id: Int, index: Int)]
     /// Per candidate, the key the placer's repeated-name test uses for its text (`LineNameAnchors.key`;
     /// 0 for names that don't repeat along lines): made once per overlay, not per placement.
     let textKeys: [Int]
@@ -25,14 +25,23 @@ public struct MapLabelOverlay: Sendable {
         self.candidates = candidates
         self.covered = covered
         self.revision = revision
-        var positions: [Int: Int] = [:]
-        for (i, c) in candidates.enumerated() { positions[c.id] = i }
-        self.positions = positions
+        // Ids and places sorted by id (a binary search finds one; a dictionary of two thousand
+        // ids cost a fifth of an overlay's making, for a few lookups a frame).
+        var byID = candidates.indices.map { (id: candidates[$0].id, index: $0) }
+        byID.sort { $0.id != $1.id ? $0.id < $1.id : $0.index > $1.index }  // the last of equal ids first
+        self.byID = byID
         textKeys = candidates.map { $0.kind.repeatsAlongLines ? LineNameAnchors.key($0.text) : 0 }
     }
 
     /// The candidate with `id` (a negative id), if this overlay has it.
-    public func candidate(id: Int) -> MapLabelCandidate? { positions[id].map { candidates[$0] } }
+    public func candidate(id: Int) -> MapLabelCandidate? {
+        var lo = 0, hi = byID.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if byID[mid].id < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < byID.count && byID[lo].id == id ? candidates[byID[lo].index] : nil
+    }
 
     /// Whether a unit-square point (x wrapped into 0…1) lies where the overlay's names rule.
     public func covers(x: Double, y: Double) -> Bool {

@@ -28,10 +28,33 @@ struct TileLabelOverlayBuilder {
     private struct Entry {
         var identity: Identity
         var priority: Double
+        /// The text's bytes for sorting (see `orderKey`).
+        var orderKey: [UInt8]?
         var candidate: MapLabelCandidate
         var id: Int?
     }
     private var entries: [TileID: [Entry]] = [:]
+    /// Names in the last overlay (room reserved for the next).
+    private var lastCount = 0
+
+    /// −1, 0 or 1 as `a` sorts before, with or after `b` (bytes, then length).
+    static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                let n = min(x.count, y.count)
+                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+                if c != 0 { return c < 0 ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
+    }
+
+    /// A text's UTF-8 bytes if it is in NFC form (ASCII always is), else nil.
+    static func orderKey(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes }
+        return text.precomposedStringWithCanonicalMapping.utf8.elementsEqual(bytes) ? bytes : nil
+    }
 
     /// Forgets what was made of a tile's names (call when they are replaced).
     mutating func forget(_ tile: TileID) {
@@ -64,8 +87,9 @@ struct TileLabelOverlayBuilder {
             nextID = -1
         }
         if entries.count > 512 { entries = entries.filter { input.contains($0.key) } }
-        var seen = Set<Int>()
-        var list: [(priority: Double, candidate: MapLabelCandidate)] = []
+        var seen = Set<Int>(minimumCapacity: lastCount)
+        var list: [(priority: Double, orderKey: [UInt8]?, candidate: MapLabelCandidate)] = []
+        list.reserveCapacity(lastCount)
         let probe = MapLabelOverlay(candidates: [], covered: covered, revision: 0)
         for (tile, labels) in tiles {
             // (Taken out while it changes, so that the array isn't copied.)
@@ -89,15 +113,24 @@ struct TileLabelOverlayBuilder {
                 guard seen.insert(id).inserted else { continue }
                 var candidate = c
                 candidate.id = id
-                list.append((made[i].priority, candidate))
+                list.append((made[i].priority, made[i].orderKey, candidate))
             }
             entries[tile] = made
         }
+        // Priority, then text, then id. Texts compare by their bytes when both are in Unicode's
+        // NFC form (then byte order is `String`'s order; `String` compares non-ASCII texts through
+        // normalisation, a third of a rebuild), else as strings.
         list.sort { a, b in
             if a.priority != b.priority { return a.priority > b.priority }
-            if a.candidate.text != b.candidate.text { return a.candidate.text < b.candidate.text }
+            if let ka = a.orderKey, let kb = b.orderKey {
+                let order = Self.compareBytes(ka, kb)
+                if order != 0 { return order < 0 }
+            } else if a.candidate.text != b.candidate.text {
+                return a.candidate.text < b.candidate.text
+            }
             return a.candidate.id > b.candidate.id
         }
+        lastCount = list.count
         let candidates = list.map(\.candidate)
         // The same names over the same area: the same overlay (and revision). Why: every tile
         // delivered changes `version`, and past the file's deepest zoom a dozen display tiles share
@@ -121,7 +154,7 @@ struct TileLabelOverlayBuilder {
             let kind = TileLabelOverlayBuilder.kind(of: c)
             let text = kind == .district ? c.text.uppercased() : c.text
             let identity = Identity(text: text, kind: kind, x: Int64((x * 1_048_576).rounded()), y: Int64((y * 1_048_576).rounded()))
-            return Entry(identity: identity, priority: c.priority,
+            return Entry(identity: identity, priority: c.priority, orderKey: orderKey(text),
                          candidate: MapLabelCandidate(id: 0, text: text, x: x, y: y, kind: kind, minZoom: 0, angle: c.angle))
         }
     }
