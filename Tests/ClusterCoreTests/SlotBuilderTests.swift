@@ -96,37 +96,6 @@ final class SlotBuilderTests: XCTestCase {
         }
     }
 
-    /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
-    /// origins, children in order, zooms) and the items on every level.
-    private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
-                                    minClusters: Int = 1000) {
-        XCTAssertEqual(a.table.rows.map(\.x.bitPattern), b.table.rows.map(\.x.bitPattern), "centres x, \(what)")
-        XCTAssertEqual(a.table.rows.map(\.y.bitPattern), b.table.rows.map(\.y.bitPattern), "centres y, \(what)")
-        XCTAssertEqual(a.table.rows.map(\.count), b.table.rows.map(\.count), "counts, \(what)")
-        XCTAssertEqual(a.table.rows.map(\.origin), b.table.rows.map(\.origin), "origins, \(what)")
-        XCTAssertEqual(a.table.childStart, b.table.childStart, "children, \(what)")
-        XCTAssertEqual(a.table.childItems, b.table.childItems, "children, \(what)")
-        XCTAssertEqual(a.table.zoom, b.table.zoom, "zooms, \(what)")
-        XCTAssertEqual(a.table.zoomStart, b.table.zoomStart, "zoom starts, \(what)")
-        XCTAssertGreaterThan(a.table.rows.count, minClusters, "the points cluster, \(what)")
-        // Queries find a cluster's zoom from the zoom ranges, not the zoom column.
-        XCTAssertEqual(a.table.rows.indices.map { a.zoomOfCluster($0) }, a.table.zoom.map(Int.init), "zoom by range, \(what)")
-        for z in a.minZoom...(a.maxZoom + 1) {
-            var itemsA: [UInt32] = [], itemsB: [UInt32] = []
-            a.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsA.append($0) }
-            b.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsB.append($0) }
-            XCTAssertEqual(itemsA.sorted(), itemsB.sorted(), "items at zoom \(z), \(what)")
-            XCTAssertEqual(a.itemCount(atZoom: z), itemsA.count, "item count at zoom \(z), \(what)")
-            let box = GeoBounds(west: -4.2, south: 40, east: -3.2, north: 40.8)
-            XCTAssertEqual(Set(a.clusters(in: box, zoom: Double(z))), Set(b.clusters(in: box, zoom: Double(z))),
-                           "box at zoom \(z), \(what)")
-        }
-        for c in stride(from: 0, to: a.table.rows.count, by: 7) {
-            let item = a.makeItem(UInt32(a.inputCount + c))
-            XCTAssertEqual(a.aggregates(of: item), b.aggregates(of: item), "aggregates, \(what)")
-        }
-    }
-
     /// A band's candidate pairs are the same whether its sweep runs in one part or in two on
     /// two threads, and they are exactly the pairs within the search distance of its lowest zoom,
     /// each with the highest zoom whose search distance covers it.
@@ -207,5 +176,38 @@ extension LevelBuilder.Slots {
             }
         }
         return alive
+    }
+}
+
+extension XCTestCase {
+    /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
+    /// origins, children in order, zooms) and the items on every level.
+    func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
+                                    minClusters: Int = 1000) {
+        XCTAssertEqual(a.table.rows.map(\.x.bitPattern), b.table.rows.map(\.x.bitPattern), "centres x, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.y.bitPattern), b.table.rows.map(\.y.bitPattern), "centres y, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.count), b.table.rows.map(\.count), "counts, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.origin), b.table.rows.map(\.origin), "origins, \(what)")
+        XCTAssertEqual(a.table.childStart, b.table.childStart, "children, \(what)")
+        XCTAssertEqual(a.table.childItems, b.table.childItems, "children, \(what)")
+        XCTAssertEqual(a.table.zoom, b.table.zoom, "zooms, \(what)")
+        XCTAssertEqual(a.table.zoomStart, b.table.zoomStart, "zoom starts, \(what)")
+        XCTAssertGreaterThan(a.table.rows.count, minClusters, "the points cluster, \(what)")
+        // Queries find a cluster's zoom from the zoom ranges, not the zoom column.
+        XCTAssertEqual(a.table.rows.indices.map { a.zoomOfCluster($0) }, a.table.zoom.map(Int.init), "zoom by range, \(what)")
+        for z in a.minZoom...(a.maxZoom + 1) {
+            var itemsA: [UInt32] = [], itemsB: [UInt32] = []
+            a.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsA.append($0) }
+            b.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsB.append($0) }
+            XCTAssertEqual(itemsA.sorted(), itemsB.sorted(), "items at zoom \(z), \(what)")
+            XCTAssertEqual(a.itemCount(atZoom: z), itemsA.count, "item count at zoom \(z), \(what)")
+            let box = GeoBounds(west: -4.2, south: 40, east: -3.2, north: 40.8)
+            XCTAssertEqual(Set(a.clusters(in: box, zoom: Double(z))), Set(b.clusters(in: box, zoom: Double(z))),
+                           "box at zoom \(z), \(what)")
+        }
+        for c in stride(from: 0, to: a.table.rows.count, by: 7) {
+            let item = a.makeItem(UInt32(a.inputCount + c))
+            XCTAssertEqual(a.aggregates(of: item), b.aggregates(of: item), "aggregates, \(what)")
+        }
     }
 }

@@ -48,6 +48,8 @@ extension LevelBuilder {
         }
         CellIndex.radixSortPacked(scratch, count: m, lowBit: slotBits, bits: keyBits)
         scratch.shift = shift
+        // The spare's 8 bytes per item needn't be resident while the band's columns are written.
+        scratch.discardSpareContents()
 
         // Gather in cell order.
         let mask = (UInt64(1) << shift) - 1
