@@ -45,18 +45,22 @@ extension CellIndex {
         /// Adds positions 0..<n with the given keys (non-decreasing) to an empty builder, in `parts`
         /// parts on as many threads: the same directory as adding them in turn. A part's first
         /// block is the one after the previous part's last key's, so every block is set by one part.
-        mutating func addAll(_ keys: UnsafePointer<UInt64>, count n: Int, parts: Int) {
+        /// With `order`, position p's key is `keys[order[p]]` (a band's entries in stored order:
+        /// no copy of the keys in that order is needed).
+        mutating func addAll(_ keys: UnsafePointer<UInt64>, through order: UnsafePointer<UInt32>? = nil, count n: Int,
+                             parts: Int) {
             precondition(count == 0 && next == 0, "addAll needs an empty builder")
             guard n > 0 else { return }
             let parts = max(1, min(parts, n))
             let shift = self.shift
-            let out = SendablePointer(starts), k = SendableConstPointer(keys)
+            let out = SendablePointer(starts), k = SendableConstPointer(keys), o = SendableConstPointer(order)
             DispatchQueue.concurrentPerform(iterations: parts) { h in
                 let from = n * h / parts, to = n * (h + 1) / parts
                 guard let starts = out.pointer, let keys = k.pointer, from < to else { return }
-                var next = from == 0 ? 0 : Int(keys[from - 1] >> shift) + 1
+                let order = o.pointer
+                var next = from == 0 ? 0 : Int(Self.key(keys, order, from - 1) >> shift) + 1
                 for p in from..<to {
-                    let b = Int(keys[p] >> shift)
+                    let b = Int(Self.key(keys, order, p) >> shift)
                     while next <= b {
                         starts[next] = UInt32(truncatingIfNeeded: p)
                         next += 1
@@ -64,7 +68,14 @@ extension CellIndex {
                 }
             }
             count = n
-            next = Int(keys[n - 1] >> shift) + 1
+            next = Int(Self.key(keys, order, n - 1) >> shift) + 1
+        }
+
+        /// Position p's key: `keys[p]`, or `keys[order[p]]` with an order.
+        @inline(__always) private static func key(_ keys: UnsafePointer<UInt64>, _ order: UnsafePointer<UInt32>?,
+                                                  _ p: Int) -> UInt64 {
+            if let order { return keys[Int(order[p])] }
+            return keys[p]
         }
 
         /// The directory (blocks past the last key start at the end); frees the buffer.
