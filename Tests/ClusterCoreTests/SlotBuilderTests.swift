@@ -67,6 +67,32 @@ final class SlotBuilderTests: XCTestCase {
         }
     }
 
+    /// The same with scratch big enough (≥ 4 MB) that the gather gives the packed keys' pages
+    /// back chunk by chunk as it reads them (`gatherChunk`): nothing it still reads goes.
+    func testSortingBigLevelsEqualsACellIndexOverTheCompactedItems() {
+        let points = Fixtures.uniform(600_000, seed: 65) + Fixtures.denseCity(3000, seed: 66)
+        let slots = LevelBuilder.Slots(points: points)
+        defer { slots.deallocate() }
+        let alive = slots.mergeSome(killing: 0.05, seed: 67)
+        XCTAssertGreaterThanOrEqual(alive * 8, LargeBuffer.hugeThreshold, "scratch whose pages can be given back")
+        let radius = 40.0 / (512 * 1024)
+        let cell = NeighborGraph.cellSize(radius: radius)
+        let direct = CellIndex.SortScratch(capacity: slots.n), compacted = CellIndex.SortScratch()
+        guard let sorted = LevelBuilder.sortAlive(slots, count: alive, cell: cell, centres: true, scratch: direct) else {
+            return XCTFail("a key and a slot fit in 64 bits")
+        }
+        let band = LevelBuilder.compactAndSort(slots, count: alive, cell: cell, level: 11, lastZoom: 10, scratch: compacted) {
+            _ in NeighborGraph.searchDistance(radius: radius)
+        }
+        XCTAssertEqual(sorted.columns.keys, band.keys)
+        XCTAssertEqual(sorted.columns.x, band.x)
+        XCTAssertEqual(sorted.columns.y, band.y)
+        XCTAssertEqual(sorted.columns.slots, band.slots)
+        XCTAssertEqual(sorted.columns.refs, band.refs)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: direct.cx, count: alive)),
+                       Array(UnsafeBufferPointer(start: compacted.cx, count: alive)))
+    }
+
     /// A band's stored levels are the same whether `finish` merges and gathers its entries in one
     /// part or in several on as many threads (big bands use two): every level's coordinates,
     /// items, query directory, level ranges and counts, and so the clusters.

@@ -59,7 +59,10 @@ extension LevelBuilder {
         /// once a quarter of them are dead, so that the per-slot items don't stay at their
         /// first size through the low zooms (see `Slots.compact`).
         func compactSlots() {
-            if Self.compactsSlots && aliveCount <= slotState.n - slotState.n / 4 { slotState.compact() }
+            if Self.compactsSlots && aliveCount <= slotState.n - slotState.n / 4 {
+                slotState.compact()
+                buildTrace("slots compacted to \(aliveCount)")
+            }
         }
 
         /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
