@@ -52,7 +52,6 @@ extension LevelBuilder {
         scratch.discardSpareContents()
 
         // Gather in cell order.
-        let mask = (UInt64(1) << shift) - 1
         // A band of several levels gets room for the clusters it will append (untouched
         // capacity costs no memory until used).
         let capacity = centres ? m : m + m / 4
@@ -66,29 +65,14 @@ extension LevelBuilder {
                                                      slots: ss.baseAddress, refs: rs.baseAddress, cx: scratch.cx,
                                                      cy: scratch.cy, sorted: scratch.sorted, capacity: scratch.capacity)
                             DispatchQueue.concurrentPerform(iterations: parts) { h in
-                                guard let keys = out.keys, let xs = out.x, let ys = out.y, let ss = out.slots,
-                                      let rs = out.refs else { return }
                                 let end = (m * (h + 1) / parts)
                                 for chunk in stride(from: m * h / parts, to: end, by: Self.gatherChunk) {
                                     let chunkEnd = min(chunk + Self.gatherChunk, end)
-                                    for p in chunk..<chunkEnd {
-                                        // The items are read at random: ask for the one needed a few
-                                        // entries on, so that several misses are under way at once.
-                                        if p + Self.gatherDistance < end {
-                                            cis_prefetch(slots.item + Int(out.sorted[p + Self.gatherDistance] & mask))
-                                        }
-                                        let v = out.sorted[p]
-                                        let s = Int(v & mask)
-                                        let item = slots.item[s]
-                                        keys[p] = v >> shift
-                                        xs[p] = Float(item.x)
-                                        ys[p] = Float(item.y)
-                                        ss[p] = UInt32(truncatingIfNeeded: s)
-                                        rs[p] = item.ref
-                                        if centres {
-                                            out.cx[p] = item.x
-                                            out.cy[p] = item.y
-                                        }
+                                    // Two copies of the loop, with and without centres (a constant each).
+                                    if centres {
+                                        Self.gather(out, slots, from: chunk, to: chunkEnd, end: end, shift: shift, centres: true)
+                                    } else {
+                                        Self.gather(out, slots, from: chunk, to: chunkEnd, end: end, shift: shift, centres: false)
                                     }
                                     // Read for the last time: its pages go while the columns fill.
                                     LargeBuffer.discardContents(out.sorted, from: chunk, to: chunkEnd, count: out.capacity)
@@ -108,6 +92,34 @@ extension LevelBuilder {
         // resident through the sweep and merges (the peak at 10M points; most pages are gone already).
         scratch.discardSortContents()
         return (cell, width, PairBand.Columns(keys: keys, x: x, y: y, slots: slotColumn, refs: refs))
+    }
+
+    /// Gathers positions `from..<to` of a part ending at `end`: each packed value's cell key, and
+    /// its slot's Float coordinates, slot and reference (and Double centre with `centres`).
+    @inline(__always)
+    private static func gather(_ out: GatherPointers, _ slots: Slots, from: Int, to: Int, end: Int, shift: UInt64,
+                               centres: Bool) {
+        guard let keys = out.keys, let xs = out.x, let ys = out.y, let ss = out.slots, let rs = out.refs else { return }
+        let mask = (UInt64(1) << shift) - 1
+        for p in from..<to {
+            // The items are read at random: ask for the one needed a few entries on, so that
+            // several misses are under way at once.
+            if p + gatherDistance < end {
+                cis_prefetch(slots.item + Int(out.sorted[p + gatherDistance] & mask))
+            }
+            let v = out.sorted[p]
+            let s = Int(v & mask)
+            let item = slots.item[s]
+            keys[p] = v >> shift
+            xs[p] = Float(item.x)
+            ys[p] = Float(item.y)
+            ss[p] = UInt32(truncatingIfNeeded: s)
+            rs[p] = item.ref
+            if centres {
+                out.cx[p] = item.x
+                out.cy[p] = item.y
+            }
+        }
     }
 
     /// How many entries ahead a gather asks for an item's cache line.

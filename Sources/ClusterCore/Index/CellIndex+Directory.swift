@@ -55,27 +55,32 @@ extension CellIndex {
             let shift = self.shift
             let out = SendablePointer(starts), k = SendableConstPointer(keys), o = SendableConstPointer(order)
             DispatchQueue.concurrentPerform(iterations: parts) { h in
-                let from = n * h / parts, to = n * (h + 1) / parts
-                guard let starts = out.pointer, let keys = k.pointer, from < to else { return }
-                let order = o.pointer
-                var next = from == 0 ? 0 : Int(Self.key(keys, order, from - 1) >> shift) + 1
-                for p in from..<to {
-                    let b = Int(Self.key(keys, order, p) >> shift)
-                    while next <= b {
-                        starts[next] = UInt32(truncatingIfNeeded: p)
-                        next += 1
-                    }
+                guard let starts = out.pointer, let keys = k.pointer else { return }
+                // Two copies of the loop: keys in place, or read through the order.
+                if let order = o.pointer {
+                    Self.fill(starts, from: n * h / parts, to: n * (h + 1) / parts, shift: shift) { keys[Int(order[$0])] }
+                } else {
+                    Self.fill(starts, from: n * h / parts, to: n * (h + 1) / parts, shift: shift) { keys[$0] }
                 }
             }
             count = n
-            next = Int(Self.key(keys, order, n - 1) >> shift) + 1
+            next = Int((order.map { keys[Int($0[n - 1])] } ?? keys[n - 1]) >> shift) + 1
         }
 
-        /// Position p's key: `keys[p]`, or `keys[order[p]]` with an order.
-        @inline(__always) private static func key(_ keys: UnsafePointer<UInt64>, _ order: UnsafePointer<UInt32>?,
-                                                  _ p: Int) -> UInt64 {
-            if let order { return keys[Int(order[p])] }
-            return keys[p]
+        /// Sets the starts of the blocks from the one after position `from − 1`'s key's through
+        /// position `to − 1`'s key's (keys non-decreasing).
+        @inline(__always)
+        private static func fill(_ starts: UnsafeMutablePointer<UInt32>, from: Int, to: Int, shift: UInt64,
+                                 key: (Int) -> UInt64) {
+            guard from < to else { return }
+            var next = from == 0 ? 0 : Int(key(from - 1) >> shift) + 1
+            for p in from..<to {
+                let b = Int(key(p) >> shift)
+                while next <= b {
+                    starts[next] = UInt32(truncatingIfNeeded: p)
+                    next += 1
+                }
+            }
         }
 
         /// The directory (blocks past the last key start at the end); frees the buffer.
