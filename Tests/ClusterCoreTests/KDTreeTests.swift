@@ -148,6 +148,18 @@ final class KDTreeTests: XCTestCase {
                     keys.withUnsafeBufferPointer { index.buildDirectory(keys: $0, parts: parts) }
                     XCTAssertEqual(index.directoryShift, inTurn.directoryShift)
                     XCTAssertEqual(index.directory, inTurn.directory, "n \(n) cell \(cell) parts \(String(describing: parts))")
+                    // The keys read through an order (a band's entries in stored order, `PairBand.finish`).
+                    var order = (0..<n).map(UInt32.init)
+                    for i in stride(from: n - 1, to: 0, by: -1) { order.swapAt(i, Int(r.next() % UInt64(i + 1))) }
+                    var scattered = [UInt64](repeating: .max, count: n)
+                    for p in 0..<n { scattered[Int(order[p])] = keys[p] }
+                    var builder = CellIndex.DirectoryBuilder(capacity: n, width: parted.width)!
+                    scattered.withUnsafeBufferPointer { s in
+                        order.withUnsafeBufferPointer { builder.addAll(s.baseAddress!, through: $0.baseAddress!, count: n, parts: parts ?? 2) }
+                    }
+                    var throughOrder = parted
+                    throughOrder.setDirectory(builder)
+                    XCTAssertEqual(throughOrder.directory, inTurn.directory, "through an order, n \(n) parts \(String(describing: parts))")
                 }
             }
         }

@@ -67,6 +67,32 @@ final class SlotBuilderTests: XCTestCase {
         }
     }
 
+    /// The same with scratch big enough (≥ 4 MB) that the gather gives the packed keys' pages
+    /// back chunk by chunk as it reads them (`gatherChunk`): nothing it still reads goes.
+    func testSortingBigLevelsEqualsACellIndexOverTheCompactedItems() {
+        let points = Fixtures.uniform(600_000, seed: 65) + Fixtures.denseCity(3000, seed: 66)
+        let slots = LevelBuilder.Slots(points: points)
+        defer { slots.deallocate() }
+        let alive = slots.mergeSome(killing: 0.05, seed: 67)
+        XCTAssertGreaterThanOrEqual(alive * 8, LargeBuffer.hugeThreshold, "scratch whose pages can be given back")
+        let radius = 40.0 / (512 * 1024)
+        let cell = NeighborGraph.cellSize(radius: radius)
+        let direct = CellIndex.SortScratch(capacity: slots.n), compacted = CellIndex.SortScratch()
+        guard let sorted = LevelBuilder.sortAlive(slots, count: alive, cell: cell, centres: true, scratch: direct) else {
+            return XCTFail("a key and a slot fit in 64 bits")
+        }
+        let band = LevelBuilder.compactAndSort(slots, count: alive, cell: cell, level: 11, lastZoom: 10, scratch: compacted) {
+            _ in NeighborGraph.searchDistance(radius: radius)
+        }
+        XCTAssertEqual(sorted.columns.keys, band.keys)
+        XCTAssertEqual(sorted.columns.x, band.x)
+        XCTAssertEqual(sorted.columns.y, band.y)
+        XCTAssertEqual(sorted.columns.slots, band.slots)
+        XCTAssertEqual(sorted.columns.refs, band.refs)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: direct.cx, count: alive)),
+                       Array(UnsafeBufferPointer(start: compacted.cx, count: alive)))
+    }
+
     /// A band's stored levels are the same whether `finish` merges and gathers its entries in one
     /// part or in several on as many threads (big bands use two): every level's coordinates,
     /// items, query directory, level ranges and counts, and so the clusters.
@@ -93,37 +119,6 @@ final class SlotBuilderTests: XCTestCase {
             }
             // Bands of several levels with clusters appended were finished (the path in parts).
             XCTAssertTrue(many.levels.contains { !$0.highest.isEmpty })
-        }
-    }
-
-    /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
-    /// origins, children in order, zooms) and the items on every level.
-    private func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
-                                    minClusters: Int = 1000) {
-        XCTAssertEqual(a.table.rows.map(\.x.bitPattern), b.table.rows.map(\.x.bitPattern), "centres x, \(what)")
-        XCTAssertEqual(a.table.rows.map(\.y.bitPattern), b.table.rows.map(\.y.bitPattern), "centres y, \(what)")
-        XCTAssertEqual(a.table.rows.map(\.count), b.table.rows.map(\.count), "counts, \(what)")
-        XCTAssertEqual(a.table.rows.map(\.origin), b.table.rows.map(\.origin), "origins, \(what)")
-        XCTAssertEqual(a.table.childStart, b.table.childStart, "children, \(what)")
-        XCTAssertEqual(a.table.childItems, b.table.childItems, "children, \(what)")
-        XCTAssertEqual(a.table.zoom, b.table.zoom, "zooms, \(what)")
-        XCTAssertEqual(a.table.zoomStart, b.table.zoomStart, "zoom starts, \(what)")
-        XCTAssertGreaterThan(a.table.rows.count, minClusters, "the points cluster, \(what)")
-        // Queries find a cluster's zoom from the zoom ranges, not the zoom column.
-        XCTAssertEqual(a.table.rows.indices.map { a.zoomOfCluster($0) }, a.table.zoom.map(Int.init), "zoom by range, \(what)")
-        for z in a.minZoom...(a.maxZoom + 1) {
-            var itemsA: [UInt32] = [], itemsB: [UInt32] = []
-            a.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsA.append($0) }
-            b.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsB.append($0) }
-            XCTAssertEqual(itemsA.sorted(), itemsB.sorted(), "items at zoom \(z), \(what)")
-            XCTAssertEqual(a.itemCount(atZoom: z), itemsA.count, "item count at zoom \(z), \(what)")
-            let box = GeoBounds(west: -4.2, south: 40, east: -3.2, north: 40.8)
-            XCTAssertEqual(Set(a.clusters(in: box, zoom: Double(z))), Set(b.clusters(in: box, zoom: Double(z))),
-                           "box at zoom \(z), \(what)")
-        }
-        for c in stride(from: 0, to: a.table.rows.count, by: 7) {
-            let item = a.makeItem(UInt32(a.inputCount + c))
-            XCTAssertEqual(a.aggregates(of: item), b.aggregates(of: item), "aggregates, \(what)")
         }
     }
 
@@ -207,5 +202,38 @@ extension LevelBuilder.Slots {
             }
         }
         return alive
+    }
+}
+
+extension XCTestCase {
+    /// Everything that defines the clusters: the cluster table (centres to the bit, counts,
+    /// origins, children in order, zooms) and the items on every level.
+    func assertSameClusters(_ a: HierarchicalClusterer, _ b: HierarchicalClusterer, _ what: String,
+                                    minClusters: Int = 1000) {
+        XCTAssertEqual(a.table.rows.map(\.x.bitPattern), b.table.rows.map(\.x.bitPattern), "centres x, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.y.bitPattern), b.table.rows.map(\.y.bitPattern), "centres y, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.count), b.table.rows.map(\.count), "counts, \(what)")
+        XCTAssertEqual(a.table.rows.map(\.origin), b.table.rows.map(\.origin), "origins, \(what)")
+        XCTAssertEqual(a.table.childStart, b.table.childStart, "children, \(what)")
+        XCTAssertEqual(a.table.childItems, b.table.childItems, "children, \(what)")
+        XCTAssertEqual(a.table.zoom, b.table.zoom, "zooms, \(what)")
+        XCTAssertEqual(a.table.zoomStart, b.table.zoomStart, "zoom starts, \(what)")
+        XCTAssertGreaterThan(a.table.rows.count, minClusters, "the points cluster, \(what)")
+        // Queries find a cluster's zoom from the zoom ranges, not the zoom column.
+        XCTAssertEqual(a.table.rows.indices.map { a.zoomOfCluster($0) }, a.table.zoom.map(Int.init), "zoom by range, \(what)")
+        for z in a.minZoom...(a.maxZoom + 1) {
+            var itemsA: [UInt32] = [], itemsB: [UInt32] = []
+            a.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsA.append($0) }
+            b.level(forZoom: z).forEachItem(minX: -1, minY: -1, maxX: 2, maxY: 2) { itemsB.append($0) }
+            XCTAssertEqual(itemsA.sorted(), itemsB.sorted(), "items at zoom \(z), \(what)")
+            XCTAssertEqual(a.itemCount(atZoom: z), itemsA.count, "item count at zoom \(z), \(what)")
+            let box = GeoBounds(west: -4.2, south: 40, east: -3.2, north: 40.8)
+            XCTAssertEqual(Set(a.clusters(in: box, zoom: Double(z))), Set(b.clusters(in: box, zoom: Double(z))),
+                           "box at zoom \(z), \(what)")
+        }
+        for c in stride(from: 0, to: a.table.rows.count, by: 7) {
+            let item = a.makeItem(UInt32(a.inputCount + c))
+            XCTAssertEqual(a.aggregates(of: item), b.aggregates(of: item), "aggregates, \(what)")
+        }
     }
 }

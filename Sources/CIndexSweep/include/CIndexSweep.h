@@ -1,6 +1,7 @@
 #ifndef CINDEXSWEEP_H
 #define CINDEXSWEEP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// What the forward sweep reads, by cell-order position (see `NeighborGraph.SweepInput`): cell keys
@@ -54,5 +55,15 @@ int cis_simd_level(void);
 /// Forces the portable kernel (`portable` ≠ 0) or goes back to the best one; for the test that the
 /// two give the same edges. Not thread-safe: call it when no index is being built.
 void cis_force_portable(int portable);
+
+/// Fresh zeroed pages for `bytes` (a multiple of the page size), NULL when none (or not on Linux).
+void *cis_map(size_t bytes);
+
+/// Grows (or shrinks) pages from `cis_map` to `newBytes`, keeping their contents, moving them if
+/// needed without copying; NULL when it fails (the old pages are then still valid).
+void *cis_remap(void *p, size_t oldBytes, size_t newBytes);
+
+/// Gives pages from `cis_map` back.
+void cis_unmap(void *p, size_t bytes);
 
 #endif

@@ -48,9 +48,10 @@ extension LevelBuilder {
         }
         CellIndex.radixSortPacked(scratch, count: m, lowBit: slotBits, bits: keyBits)
         scratch.shift = shift
+        // The spare's 8 bytes per item needn't be resident while the band's columns are written.
+        scratch.discardSpareContents()
 
         // Gather in cell order.
-        let mask = (UInt64(1) << shift) - 1
         // A band of several levels gets room for the clusters it will append (untouched
         // capacity costs no memory until used).
         let capacity = centres ? m : m + m / 4
@@ -62,29 +63,19 @@ extension LevelBuilder {
                         refs = [UInt32](unsafeUninitializedCapacity: capacity) { rs, rc in
                             let out = GatherPointers(keys: keys.baseAddress, x: xs.baseAddress, y: ys.baseAddress,
                                                      slots: ss.baseAddress, refs: rs.baseAddress, cx: scratch.cx,
-                                                     cy: scratch.cy, sorted: scratch.sorted)
+                                                     cy: scratch.cy, sorted: scratch.sorted, capacity: scratch.capacity)
                             DispatchQueue.concurrentPerform(iterations: parts) { h in
-                                guard let keys = out.keys, let xs = out.x, let ys = out.y, let ss = out.slots,
-                                      let rs = out.refs else { return }
                                 let end = (m * (h + 1) / parts)
-                                for p in (m * h / parts)..<end {
-                                    // The items are read at random: ask for the one needed a few
-                                    // entries on, so that several misses are under way at once.
-                                    if p + Self.gatherDistance < end {
-                                        cis_prefetch(slots.item + Int(out.sorted[p + Self.gatherDistance] & mask))
-                                    }
-                                    let v = out.sorted[p]
-                                    let s = Int(v & mask)
-                                    let item = slots.item[s]
-                                    keys[p] = v >> shift
-                                    xs[p] = Float(item.x)
-                                    ys[p] = Float(item.y)
-                                    ss[p] = UInt32(truncatingIfNeeded: s)
-                                    rs[p] = item.ref
+                                for chunk in stride(from: m * h / parts, to: end, by: Self.gatherChunk) {
+                                    let chunkEnd = min(chunk + Self.gatherChunk, end)
+                                    // Two copies of the loop, with and without centres (a constant each).
                                     if centres {
-                                        out.cx[p] = item.x
-                                        out.cy[p] = item.y
+                                        Self.gather(out, slots, from: chunk, to: chunkEnd, end: end, shift: shift, centres: true)
+                                    } else {
+                                        Self.gather(out, slots, from: chunk, to: chunkEnd, end: end, shift: shift, centres: false)
                                     }
+                                    // Read for the last time: its pages go while the columns fill.
+                                    LargeBuffer.discardContents(out.sorted, from: chunk, to: chunkEnd, count: out.capacity)
                                 }
                             }
                             rc = m
@@ -98,13 +89,44 @@ extension LevelBuilder {
             kc = m
         }
         // The packed keys are in the band's columns now: their ~16 bytes per item needn't stay
-        // resident through the sweep and merges (the peak at 10M points).
+        // resident through the sweep and merges (the peak at 10M points; most pages are gone already).
         scratch.discardSortContents()
         return (cell, width, PairBand.Columns(keys: keys, x: x, y: y, slots: slotColumn, refs: refs))
     }
 
+    /// Gathers positions `from..<to` of a part ending at `end`: each packed value's cell key, and
+    /// its slot's Float coordinates, slot and reference (and Double centre with `centres`).
+    @inline(__always)
+    private static func gather(_ out: GatherPointers, _ slots: Slots, from: Int, to: Int, end: Int, shift: UInt64,
+                               centres: Bool) {
+        guard let keys = out.keys, let xs = out.x, let ys = out.y, let ss = out.slots, let rs = out.refs else { return }
+        let mask = (UInt64(1) << shift) - 1
+        for p in from..<to {
+            // The items are read at random: ask for the one needed a few entries on, so that
+            // several misses are under way at once.
+            if p + gatherDistance < end {
+                cis_prefetch(slots.item + Int(out.sorted[p + gatherDistance] & mask))
+            }
+            let v = out.sorted[p]
+            let s = Int(v & mask)
+            let item = slots.item[s]
+            keys[p] = v >> shift
+            xs[p] = Float(item.x)
+            ys[p] = Float(item.y)
+            ss[p] = UInt32(truncatingIfNeeded: s)
+            rs[p] = item.ref
+            if centres {
+                out.cx[p] = item.x
+                out.cy[p] = item.y
+            }
+        }
+    }
+
     /// How many entries ahead a gather asks for an item's cache line.
     static let gatherDistance = 16
+
+    /// Entries a gather reads before it gives back the pages of the packed keys it has read (1 MB).
+    static let gatherChunk = 1 << 17
 
     /// The buffers `sortAlive`'s gather threads write (disjoint parts).
     private struct GatherPointers: @unchecked Sendable {
@@ -116,5 +138,7 @@ extension LevelBuilder {
         let cx: UnsafeMutablePointer<Double>
         let cy: UnsafeMutablePointer<Double>
         let sorted: UnsafeMutablePointer<UInt64>
+        /// `sorted`'s allocated count.
+        let capacity: Int
     }
 }

@@ -15,103 +15,20 @@ import Foundation
 /// - Edges come from `PairBand`s: one sort and one sweep serve several zooms while few items
 ///   merge; dense levels get a band (sort and exact sweep) each.
 extension LevelBuilder {
-    /// Per-slot state: the item's reference, Double centre and point count, and whether it is
-    /// on the level being read.
-    struct Slots: @unchecked Sendable {
-        /// One slot's item, in one cache line's part: a merge reads its neighbours' at random.
-        struct Item {
-            var x: Double
-            var y: Double
-            var ref: UInt32
-            var count: UInt32
-        }
-
-        let n: Int
-        let item: UnsafeMutablePointer<Item>
-        let alive: UnsafeMutablePointer<UInt64>
-        /// The alive bits as they were before this level's merges, and the rank of each word.
-        let before: UnsafeMutablePointer<UInt64>
-        let wordRank: UnsafeMutablePointer<UInt32>
-        var words: Int { (n + 63) >> 6 }
-
-        /// The valid points, projected to Float unit coordinates (held as Double), in input
-        /// order; in parallel chunks for large inputs.
-        init(points: [GeoCoordinate]) {
-            let count = points.count
-            let chunks = count >= 200_000 ? 8 : 1
-            let ends = UnsafeMutablePointer<Int>.allocate(capacity: chunks)
-            defer { ends.deallocate() }
-            let endsp = SendablePointer(ends)
-            points.withUnsafeBufferPointer { src in
-                let srcp = SendableConstPointer(src.baseAddress)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    var valid = 0
-                    if let s = srcp.pointer {
-                        for i in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) where s[i].isValid { valid += 1 }
-                    }
-                    endsp.pointer![chunk] = valid
-                }
-            }
-            for chunk in 1..<chunks { ends[chunk] += ends[chunk - 1] }
-            let n = ends[chunks - 1]
-            self.n = n
-            let m = max(n, 1), w = (m + 63) >> 6
-            item = LargeBuffer.allocate(Item.self, count: m)
-            alive = .allocate(capacity: w); before = .allocate(capacity: w); wordRank = .allocate(capacity: w)
-            alive.initialize(repeating: ~0, count: w)
-            if n & 63 != 0 { alive[w - 1] = (1 << UInt64(n & 63)) - 1 }
-            if n == 0 { alive[0] = 0 }
-            let itemp = SendablePointer(item)
-            points.withUnsafeBufferPointer { src in
-                let srcp = SendableConstPointer(src.baseAddress)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    guard let src = srcp.pointer, let out = itemp.pointer else { return }
-                    var slot = chunk == 0 ? 0 : endsp.pointer![chunk - 1]
-                    for i in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) where src[i].isValid {
-                        let x = Float(WebMercator.x(longitude: src[i].longitude))
-                        let y = Float(WebMercator.y(latitude: src[i].latitude))
-                        out[slot] = Item(x: Double(x), y: Double(y), ref: UInt32(i), count: 1)
-                        slot += 1
-                    }
-                }
-            }
-        }
-
-        func deallocate() {
-            LargeBuffer.free(item, count: max(n, 1))
-            alive.deallocate(); before.deallocate(); wordRank.deallocate()
-        }
-
-        @inline(__always) func isAlive(_ s: Int) -> Bool { alive[s >> 6] & (1 << UInt64(s & 63)) != 0 }
-        @inline(__always) func kill(_ s: Int) { alive[s >> 6] &= ~(1 << UInt64(s & 63)) }
-
-        /// Remembers the alive bits, so that `rank` gives visiting positions on this level.
-        func snapshot() {
-            var total: UInt32 = 0
-            for w in 0..<words {
-                before[w] = alive[w]
-                wordRank[w] = total
-                total &+= UInt32(alive[w].nonzeroBitCount)
-            }
-        }
-
-        /// The visiting position of slot s on the level of the last `snapshot`.
-        @inline(__always) func rank(_ s: Int) -> UInt32 {
-            let below = before[s >> 6] & ((1 << UInt64(s & 63)) &- 1)
-            return wordRank[s >> 6] &+ UInt32(below.nonzeroBitCount)
-        }
-    }
-
     /// The most edges (8 bytes each) whose buffers a build keeps from level to level: reusing
     /// small ones saves allocations, big ones would add to the peak.
     static let edgesKeptForReuse = 1 << 21
 
+    /// Whether `buildBySlots` drops dead slots between bands (tests compare builds without).
+    nonisolated(unsafe) static var compactsSlots = true
+
     /// Builds the levels as `build` does, for `options.minPoints ≤ 2`.
     mutating func buildBySlots() -> [Level] {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
-        let slots = Slots(points: points)
-        defer { slots.deallocate() }
-        let n0 = slots.n
+        // Renumbered by `compact` between bands: each level reads it through a `let` copy.
+        var slotState = Slots(points: points)
+        defer { slotState.deallocate() }
+        let n0 = slotState.n
         validCount = n0
         let maxBandLength = self.maxBandLength, inputCount = self.inputCount
         let radiusOption = options.radius, extent = options.extent
@@ -133,9 +50,24 @@ extension LevelBuilder {
         // merged items' entries are marked).
         var entryOf: UnsafeMutablePointer<UInt32>? = nil
         defer { entryOf?.deallocate() }
+        /// Called once a band is done with: its entries are not looked up any more.
+        func releaseEntries() {
+            entryOf?.deallocate()
+            entryOf = nil
+        }
+        /// Before a new band is sorted (nothing holds a slot number then): drops the dead slots
+        /// once a quarter of them are dead, so that the per-slot items don't stay at their
+        /// first size through the low zooms (see `Slots.compact`).
+        func compactSlots() {
+            if Self.compactsSlots && aliveCount <= slotState.n - slotState.n / 4 {
+                slotState.compact()
+                buildTrace("slots compacted to \(aliveCount)")
+            }
+        }
 
         /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
         func makeBand(level: Int, lastZoom: Int) -> PairBand {
+            let slots = slotState
             var lastZoom = lastZoom
             // Fewer zooms for a band whose sweep would likely fail (dense data), before sorting.
             while level - 1 > lastZoom && !Self.sweepLikelyFits(slots, count: aliveCount,
@@ -158,14 +90,13 @@ extension LevelBuilder {
             buildTrace("band \(level)-\(lastZoom) sorted")
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
-                let entries = entryOf ?? .allocate(capacity: max(n0, 1))
+                let entries = entryOf ?? .allocate(capacity: max(slots.n, 1))
                 entryOf = entries
                 band.slots.withUnsafeBufferPointer { bandSlots in
                     for e in 0..<bandSlots.count { entries[Int(bandSlots[e])] = UInt32(e) }
                 }
             } else {
-                entryOf?.deallocate()
-                entryOf = nil
+                releaseEntries()
             }
             if level - 1 > lastZoom && !band.sweepPairs(budget: 4 * m) {
                 return makeBand(level: level, lastZoom: level - (level - lastZoom) / 2)  // denser than expected: fewer zooms
@@ -179,6 +110,7 @@ extension LevelBuilder {
         var merges = LevelMerges()
 
         for z in stride(from: maxZoom, through: minZoom, by: -1) {
+            let slots = slotState
             table.zoomStart.append(table.rows.count)
             let r = radius(atZoom: z), r2 = r * r
             edges.removeAll(keepingCapacity: true)
@@ -248,13 +180,19 @@ extension LevelBuilder {
                 if let entryOf {
                     for (k, i) in merges.origins.enumerated() { entryOf[Int(i)] = UInt32(first + k) }
                 }
-                if z == minZoom { builtLevels += band.finish() }
+                if z == minZoom {
+                    releaseEntries()
+                    builtLevels += band.finish()
+                }
                 buildTrace("z\(z) carried")
             } else if z == minZoom {
+                releaseEntries()
                 builtLevels += band.finish()
                 band.release()
+                compactSlots()
                 builtLevels += makeBand(level: z, lastZoom: z).finish()
             } else {
+                releaseEntries()
                 builtLevels += band.finish()
                 let perItem = Double(work) / Double(max(band.aliveCount, 1)), seenCell = band.cell
                 band.release()
@@ -268,6 +206,7 @@ extension LevelBuilder {
                         k += 1
                     }
                 }
+                compactSlots()
                 band = makeBand(level: z, lastZoom: z - k)
             }
         }

@@ -45,26 +45,42 @@ extension CellIndex {
         /// Adds positions 0..<n with the given keys (non-decreasing) to an empty builder, in `parts`
         /// parts on as many threads: the same directory as adding them in turn. A part's first
         /// block is the one after the previous part's last key's, so every block is set by one part.
-        mutating func addAll(_ keys: UnsafePointer<UInt64>, count n: Int, parts: Int) {
+        /// With `order`, position p's key is `keys[order[p]]` (a band's entries in stored order:
+        /// no copy of the keys in that order is needed).
+        mutating func addAll(_ keys: UnsafePointer<UInt64>, through order: UnsafePointer<UInt32>? = nil, count n: Int,
+                             parts: Int) {
             precondition(count == 0 && next == 0, "addAll needs an empty builder")
             guard n > 0 else { return }
             let parts = max(1, min(parts, n))
             let shift = self.shift
-            let out = SendablePointer(starts), k = SendableConstPointer(keys)
+            let out = SendablePointer(starts), k = SendableConstPointer(keys), o = SendableConstPointer(order)
             DispatchQueue.concurrentPerform(iterations: parts) { h in
-                let from = n * h / parts, to = n * (h + 1) / parts
-                guard let starts = out.pointer, let keys = k.pointer, from < to else { return }
-                var next = from == 0 ? 0 : Int(keys[from - 1] >> shift) + 1
-                for p in from..<to {
-                    let b = Int(keys[p] >> shift)
-                    while next <= b {
-                        starts[next] = UInt32(truncatingIfNeeded: p)
-                        next += 1
-                    }
+                guard let starts = out.pointer, let keys = k.pointer else { return }
+                // Two copies of the loop: keys in place, or read through the order.
+                if let order = o.pointer {
+                    Self.fill(starts, from: n * h / parts, to: n * (h + 1) / parts, shift: shift) { keys[Int(order[$0])] }
+                } else {
+                    Self.fill(starts, from: n * h / parts, to: n * (h + 1) / parts, shift: shift) { keys[$0] }
                 }
             }
             count = n
-            next = Int(keys[n - 1] >> shift) + 1
+            next = Int((order.map { keys[Int($0[n - 1])] } ?? keys[n - 1]) >> shift) + 1
+        }
+
+        /// Sets the starts of the blocks from the one after position `from − 1`'s key's through
+        /// position `to − 1`'s key's (keys non-decreasing).
+        @inline(__always)
+        private static func fill(_ starts: UnsafeMutablePointer<UInt32>, from: Int, to: Int, shift: UInt64,
+                                 key: (Int) -> UInt64) {
+            guard from < to else { return }
+            var next = from == 0 ? 0 : Int(key(from - 1) >> shift) + 1
+            for p in from..<to {
+                let b = Int(key(p) >> shift)
+                while next <= b {
+                    starts[next] = UInt32(truncatingIfNeeded: p)
+                    next += 1
+                }
+            }
         }
 
         /// The directory (blocks past the last key start at the end); frees the buffer.

@@ -67,6 +67,12 @@ extension CellIndex {
             LargeBuffer.discardContents(spare, count: capacity)
         }
 
+        /// Discards the spare sort buffer's contents, once a sort has left its result in `sorted`
+        /// (the gather that follows then runs without it resident).
+        func discardSpareContents() {
+            LargeBuffer.discardContents(spare, count: capacity)
+        }
+
         /// Discards the centre buffers' contents, once the sweep that reads them is done.
         func discardCentreContents() {
             LargeBuffer.discardContents(cx, count: centreCapacity)

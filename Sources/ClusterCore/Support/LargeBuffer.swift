@@ -40,6 +40,22 @@ enum LargeBuffer {
         #endif
     }
 
+    /// Gives back the physical pages of elements `from..<to` of a large buffer of `count` from
+    /// `allocate` (whole pages inside the range only), keeping the allocation; their contents
+    /// become undefined. For the unused tail of a buffer that shrank, or the part of a scratch
+    /// buffer a pass has read for the last time.
+    static func discardContents<T>(_ pointer: UnsafeMutablePointer<T>, from: Int, to: Int? = nil, count: Int) {
+        #if canImport(Glibc)
+        let bytes = max(count, 1) * MemoryLayout<T>.stride
+        let to = min(to ?? count, count)
+        guard bytes >= hugeThreshold, from < to else { return }
+        let first = (from * MemoryLayout<T>.stride + 4095) / 4096 * 4096, end = to * MemoryLayout<T>.stride / 4096 * 4096
+        if first < end {
+            _ = madvise(UnsafeMutableRawPointer(pointer) + first, end - first, MADV_DONTNEED)
+        }
+        #endif
+    }
+
     /// Frees a buffer from `allocate` (with its count).
     static func free<T>(_ pointer: UnsafeMutablePointer<T>, count: Int) {
         #if canImport(Glibc)
