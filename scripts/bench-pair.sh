@@ -42,6 +42,7 @@ for side in base new; do
     b=$base/clustermap-bench; [ $side = new ] && b=.build/release/clustermap-bench
     frames "frame-1500 $side" "$b" --items 1500 --modes static,panning,zoom_animation
     frames "frame-60 $side" "$b" --items 60 --modes static,panning_direct,zoom_animation
+    frames "frame-1500-scale2 $side" "$b" --items 1500 --scale 2 --modes panning,panning_direct,zoom_animation
     [ -n "$tiles" ] && frames "frame-tiles $side" "$b" --items 60 --tiles "$tiles" --modes static,panning,zoom_animation
 done
 for ((i = 0; i < 2; i++)); do
