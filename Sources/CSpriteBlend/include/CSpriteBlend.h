@@ -55,6 +55,21 @@ bool csb_kernel_supported(int kernel);
 void csb_composite(const csb_item *items, size_t count, const csb_target *target,
                    ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel);
 
+/** Bands 0..<n of a frame's rows, handed out one at a time to two threads (one from the top, one
+ * from the bottom) so that each is done once and neither waits for the other while any is left:
+ * `*shared` starts as `(uint64_t)n << 32` (see `csb_bands`). Returns the band claimed, or -1 when
+ * none is left. */
+ptrdiff_t csb_claim_band(uint64_t *shared, bool from_bottom);
+
+/** The initial value of the shared word for `n` bands. */
+static inline uint64_t csb_bands(uint32_t n) { return (uint64_t)n << 32; }
+
+/** As `csb_composite`, but only the bands (of `band_rows` rows from row0) this call claims from
+ * `shared` (`csb_claim_band`), until none is left; another thread may composite the rest at the
+ * same time with the same items and target. Returns the number of bands done here. */
+size_t csb_composite_claiming(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t row0,
+                              ptrdiff_t row1, ptrdiff_t band_rows, int kernel, uint64_t *shared, bool from_bottom);
+
 /** An opaque tile (RGB24: the alpha byte is ignored and written as 255) copied into target pixels
  * x0..<x1, y0..<y1, scaled, sampled nearest: target pixel (x, y) takes the source pixel whose span
  * (i, i + 1] holds x + 0.5 mapped to (x + 0.5) × scale_x + offset_x (likewise for rows), clamped
