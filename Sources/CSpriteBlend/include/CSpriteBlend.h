@@ -90,4 +90,41 @@ typedef struct csb_nearest_blit {
 void csb_blit_nearest(const csb_nearest_blit *blit, uint32_t *target, ptrdiff_t target_stride, ptrdiff_t row0,
                       ptrdiff_t row1);
 
+/** The source column of each of `blit`'s target columns x0..<x1 (into `columns`, x1 − x0 of them);
+ * returns whether they are consecutive (a straight copy). Work `csb_blit_nearest` does per call,
+ * done once for a blit painted a band of rows at a time. */
+bool csb_nearest_columns(const csb_nearest_blit *blit, int32_t *columns);
+
+/** `csb_blit_nearest` with the columns (and `straight`) from `csb_nearest_columns`. */
+void csb_blit_nearest_columns(const csb_nearest_blit *blit, const int32_t *columns, bool straight, uint32_t *target,
+                              ptrdiff_t target_stride, ptrdiff_t row0, ptrdiff_t row1);
+
+/** A frame's tile copies (`csb_nearest_blit`, each with its columns from `csb_nearest_columns`)
+ * left to be painted band by band just before the band's sprites (see `csb_composite_frame`). */
+typedef struct csb_frame_base {
+    const csb_nearest_blit *blits;
+    const int32_t *const *columns;
+    const bool *straight;
+    size_t count;
+    uint32_t *target;
+    ptrdiff_t stride;
+} csb_frame_base;
+
+/** Paints `base`'s copies into the bands (of `band_rows` rows from row0, up to row1) claimed from
+ * `shared`, from the bottom, until none is left or `shared` is closed (`csb_close_bands`). */
+size_t csb_base_claiming(const csb_frame_base *base, ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows,
+                         uint64_t *shared);
+
+/** Takes every band still unclaimed from `shared` (no later claim succeeds) and returns the first
+ * band that had been claimed from the bottom (the band count if none). */
+uint32_t csb_close_bands(uint64_t *shared);
+
+/** Bands (of `band_rows` rows from row0, up to row1) claimed from `shared` as in
+ * `csb_composite_claiming`: each gets `base`'s copies first if it is before band `based_from`
+ * (bands from there on have them already, `csb_base_claiming`), then `items` within the target's
+ * clip rows. Returns the number of bands done here. */
+size_t csb_composite_frame(const csb_item *items, size_t count, const csb_target *target, const csb_frame_base *base,
+                           uint32_t based_from, ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel,
+                           uint64_t *shared, bool from_bottom);
+
 #endif

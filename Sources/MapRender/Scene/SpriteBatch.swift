@@ -64,14 +64,40 @@ final class SpriteBatch {
         pixels += sprite.image.pixelWidth * sprite.image.pixelHeight
     }
 
-    /// Paints the collected sprites into `cr`, in order, and empties the batch.
+    /// The base map's copies of this frame, not painted yet (`DeferredBase`): the first flush
+    /// into their target paints them, band by band with its sprites.
+    var pendingBase: DeferredBase?
+
+    /// Paints the pending base map copies (`pendingBase`) if `cr` draws into their target, so that
+    /// what is drawn next goes over them.
+    func finishPendingBase(before cr: OpaquePointer) {
+        guard let base = pendingBase, cairo_get_target(cr) == base.surface else { return }
+        pendingBase = nil
+        base.finish(sprites: [], into: nil, kernel: kernel)
+    }
+
+    /// Paints the pending base map copies whatever the target (the frame is over).
+    func finishPendingBase() {
+        pendingBase?.finish(sprites: [], into: nil, kernel: kernel)
+        pendingBase = nil
+    }
+
+    /// Paints the collected sprites into `cr`, in order, and empties the batch (first the pending
+    /// base map copies, if `cr` draws into their target: with the sprites where they can).
     func flush(into cr: OpaquePointer) {
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty || pendingBase != nil else { return }
         defer {
             items.removeAll(keepingCapacity: true)
             placed.removeAll(keepingCapacity: true)
             pixels = 0
         }
+        if let base = pendingBase, cairo_get_target(cr) == base.surface, !items.isEmpty, let t = Target(cr), base.covers(t.pixels) {
+            pendingBase = nil
+            base.finish(sprites: placed, into: t.pixels, kernel: kernel)
+            return
+        }
+        finishPendingBase(before: cr)
+        guard !items.isEmpty else { return }
         guard let t = Target(cr) else {
             for item in items {
                 cairo_set_source_surface(cr, item.image.surface, item.userX, item.userY)
