@@ -110,6 +110,56 @@ final class DeferredBaseTests: XCTestCase {
         XCTAssertEqual(other.deferred, 0)
     }
 
+    /// A pan copied from the pan layer (its copy painted with the base map's copies, band by
+    /// band) equals the same pan painted in turn.
+    func testLayerCopiesWithTheBaseMap() {
+        func pan(defer deferring: Bool) -> (images: [ImageSurface], copies: Int, deferred: Int) {
+            let renderer = MapFrameRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed, palette: .light)
+            renderer.deferBaseMap = deferring
+            let layer = PanLayer()
+            layer.bandBudgetMs = 1e9
+            layer.maxScale = 2
+            layer.minimumMarksPerMegapixel = 0
+            layer.margin = 48
+            renderer.overlays = [layer]
+            var cam = Camera(center: GeoCoordinate(latitude: 46, longitude: 8), zoom: 4, viewportSize: size)
+            // The scene fixed in the world: built for whatever camera the layer asks for.
+            let world = scene(seed: 5)
+            let anchor = cam.centerWorldPixel
+            func built(_ c: Camera) -> Scene {
+                let w = c.centerWorldPixel
+                var s = world
+                let dx = anchor.x - w.x, dy = anchor.y - w.y
+                for i in s.bubbles.indices { s.bubbles[i].center.x += dx; s.bubbles[i].center.y += dy; s.bubbles[i].scale = 1 }
+                for i in s.pins.indices { s.pins[i].center.x += dx; s.pins[i].center.y += dy }
+                s.hull = []
+                s.callout = nil
+                s.labels = []
+                return s
+            }
+            var out: [ImageSurface] = [], copies = 0
+            for n in 0..<14 {
+                if n > 0 { cam.pan(by: -9, 4) }
+                if let view = layer.prepare(camera: cam, scale: 2, content: 1, moving: n > 0) { layer.scene = built(view) }
+                if let ahead = layer.cameraAhead() { layer.sceneAhead = built(ahead) }
+                let image = ImageSurface(width: Int(size.width), height: Int(size.height), scale: 2)
+                image.withContext { renderer.draw(in: $0, camera: cam, isAnimating: n > 0) }
+                if case .copy = layer.mode { copies += 1 }
+                out.append(image)
+                // At rest (the first frame), the layer the pan starts from (as in the window's idle time).
+                if n == 0 { while layer.restStep(camera: cam, content: 1, palette: .light, build: built) {} }
+            }
+            return (out, copies, renderer.baseMap.blits.deferredCount)
+        }
+        let plain = pan(defer: false), deferred = pan(defer: true)
+        XCTAssertGreaterThan(deferred.copies, 3, "the layer was copied")
+        XCTAssertEqual(plain.copies, deferred.copies)
+        XCTAssertGreaterThan(deferred.deferred, 3)
+        for (k, (a, b)) in zip(plain.images, deferred.images).enumerated() {
+            XCTAssertEqual(PixelDiff.compare(a, b, channelTolerance: 0).differingPixels, 0, "frame \(k)")
+        }
+    }
+
     /// Only frames in motion are deferred; a frame with no sprites still gets its base map.
     func testEmptySceneStillPaintsTheBaseMap() {
         let renderer = MapFrameRenderer(coarse: TestMaps.coarse, detailed: TestMaps.detailed, palette: .light)
