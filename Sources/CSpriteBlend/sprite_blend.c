@@ -22,13 +22,10 @@
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 /* The loops over a band's items, rows and runs, shared by every kernel: COPY(s, d, n) copies
- * n ≥ 1 pixels, FILL(v, d, n) stores pixel v n ≥ 1 times (a solid run: the same bytes as its copy,
- * without reading the source: at scale 2 the flat discs of bubbles and pins are most of a frame's
- * opaque pixels, and reading them was as much memory traffic as the frame's own), BLEND(s, d, n)
- * paints n ≥ 1 pixels OVER, BLEND_ALPHA(s, d, n, a) the same with the source scaled by a first.
- * Unclipped opaque runs are ≥ 16 pixels (SpriteRuns folds shorter ones into blended runs), which
- * COPY_LONG may rely on. */
-#define BAND_BODY(COPY_LONG, COPY, FILL, BLEND, BLEND_ALPHA)                                        \
+ * n ≥ 1 pixels, BLEND(s, d, n) paints n ≥ 1 pixels OVER, BLEND_ALPHA(s, d, n, a) the same with
+ * the source scaled by a first. `opaque_n16` says unclipped opaque runs are ≥ 16 pixels
+ * (SpriteRuns folds shorter ones into blended runs), which COPY_LONG may rely on. */
+#define BAND_BODY(COPY_LONG, COPY, BLEND, BLEND_ALPHA)                                              \
     for (size_t i = 0; i < count; i++) {                                                           \
         const csb_item *it = &items[i];                                                            \
         const ptrdiff_t top = it->y + t->origin_y, sh = it->height;                                \
@@ -52,8 +49,7 @@
                 for (; r < end; r++) {                                                             \
                     const csb_run run = runs[r];                                                   \
                     const ptrdiff_t n = run.x1 - run.x0;                                           \
-                    if (run.solid) FILL(src[run.x0], dst + run.x0, n);                             \
-                    else if (run.opaque) COPY_LONG(src + run.x0, dst + run.x0, n);                 \
+                    if (run.opaque) COPY_LONG(src + run.x0, dst + run.x0, n);                      \
                     else BLEND(src + run.x0, dst + run.x0, n);                                     \
                 }                                                                                  \
                 src += sstride;                                                                    \
@@ -69,7 +65,6 @@
                     if (r0 >= r1) continue;                                                        \
                     const ptrdiff_t n = r1 - r0;                                                   \
                     if (a != 255) BLEND_ALPHA(src + r0, dst + r0, n, a);                           \
-                    else if (run.solid) FILL(src[r0], dst + r0, n);                                \
                     else if (run.opaque) COPY(src + r0, dst + r0, n);                              \
                     else BLEND(src + r0, dst + r0, n);                                             \
                 }                                                                                  \
@@ -93,10 +88,6 @@ static inline uint32_t over1(uint32_t s, uint32_t d) { return s + scale1(d, 255 
 
 static inline void copy_portable(const uint32_t *s, uint32_t *d, ptrdiff_t n) { memcpy(d, s, (size_t)n * 4); }
 
-static inline void fill_portable(uint32_t v, uint32_t *d, ptrdiff_t n) {
-    for (ptrdiff_t k = 0; k < n; k++) d[k] = v;
-}
-
 static inline void blend_portable(const uint32_t *s, uint32_t *d, ptrdiff_t n) {
     for (ptrdiff_t k = 0; k < n; k++) d[k] = over1(s[k], d[k]);
 }
@@ -106,7 +97,7 @@ static inline void blend_alpha_portable(const uint32_t *s, uint32_t *d, ptrdiff_
 }
 
 static void band_portable(const csb_item *items, size_t count, const csb_target *t, ptrdiff_t row0, ptrdiff_t row1) {
-    BAND_BODY(copy_portable, copy_portable, fill_portable, blend_portable, blend_alpha_portable)
+    BAND_BODY(copy_portable, copy_portable, blend_portable, blend_alpha_portable)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -148,16 +139,6 @@ AVX2 void copy_avx2(const uint32_t *s, uint32_t *d, ptrdiff_t n) {
     }
 }
 
-AVX2 void fill_avx2(uint32_t v, uint32_t *d, ptrdiff_t n) {
-    const __m256i p = _mm256_set1_epi32((int)v);
-    if (n >= 8) {
-        for (ptrdiff_t k = 0; k + 8 < n; k += 8) _mm256_storeu_si256((__m256i *)(d + k), p);
-        _mm256_storeu_si256((__m256i *)(d + n - 8), p);
-    } else {
-        _mm256_maskstore_epi32((int *)d, _mm256_loadu_si256((const __m256i *)(mask_words + 8 - n)), p);
-    }
-}
-
 #define BLEND_AVX2_BODY(LOAD_SRC)                                                                  \
     if (n >= 8) {                                                                                  \
         const ptrdiff_t e = n - 8;                                                                 \
@@ -188,7 +169,7 @@ AVX2 void blend_alpha_avx2(const uint32_t *s, uint32_t *d, ptrdiff_t n, uint32_t
 
 __attribute__((target("avx2"))) static void band_avx2(const csb_item *items, size_t count, const csb_target *t,
                                                       ptrdiff_t row0, ptrdiff_t row1) {
-    BAND_BODY(copy_avx2, copy_avx2, fill_avx2, blend_avx2, blend_alpha_avx2)
+    BAND_BODY(copy_avx2, copy_avx2, blend_avx2, blend_alpha_avx2)
 }
 
 /* ---- AVX-512 (F and BW): sixteen pixels a step, a run's end with masked loads and stores. ---- */
@@ -220,13 +201,6 @@ AVX512 void copy_avx512(const uint32_t *s, uint32_t *d, ptrdiff_t n) {
     }
 }
 
-AVX512 void fill_avx512(uint32_t v, uint32_t *d, ptrdiff_t n) {
-    const __m512i p = _mm512_set1_epi32((int)v);
-    ptrdiff_t k = 0;
-    for (; k + 16 <= n; k += 16) _mm512_storeu_si512(d + k, p);
-    if (k < n) _mm512_mask_storeu_epi32(d + k, first16(n - k), p);
-}
-
 AVX512 void blend_avx512(const uint32_t *s, uint32_t *d, ptrdiff_t n) {
     ptrdiff_t k = 0;
     for (; k + 16 <= n; k += 16) _mm512_storeu_si512(d + k, over16(_mm512_loadu_si512(s + k), _mm512_loadu_si512(d + k)));
@@ -250,7 +224,7 @@ AVX512 void blend_alpha_avx512(const uint32_t *s, uint32_t *d, ptrdiff_t n, uint
 
 __attribute__((target("avx512f,avx512bw"))) static void band_avx512(const csb_item *items, size_t count,
                                                                     const csb_target *t, ptrdiff_t row0, ptrdiff_t row1) {
-    BAND_BODY(copy_avx512, copy_avx512, fill_avx512, blend_avx512, blend_alpha_avx512)
+    BAND_BODY(copy_avx512, copy_avx512, blend_avx512, blend_alpha_avx512)
 }
 
 bool csb_kernel_supported(int kernel) {

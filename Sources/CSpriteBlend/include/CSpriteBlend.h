@@ -8,13 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** One run of a sprite row: source columns x0..<x1, all alpha 255 when `opaque`; `solid` (only
- * with `opaque`): every pixel of the run equals its first (painted as a fill, the source row not
- * read past it). */
+/** One run of a sprite row: source columns x0..<x1, all alpha 255 when `opaque`. */
 typedef struct csb_run {
     int32_t x0, x1;
     bool opaque;
-    bool solid;
 } csb_run;
 
 /** A sprite placed in a frame. Runs of source row y are runs[row_start[y] ..< row_start[y + 1]]. */

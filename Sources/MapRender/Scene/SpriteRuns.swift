@@ -10,8 +10,8 @@ import CSpriteBlend
 /// source alpha 0 leaves the target, with alpha 255 gives the source. Skipping or copying those is
 /// exact, so the pixels stay identical to cairo's.
 final class SpriteRuns: @unchecked Sendable {
-    /// One run of a row: source columns `x0..<x1`, all alpha 255 when `opaque`, and all one
-    /// pixel value when `solid` (the C kernels' type, so they read the list as it is).
+    /// One run of a row: source columns `x0..<x1`, all alpha 255 when `opaque` (the C kernels'
+    /// type, so they read the list as it is).
     typealias Run = csb_run
 
     /// Runs of row `y` are `runs[rowStart[y]..<rowStart[y + 1]]`, left to right (kept in raw
@@ -94,15 +94,7 @@ final class SpriteRuns: @unchecked Sendable {
                 classes.append((kind, x, e))
                 x = e
             }
-            let first = out.count
             appendRuns(classes, to: &out)
-            // Opaque runs of one colour (a bubble's or pin's flat disc) are filled, not copied.
-            for r in first..<out.count where out[r].opaque {
-                let v = row[Int(out[r].x0)]
-                var k = Int(out[r].x0) + 1
-                while k < Int(out[r].x1) && row[k] == v { k += 1 }
-                out[r].solid = k == Int(out[r].x1)
-            }
             rowEnds.append(Int32(out.count))
         }
     }
@@ -119,7 +111,7 @@ final class SpriteRuns: @unchecked Sendable {
             if out.count > first, opaque == out[out.count - 1].opaque, out[out.count - 1].x1 == Int32(c.x0) {
                 out[out.count - 1].x1 = Int32(c.x1)
             } else {
-                out.append(Run(x0: Int32(c.x0), x1: Int32(c.x1), opaque: opaque, solid: false))
+                out.append(Run(x0: Int32(c.x0), x1: Int32(c.x1), opaque: opaque))
             }
         }
     }
