@@ -15,6 +15,7 @@
  * so skipping transparent runs and copying opaque ones is exact too. */
 
 #include "CSpriteBlend.h"
+#include "band.h"
 
 #include <string.h>
 
@@ -249,9 +250,8 @@ int csb_best_kernel(void) {
     return CSB_KERNEL_PORTABLE;
 }
 
-/* Paints one band. */
-static void band(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t top, ptrdiff_t bottom,
-                 int kernel) {
+void csb_band(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t top, ptrdiff_t bottom,
+              int kernel) {
     switch (kernel) {
 #if defined(__x86_64__) || defined(__i386__)
     case CSB_KERNEL_AVX512: band_avx512(items, count, target, top, bottom); break;
@@ -265,7 +265,7 @@ void csb_composite(const csb_item *items, size_t count, const csb_target *target
                    ptrdiff_t band_rows, int kernel) {
     if (!csb_kernel_supported(kernel)) kernel = CSB_KERNEL_PORTABLE;
     if (band_rows < 1) band_rows = row1 - row0;
-    for (ptrdiff_t top = row0; top < row1; top += band_rows) band(items, count, target, top, MIN(row1, top + band_rows), kernel);
+    for (ptrdiff_t top = row0; top < row1; top += band_rows) csb_band(items, count, target, top, MIN(row1, top + band_rows), kernel);
 }
 
 /* The shared word holds the next band from the top (low 32 bits) and one past the next band from
@@ -288,48 +288,8 @@ size_t csb_composite_claiming(const csb_item *items, size_t count, const csb_tar
     size_t done = 0;
     for (ptrdiff_t b; (b = csb_claim_band(shared, from_bottom)) >= 0; done++) {
         const ptrdiff_t top = row0 + b * band_rows;
-        if (top < row1) band(items, count, target, top, MIN(row1, top + band_rows), kernel);
+        if (top < row1) csb_band(items, count, target, top, MIN(row1, top + band_rows), kernel);
     }
     return done;
 }
 
-uint32_t csb_close_bands(uint64_t *shared) {
-    uint64_t old = __atomic_load_n(shared, __ATOMIC_RELAXED);
-    for (;;) {
-        const uint32_t hi = (uint32_t)(old >> 32);
-        const uint64_t closed = ((uint64_t)hi << 32) | hi;
-        if (__atomic_compare_exchange_n(shared, &old, closed, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-            return hi;
-    }
-}
-
-static void base_band(const csb_frame_base *base, ptrdiff_t top, ptrdiff_t bottom) {
-    for (size_t i = 0; i < base->count; i++)
-        csb_blit_nearest_columns(&base->blits[i], base->columns[i], base->straight[i], base->target, base->stride, top,
-                                 bottom);
-}
-
-size_t csb_base_claiming(const csb_frame_base *base, ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows,
-                         uint64_t *shared) {
-    size_t done = 0;
-    for (ptrdiff_t b; (b = csb_claim_band(shared, true)) >= 0; done++) {
-        const ptrdiff_t top = row0 + b * band_rows;
-        if (top < row1) base_band(base, top, MIN(row1, top + band_rows));
-    }
-    return done;
-}
-
-size_t csb_composite_frame(const csb_item *items, size_t count, const csb_target *target, const csb_frame_base *base,
-                           uint32_t based_from, ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel,
-                           uint64_t *shared, bool from_bottom) {
-    if (!csb_kernel_supported(kernel)) kernel = CSB_KERNEL_PORTABLE;
-    size_t done = 0;
-    for (ptrdiff_t b; (b = csb_claim_band(shared, from_bottom)) >= 0; done++) {
-        const ptrdiff_t top = row0 + b * band_rows, bottom = MIN(row1, top + band_rows);
-        if (top >= row1) continue;
-        if (base && (uint32_t)b < based_from) base_band(base, top, bottom);
-        const ptrdiff_t y0 = MAX(top, target->clip_y0), y1 = MIN(bottom, target->clip_y1);
-        if (count > 0 && y0 < y1) band(items, count, target, y0, y1, kernel);
-    }
-    return done;
-}

@@ -11,7 +11,7 @@ import CSpriteBlend
 /// once, from the bottom, while the drawing thread builds the scene's sprite batch (marks looked
 /// up, labels placed), work it used to wait through. When the batch is flushed (`finish`), the
 /// bands still without their copies get them first, then every band its sprites, the bands handed
-/// out to both threads (`csb_composite_frame`). Each pixel gets the same copies and sprites in the
+/// out to both threads (`csb_frame`: one helper job a frame). Each pixel gets the same copies and sprites in the
 /// same order as before: the same bytes.
 ///
 /// Only copies the C kernel does (`NearestBlit`: tiles sampled nearest); a frame with any other
@@ -31,11 +31,14 @@ final class DeferredBase: @unchecked Sendable {
     private let stride: Int
     /// The tiles read (alive until the copies are done).
     private let images: [ImageSurface]
-    /// Bands the helper copies ahead, and its job.
-    private var early: SharedBands?
+    /// What both threads share (`csb_frame`), and the helper's job.
+    fileprivate let frame: UnsafeMutablePointer<csb_frame>
     private var job: BandHelper.Pending?
     /// Whether `finish` has run.
     private(set) var isFinished = false
+    /// How long the helper waits for the sprites after its last copy before leaving the rest
+    /// to the drawing thread, ms (a frame's batch takes 1–3 ms to build).
+    static let helperPatienceMs = 20.0
 
     /// The copies of `ops` into `cr`'s target, or nil if any of them isn't one the C kernel does
     /// (or `cr` isn't a plain image the kernel writes).
@@ -74,87 +77,59 @@ final class DeferredBase: @unchecked Sendable {
             straight[i] = csb_nearest_columns(blits + i, c)
             columns[i] = UnsafePointer(c)
         }
+        frame = .allocate(capacity: 1)
+        let bands = (rows.count + bandRows - 1) / bandRows
+        frame.initialize(to: csb_frame(blits: blits, columns: columns, straight: straight, blit_count: count, pixels: target,
+                                       stride: stride, row0: rows.lowerBound, row1: rows.upperBound, band_rows: bandRows,
+                                       band_count: UInt32(bands), early: csb_bands(UInt32(bands)), bands: 0, based_done: 0,
+                                       based_from: 0, published: 0, items: nil, count: 0,
+                                       target: csb_target(data: target, stride: stride, origin_x: 0, origin_y: 0, clip_x0: 0,
+                                                          clip_y0: 0, clip_x1: 0, clip_y1: 0),
+                                       kernel: 0))
     }
 
     deinit {
+        frame.deallocate()
         for i in 0..<count { UnsafeMutablePointer(mutating: columns[i])?.deallocate() }
         columns.deallocate()
         straight.deallocate()
         blits.deallocate()
     }
 
-    private var bandCount: Int { (rows.count + bandRows - 1) / bandRows }
-
     /// Whether sprites clipped to `t`'s rows can be painted with the copies (their rows are the
     /// copies' bands).
     func covers(_ t: csb_target) -> Bool { t.data == target && t.stride == stride && rows.contains(t.clip_y0) && t.clip_y1 <= rows.upperBound }
 
-    private func withBase<R>(_ body: (UnsafePointer<csb_frame_base>) -> R) -> R {
-        var base = csb_frame_base(blits: blits, columns: columns, straight: straight, count: count, target: target, stride: stride)
-        return withUnsafePointer(to: &base) { body($0) }
-    }
-
-    /// Hands the helper thread the copies, a band at a time from the bottom, until `finish`.
+    /// Hands the helper thread its job: the copies, a band at a time from the bottom, then its
+    /// share of the bands once `finish` publishes the sprites.
     func start() {
         cairo_surface_flush(surface)
-        let bands = SharedBands(count: bandCount)
-        early = bands
-        job = BandHelper.shared.start { [self] in
-            _ = withBase { csb_base_claiming($0, rows.lowerBound, rows.upperBound, bandRows, bands.word) }
-        }
+        let f = SharedFrame(self)
+        job = BandHelper.shared.start { _ = csb_frame_helper(f.base.frame, DeferredBase.helperPatienceMs) }
     }
 
-    /// Paints the copies the helper has not made yet and then `placed` (sprites, in order,
-    /// clipped to `t`, which `covers` must allow; none when nil), band by band on both cores.
+    /// Paints the copies the helper has not made and `placed` (sprites, in order, clipped to
+    /// `t`, which `covers` must allow; none when nil), band by band on both cores.
     func finish(sprites placed: [csb_item], into t: csb_target?, kernel: Int32) {
         guard !isFinished else { return }
         isFinished = true
-        // Bands from `basedFrom` on have their copies (or the one in progress will, once waited for).
-        let basedFrom = early.map { csb_close_bands($0.word) } ?? UInt32(bandCount)
-        job?.waitOrWithdraw()
-        job = nil
-        let sprites = t ?? csb_target(data: target, stride: stride, origin_x: 0, origin_y: 0, clip_x0: 0, clip_y0: 0,
-                                      clip_x1: 0, clip_y1: 0)
-        let bands = SharedBands(count: bandCount)
-        let list = t == nil ? [] : placed
-        let helperJob = FrameBandJob(base: self, placed: list, target: sprites, basedFrom: basedFrom, kernel: kernel, bands: bands)
-        let done = BandHelper.shared.start { helperJob.run() }
-        run(list, sprites, basedFrom: basedFrom, kernel: kernel, bands: bands, fromBottom: false)
-        done.waitOrWithdraw()
-        cairo_surface_mark_dirty(surface)
-    }
-
-    /// One thread's part of `finish`.
-    fileprivate func run(_ placed: [csb_item], _ t: csb_target, basedFrom: UInt32, kernel: Int32, bands: SharedBands,
-                         fromBottom: Bool) {
         placed.withUnsafeBufferPointer { list in
-            withUnsafePointer(to: t) { target in
-                _ = withBase { base in
-                    csb_composite_frame(list.baseAddress, list.count, target, base, basedFrom, rows.lowerBound, rows.upperBound,
-                                        bandRows, kernel, bands.word, fromBottom)
-                }
+            if let t {
+                withUnsafePointer(to: t) { csb_frame_finish(frame, list.baseAddress, list.count, $0, kernel) }
+            } else {
+                csb_frame_finish(frame, nil, 0, nil, kernel)
             }
+            // The helper reads the published sprites until its job ends.
+            job?.waitOrWithdraw()
         }
+        job = nil
+        cairo_surface_mark_dirty(surface)
     }
 }
 
-/// The helper's part of `DeferredBase.finish`: the bands it claims from the bottom.
-private final class FrameBandJob: @unchecked Sendable {
+/// A deferred base handed to the helper thread (alive until its job ends: the drawing thread
+/// waits for the job, or withdraws it, before the base goes).
+private struct SharedFrame: @unchecked Sendable {
     let base: DeferredBase
-    let placed: [csb_item]
-    let target: csb_target
-    let basedFrom: UInt32
-    let kernel: Int32
-    let bands: SharedBands
-
-    init(base: DeferredBase, placed: [csb_item], target: csb_target, basedFrom: UInt32, kernel: Int32, bands: SharedBands) {
-        self.base = base
-        self.placed = placed
-        self.target = target
-        self.basedFrom = basedFrom
-        self.kernel = kernel
-        self.bands = bands
-    }
-
-    func run() { base.run(placed, target, basedFrom: basedFrom, kernel: kernel, bands: bands, fromBottom: true) }
+    init(_ base: DeferredBase) { self.base = base }
 }

@@ -100,31 +100,41 @@ void csb_blit_nearest_columns(const csb_nearest_blit *blit, const int32_t *colum
                               ptrdiff_t target_stride, ptrdiff_t row0, ptrdiff_t row1);
 
 /** A frame's tile copies (`csb_nearest_blit`, each with its columns from `csb_nearest_columns`)
- * left to be painted band by band just before the band's sprites (see `csb_composite_frame`). */
-typedef struct csb_frame_base {
+ * painted band by band together with the scene's sprites, on two threads (MapRender's
+ * `DeferredBase`). The helper thread runs `csb_frame_helper` as soon as the copies are known: it
+ * copies bands from the bottom up until the sprites are published. The drawing thread then calls
+ * `csb_frame_finish`: it stops those copies and publishes the sprites, and both threads take the
+ * bands one at a time (drawing thread from the top, helper from the bottom), each band getting its
+ * copies (unless the helper made them already) and then its sprites. Set the fields up to
+ * `band_count` and zero the rest before either call. */
+typedef struct csb_frame {
     const csb_nearest_blit *blits;
     const int32_t *const *columns;
     const bool *straight;
-    size_t count;
-    uint32_t *target;
+    size_t blit_count;
+    uint32_t *pixels;
     ptrdiff_t stride;
-} csb_frame_base;
+    /** Bands of `band_rows` target rows from row0 up to row1. */
+    ptrdiff_t row0, row1, band_rows;
+    uint32_t band_count;
+    /* Shared by the two threads (atomics). */
+    uint64_t early, bands;
+    uint32_t based_done, based_from;
+    int32_t published;
+    /* Published by csb_frame_finish. */
+    const csb_item *items;
+    size_t count;
+    csb_target target;
+    int kernel;
+} csb_frame;
 
-/** Paints `base`'s copies into the bands (of `band_rows` rows from row0, up to row1) claimed from
- * `shared`, from the bottom, until none is left or `shared` is closed (`csb_close_bands`). */
-size_t csb_base_claiming(const csb_frame_base *base, ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows,
-                         uint64_t *shared);
+/** The helper thread's part (see `csb_frame`); gives up waiting for the sprites after
+ * `max_wait_ms` (then the drawing thread does the rest alone). Returns the bands it composited. */
+size_t csb_frame_helper(csb_frame *frame, double max_wait_ms);
 
-/** Takes every band still unclaimed from `shared` (no later claim succeeds) and returns the first
- * band that had been claimed from the bottom (the band count if none). */
-uint32_t csb_close_bands(uint64_t *shared);
-
-/** Bands (of `band_rows` rows from row0, up to row1) claimed from `shared` as in
- * `csb_composite_claiming`: each gets `base`'s copies first if it is before band `based_from`
- * (bands from there on have them already, `csb_base_claiming`), then `items` within the target's
- * clip rows. Returns the number of bands done here. */
-size_t csb_composite_frame(const csb_item *items, size_t count, const csb_target *target, const csb_frame_base *base,
-                           uint32_t based_from, ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel,
-                           uint64_t *shared, bool from_bottom);
+/** The drawing thread's part (see `csb_frame`): `items` (none when count is 0) clipped to
+ * `target`, whose clip rows must lie within row0..<row1. Returns when every band is done, except
+ * one the helper is still compositing (wait for its job). */
+void csb_frame_finish(csb_frame *frame, const csb_item *items, size_t count, const csb_target *target, int kernel);
 
 #endif
