@@ -25,20 +25,21 @@ static inline ptrdiff_t sample(ptrdiff_t c, double scale, double offset, ptrdiff
     return (ptrdiff_t)i;
 }
 
-void csb_blit_nearest(const csb_nearest_blit *b, uint32_t *target, ptrdiff_t target_stride, ptrdiff_t row0,
-                      ptrdiff_t row1) {
+bool csb_nearest_columns(const csb_nearest_blit *b, int32_t *columns) {
+    const ptrdiff_t x0 = b->x0, n = b->x1 - b->x0;
+    bool straight = true;
+    for (ptrdiff_t k = 0; k < n; k++) {
+        columns[k] = (int32_t)sample(x0 + k, b->scale_x, b->offset_x, b->width);
+        if (k > 0 && columns[k] != columns[k - 1] + 1) straight = false;
+    }
+    return straight;
+}
+
+void csb_blit_nearest_columns(const csb_nearest_blit *b, const int32_t *columns, bool straight, uint32_t *target,
+                              ptrdiff_t target_stride, ptrdiff_t row0, ptrdiff_t row1) {
     const ptrdiff_t y0 = b->y0 > row0 ? b->y0 : row0, y1 = b->y1 < row1 ? b->y1 : row1;
     const ptrdiff_t x0 = b->x0, n = b->x1 - b->x0;
     if (y0 >= y1 || n <= 0 || b->width <= 0 || b->height <= 0) return;
-    int32_t small[2048];
-    int32_t *columns = n <= 2048 ? small : malloc((size_t)n * sizeof(int32_t));
-    if (!columns) return;
-    /* Whether the columns are one run of consecutive source pixels (no scaling): rows are copies. */
-    int straight = 1;
-    for (ptrdiff_t k = 0; k < n; k++) {
-        columns[k] = (int32_t)sample(x0 + k, b->scale_x, b->offset_x, b->width);
-        if (k > 0 && columns[k] != columns[k - 1] + 1) straight = 0;
-    }
     ptrdiff_t previous = -1;
     const uint32_t *above = NULL;
     for (ptrdiff_t y = y0; y < y1; y++) {
@@ -58,5 +59,17 @@ void csb_blit_nearest(const csb_nearest_blit *b, uint32_t *target, ptrdiff_t tar
         previous = sy;
         above = d;
     }
+}
+
+void csb_blit_nearest(const csb_nearest_blit *b, uint32_t *target, ptrdiff_t target_stride, ptrdiff_t row0,
+                      ptrdiff_t row1) {
+    const ptrdiff_t y0 = b->y0 > row0 ? b->y0 : row0, y1 = b->y1 < row1 ? b->y1 : row1;
+    const ptrdiff_t n = b->x1 - b->x0;
+    if (y0 >= y1 || n <= 0 || b->width <= 0 || b->height <= 0) return;
+    int32_t small[2048];
+    int32_t *columns = n <= 2048 ? small : malloc((size_t)n * sizeof(int32_t));
+    if (!columns) return;
+    const bool straight = csb_nearest_columns(b, columns);
+    csb_blit_nearest_columns(b, columns, straight, target, target_stride, row0, row1);
     if (columns != small) free(columns);
 }

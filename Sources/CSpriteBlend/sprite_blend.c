@@ -15,6 +15,7 @@
  * so skipping transparent runs and copying opaque ones is exact too. */
 
 #include "CSpriteBlend.h"
+#include "band.h"
 
 #include <string.h>
 
@@ -249,18 +250,46 @@ int csb_best_kernel(void) {
     return CSB_KERNEL_PORTABLE;
 }
 
+void csb_band(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t top, ptrdiff_t bottom,
+              int kernel) {
+    switch (kernel) {
+#if defined(__x86_64__) || defined(__i386__)
+    case CSB_KERNEL_AVX512: band_avx512(items, count, target, top, bottom); break;
+    case CSB_KERNEL_AVX2: band_avx2(items, count, target, top, bottom); break;
+#endif
+    default: band_portable(items, count, target, top, bottom); break;
+    }
+}
+
 void csb_composite(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t row0, ptrdiff_t row1,
                    ptrdiff_t band_rows, int kernel) {
     if (!csb_kernel_supported(kernel)) kernel = CSB_KERNEL_PORTABLE;
     if (band_rows < 1) band_rows = row1 - row0;
-    for (ptrdiff_t top = row0; top < row1; top += band_rows) {
-        const ptrdiff_t bottom = MIN(row1, top + band_rows);
-        switch (kernel) {
-#if defined(__x86_64__) || defined(__i386__)
-        case CSB_KERNEL_AVX512: band_avx512(items, count, target, top, bottom); break;
-        case CSB_KERNEL_AVX2: band_avx2(items, count, target, top, bottom); break;
-#endif
-        default: band_portable(items, count, target, top, bottom); break;
-        }
+    for (ptrdiff_t top = row0; top < row1; top += band_rows) csb_band(items, count, target, top, MIN(row1, top + band_rows), kernel);
+}
+
+/* The shared word holds the next band from the top (low 32 bits) and one past the next band from
+ * the bottom (high 32 bits); a band is claimed by moving one end past it, so each is done once. */
+ptrdiff_t csb_claim_band(uint64_t *shared, bool from_bottom) {
+    uint64_t old = __atomic_load_n(shared, __ATOMIC_RELAXED);
+    for (;;) {
+        const uint32_t lo = (uint32_t)old, hi = (uint32_t)(old >> 32);
+        if (lo >= hi) return -1;
+        const uint64_t claimed = from_bottom ? ((uint64_t)(hi - 1) << 32) | lo : ((uint64_t)hi << 32) | (lo + 1);
+        if (__atomic_compare_exchange_n(shared, &old, claimed, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            return from_bottom ? (ptrdiff_t)hi - 1 : (ptrdiff_t)lo;
     }
 }
+
+size_t csb_composite_claiming(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t row0,
+                              ptrdiff_t row1, ptrdiff_t band_rows, int kernel, uint64_t *shared, bool from_bottom) {
+    if (!csb_kernel_supported(kernel)) kernel = CSB_KERNEL_PORTABLE;
+    if (band_rows < 1) band_rows = row1 - row0;
+    size_t done = 0;
+    for (ptrdiff_t b; (b = csb_claim_band(shared, from_bottom)) >= 0; done++) {
+        const ptrdiff_t top = row0 + b * band_rows;
+        if (top < row1) csb_band(items, count, target, top, MIN(row1, top + band_rows), kernel);
+    }
+    return done;
+}
+

@@ -18,6 +18,10 @@ public final class BandHelper: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var job: (@Sendable () -> Void)?
+    /// The current job's number, and whether the helper has taken it (see `Pending.waitOrWithdraw`).
+    private var ticket = 0
+    private var taken = false
+    private var withdrawals = 0
     private var jobStarted = 0.0
     private var thread: Thread?
     private var sleeping = false
@@ -37,6 +41,8 @@ public final class BandHelper: @unchecked Sendable {
     public var waitMilliseconds: Double { locked { wait } }
     /// CPU time the helper spent polling for jobs, milliseconds.
     public var pollMilliseconds: Double { locked { poll } }
+    /// Jobs taken back before the helper started them (`Pending.waitOrWithdraw`).
+    public var withdrawnCount: Int { locked { withdrawals } }
 
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
@@ -70,7 +76,14 @@ public final class BandHelper: @unchecked Sendable {
     /// A started job; `wait()` returns once it has finished.
     struct Pending {
         let helper: BandHelper
+        let ticket: Int
         func wait() { helper.waitForJob() }
+        /// Waits for the job if the helper has started it; if it has not yet (still waking up, or
+        /// its core busy with another process), takes it back: the job never runs. For jobs whose
+        /// work the caller can do itself (bands handed out by `csb_claim_band`): a late helper
+        /// then costs nothing. Returns whether the job ran.
+        @discardableResult
+        func waitOrWithdraw() -> Bool { helper.waitOrWithdraw(ticket) }
     }
 
     /// Runs `work` on the helper thread; call `wait()` on the result before touching what it uses.
@@ -85,10 +98,27 @@ public final class BandHelper: @unchecked Sendable {
         }
         while job != nil { condition.wait() }  // another drawing thread's band
         job = work
+        ticket &+= 1
+        taken = false
         jobStarted = BandHelper.now()
         if sleeping { condition.broadcast() }
+        let pending = Pending(helper: self, ticket: ticket)
         condition.unlock()
-        return Pending(helper: self)
+        return pending
+    }
+
+    private func waitOrWithdraw(_ ticket: Int) -> Bool {
+        condition.lock()
+        if job != nil, self.ticket == ticket, !taken {
+            job = nil
+            withdrawals += 1
+            condition.broadcast()
+            condition.unlock()
+            return false
+        }
+        condition.unlock()
+        waitForJob()
+        return true
     }
 
     private func waitForJob() {
@@ -124,6 +154,7 @@ public final class BandHelper: @unchecked Sendable {
                 }
             }
             let work = job!
+            taken = true
             if polled != 0 { poll += BandHelper.threadCPU() - polled }
             wake += BandHelper.now() - jobStarted
             condition.unlock()

@@ -43,6 +43,11 @@ public final class MapFrameRenderer {
     public var showsScaleBar = true
     /// Inset of scale bar and attribution from the viewport edges, logical pixels.
     public var overlayMargin = 8.0
+    /// Whether frames in motion paint the base map's tile copies with the scene's sprites, band
+    /// by band (`DeferredBase`; the same pixels). On unless `CLUSTERMAP_DEFER_BASE=0` (for
+    /// benchmarks comparing both in one build).
+    public var deferBaseMap = MapFrameRenderer.defersBaseMapByDefault
+    static let defersBaseMapByDefault = ProcessInfo.processInfo.environment["CLUSTERMAP_DEFER_BASE"] != "0"
 
     /// Default attribution for the bundled base map and cities.
     public static let defaultAttribution = "© Natural Earth · GeoNames CC BY 4.0"
@@ -92,7 +97,12 @@ public final class MapFrameRenderer {
         // covered (28 % of a zoom-animation frame's drawing over Florence's tiles).
         let scale = BaseMapRenderer.deviceScale(of: cr)
         let hidden = overlays.contains { $0.hidesBaseMap(camera: camera, palette: palette, scale: scale) }
+        // In motion, the base map's tile copies may be left to the scene's sprite batch (the first
+        // overlay's), painted band by band with its sprites (see `DeferredBase`).
+        let sceneBatch = (overlays.first as? PanLayer)?.sceneRenderer.batch ?? (overlays.first as? SceneRenderer)?.batch
+        if isAnimating, baseMap.usesBothCores, deferBaseMap { baseMap.blits.deferral = sceneBatch }
         if !hidden { baseMap.draw(in: cr, camera: camera, isAnimating: isAnimating) }
+        baseMap.blits.deferral = nil
         lastFrameWasExact = hidden || baseMap.lastFrameWasExact
         let t1 = BandHelper.threadCPU()
         for overlay in overlays {
@@ -100,6 +110,7 @@ public final class MapFrameRenderer {
             overlay.draw(in: cr, camera: camera, palette: palette, isAnimating: isAnimating)
             cairo_restore(cr)
         }
+        sceneBatch?.finishPendingBase()
         let t2 = BandHelper.threadCPU()
         drawChrome(in: cr, camera: camera)
         cairo_restore(cr)

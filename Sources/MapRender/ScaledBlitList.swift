@@ -34,11 +34,23 @@ final class ScaledBlitList {
     /// Device rows a frame needs before painting in bands pays for waking the helper.
     static let minimumBandRows = 96
 
+    /// The sprite batch that paints this frame's blits with its sprites, band by band, where it
+    /// can (`DeferredBase`; set by `MapFrameRenderer` for frames in motion).
+    weak var deferral: SpriteBatch?
+    /// Frames whose blits were handed to `deferral` (for tests).
+    private(set) var deferredCount = 0
+
     /// Paints the recorded blits into `cr` (in bands on both cores where `cr` allows it) and
-    /// empties the list.
+    /// empties the list; or hands them to `deferral`.
     func execute(in cr: OpaquePointer, usingBothCores: Bool) {
         defer { removeAll() }
         guard !ops.isEmpty else { return }
+        if usingBothCores, let batch = deferral, batch.pendingBase == nil, let base = DeferredBase(ops, in: cr) {
+            base.start()
+            batch.pendingBase = base
+            deferredCount += 1
+            return
+        }
         if usingBothCores, let split = BandSplit(cr), split.bottomRows >= Self.minimumBandRows / 2,
            split.topRows >= Self.minimumBandRows / 2 {
             executeInBands(cr, split)

@@ -55,6 +55,21 @@ bool csb_kernel_supported(int kernel);
 void csb_composite(const csb_item *items, size_t count, const csb_target *target,
                    ptrdiff_t row0, ptrdiff_t row1, ptrdiff_t band_rows, int kernel);
 
+/** Bands 0..<n of a frame's rows, handed out one at a time to two threads (one from the top, one
+ * from the bottom) so that each is done once and neither waits for the other while any is left:
+ * `*shared` starts as `(uint64_t)n << 32` (see `csb_bands`). Returns the band claimed, or -1 when
+ * none is left. */
+ptrdiff_t csb_claim_band(uint64_t *shared, bool from_bottom);
+
+/** The initial value of the shared word for `n` bands. */
+static inline uint64_t csb_bands(uint32_t n) { return (uint64_t)n << 32; }
+
+/** As `csb_composite`, but only the bands (of `band_rows` rows from row0) this call claims from
+ * `shared` (`csb_claim_band`), until none is left; another thread may composite the rest at the
+ * same time with the same items and target. Returns the number of bands done here. */
+size_t csb_composite_claiming(const csb_item *items, size_t count, const csb_target *target, ptrdiff_t row0,
+                              ptrdiff_t row1, ptrdiff_t band_rows, int kernel, uint64_t *shared, bool from_bottom);
+
 /** An opaque tile (RGB24: the alpha byte is ignored and written as 255) copied into target pixels
  * x0..<x1, y0..<y1, scaled, sampled nearest: target pixel (x, y) takes the source pixel whose span
  * (i, i + 1] holds x + 0.5 mapped to (x + 0.5) × scale_x + offset_x (likewise for rows), clamped
@@ -74,5 +89,52 @@ typedef struct csb_nearest_blit {
 /** Paints `blit`'s rows row0..<row1 (within its own) into `target` (ARGB32, `target_stride` pixels a row). */
 void csb_blit_nearest(const csb_nearest_blit *blit, uint32_t *target, ptrdiff_t target_stride, ptrdiff_t row0,
                       ptrdiff_t row1);
+
+/** The source column of each of `blit`'s target columns x0..<x1 (into `columns`, x1 − x0 of them);
+ * returns whether they are consecutive (a straight copy). Work `csb_blit_nearest` does per call,
+ * done once for a blit painted a band of rows at a time. */
+bool csb_nearest_columns(const csb_nearest_blit *blit, int32_t *columns);
+
+/** `csb_blit_nearest` with the columns (and `straight`) from `csb_nearest_columns`. */
+void csb_blit_nearest_columns(const csb_nearest_blit *blit, const int32_t *columns, bool straight, uint32_t *target,
+                              ptrdiff_t target_stride, ptrdiff_t row0, ptrdiff_t row1);
+
+/** A frame's tile copies (`csb_nearest_blit`, each with its columns from `csb_nearest_columns`)
+ * painted band by band together with the scene's sprites, on two threads (MapRender's
+ * `DeferredBase`). The helper thread runs `csb_frame_helper` as soon as the copies are known: it
+ * copies bands from the bottom up until the sprites are published. The drawing thread then calls
+ * `csb_frame_finish`: it stops those copies and publishes the sprites, and both threads take the
+ * bands one at a time (drawing thread from the top, helper from the bottom), each band getting its
+ * copies (unless the helper made them already) and then its sprites. Set the fields up to
+ * `band_count` and zero the rest before either call. */
+typedef struct csb_frame {
+    const csb_nearest_blit *blits;
+    const int32_t *const *columns;
+    const bool *straight;
+    size_t blit_count;
+    uint32_t *pixels;
+    ptrdiff_t stride;
+    /** Bands of `band_rows` target rows from row0 up to row1. */
+    ptrdiff_t row0, row1, band_rows;
+    uint32_t band_count;
+    /* Shared by the two threads (atomics). */
+    uint64_t early, bands;
+    uint32_t based_done, based_from;
+    int32_t published;
+    /* Published by csb_frame_finish. */
+    const csb_item *items;
+    size_t count;
+    csb_target target;
+    int kernel;
+} csb_frame;
+
+/** The helper thread's part (see `csb_frame`); gives up waiting for the sprites after
+ * `max_wait_ms` (then the drawing thread does the rest alone). Returns the bands it composited. */
+size_t csb_frame_helper(csb_frame *frame, double max_wait_ms);
+
+/** The drawing thread's part (see `csb_frame`): `items` (none when count is 0) clipped to
+ * `target`, whose clip rows must lie within row0..<row1. Returns when every band is done, except
+ * one the helper is still compositing (wait for its job). */
+void csb_frame_finish(csb_frame *frame, const csb_item *items, size_t count, const csb_target *target, int kernel);
 
 #endif

@@ -347,8 +347,10 @@ public final class PanLayer: MapOverlay {
     private func copy(into cr: OpaquePointer, camera: Camera, x: Int, y: Int) {
         guard let image else { return }
         let s = image.scale
+        let batch = sceneRenderer.batch
         guard let t = SpriteBatch.Target(cr), let raw = cairo_image_surface_get_data(image.surface),
               runs.rowStart.count == image.pixelHeight + 1 else {
+            batch.finishPendingBase(before: cr)
             cairo_save(cr)
             cairo_rectangle(cr, 0, 0, camera.viewportSize.width, camera.viewportSize.height)
             cairo_set_source_surface(cr, image.surface, -Double(x) / s, -Double(y) / s)
@@ -364,7 +366,14 @@ public final class PanLayer: MapOverlay {
                 let item = csb_item(pixels: UnsafeMutableRawPointer(raw).bindMemory(to: UInt32.self, capacity: stride * image.pixelHeight),
                                     row_start: starts.baseAddress, runs: list.baseAddress, stride: stride,
                                     width: image.pixelWidth, height: image.pixelHeight, x: -x, y: -y, alpha: 255)
-                SpriteBatch.composite([item], into: t.pixels, bothCores: sceneRenderer.usesBothCores, kernel: SpriteBatch.defaultKernel)
+                // With the base map's pending copies, band by band (`DeferredBase`).
+                if let base = batch.pendingBase, base.surface == t.surface, base.covers(t.pixels) {
+                    batch.pendingBase = nil
+                    base.finish(sprites: [item], into: t.pixels, kernel: SpriteBatch.defaultKernel)
+                } else {
+                    batch.finishPendingBase(before: cr)
+                    SpriteBatch.composite([item], into: t.pixels, bothCores: sceneRenderer.usesBothCores, kernel: SpriteBatch.defaultKernel)
+                }
             }
         }
         cairo_surface_mark_dirty(t.surface)

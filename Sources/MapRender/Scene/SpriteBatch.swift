@@ -64,14 +64,40 @@ final class SpriteBatch {
         pixels += sprite.image.pixelWidth * sprite.image.pixelHeight
     }
 
-    /// Paints the collected sprites into `cr`, in order, and empties the batch.
+    /// The base map's copies of this frame, not painted yet (`DeferredBase`): the first flush
+    /// into their target paints them, band by band with its sprites.
+    var pendingBase: DeferredBase?
+
+    /// Paints the pending base map copies (`pendingBase`) if `cr` draws into their target, so that
+    /// what is drawn next goes over them.
+    func finishPendingBase(before cr: OpaquePointer) {
+        guard let base = pendingBase, cairo_get_target(cr) == base.surface else { return }
+        pendingBase = nil
+        base.finish(sprites: [], into: nil, kernel: kernel)
+    }
+
+    /// Paints the pending base map copies whatever the target (the frame is over).
+    func finishPendingBase() {
+        pendingBase?.finish(sprites: [], into: nil, kernel: kernel)
+        pendingBase = nil
+    }
+
+    /// Paints the collected sprites into `cr`, in order, and empties the batch (first the pending
+    /// base map copies, if `cr` draws into their target: with the sprites where they can).
     func flush(into cr: OpaquePointer) {
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty || pendingBase != nil else { return }
         defer {
             items.removeAll(keepingCapacity: true)
             placed.removeAll(keepingCapacity: true)
             pixels = 0
         }
+        if let base = pendingBase, cairo_get_target(cr) == base.surface, !items.isEmpty, let t = Target(cr), base.covers(t.pixels) {
+            pendingBase = nil
+            base.finish(sprites: placed, into: t.pixels, kernel: kernel)
+            return
+        }
+        finishPendingBase(before: cr)
+        guard !items.isEmpty else { return }
         guard let t = Target(cr) else {
             for item in items {
                 cairo_set_source_surface(cr, item.image.surface, item.userX, item.userY)
@@ -85,15 +111,26 @@ final class SpriteBatch {
     }
 
     /// Composites `placed` in order into all of the target's clip rows; with `bothCores` (and
-    /// enough rows) the bottom half on `BandHelper`'s thread at the same time.
+    /// enough rows) on `BandHelper`'s thread too: the rows' bands are handed out one at a time
+    /// (`csb_claim_band`), this thread taking them from the top and the helper from the bottom, so
+    /// neither waits while bands are left; a helper that has not started by the time this thread
+    /// has done them all is withdrawn. (A fixed half each made every frame as slow as the later
+    /// thread: the helper wakes 0.05 ms after the hand-over on an idle machine, 2–3 ms when
+    /// another process holds its core.)
     static func composite(_ placed: [csb_item], into t: csb_target, bothCores: Bool, kernel: Int32) {
         let rows = t.clip_y0..<t.clip_y1
+        let bandRows = Self.bandRows(t)
         if bothCores && rows.count >= 64 {
-            let split = (rows.lowerBound + rows.upperBound) / 2
-            let job = SpriteBandJob(placed: placed, target: t, rows: split..<rows.upperBound, kernel: kernel)
+            let bands = SharedBands(count: (rows.count + bandRows - 1) / bandRows)
+            let job = SpriteBandJob(placed: placed, target: t, rows: rows, bandRows: bandRows, kernel: kernel, bands: bands)
             let done = BandHelper.shared.start { job.run() }
-            composite(placed, into: t, rows: rows.lowerBound..<split, kernel: kernel)
-            done.wait()
+            placed.withUnsafeBufferPointer { list in
+                withUnsafePointer(to: t) { target in
+                    _ = csb_composite_claiming(list.baseAddress, list.count, target, rows.lowerBound, rows.upperBound, bandRows,
+                                               kernel, bands.word, false)
+                }
+            }
+            done.waitOrWithdraw()
         } else {
             composite(placed, into: t, rows: rows, kernel: kernel)
         }
@@ -140,10 +177,13 @@ final class SpriteBatch {
     /// target's lines would come from memory again for each of the 3–4 sprites over a pixel).
     static let bandBytes = 384 * 1024
 
+    /// Rows of a band of `t` (`bandBytes`).
+    static func bandRows(_ t: csb_target) -> Int { max(16, bandBytes / max(1, 4 * t.stride)) }
+
     /// Composites `placed` in order into the target rows `rows` (within its clip), a band of rows
     /// at a time (every pixel still gets the same sprites in the same order), with `kernel`.
     static func composite(_ placed: [csb_item], into t: csb_target, rows: Range<Int>, kernel: Int32) {
-        let bandRows = max(16, bandBytes / max(1, 4 * t.stride))
+        let bandRows = Self.bandRows(t)
         placed.withUnsafeBufferPointer { list in
             withUnsafePointer(to: t) { target in
                 csb_composite(list.baseAddress, list.count, target, rows.lowerBound, rows.upperBound, bandRows, kernel)
@@ -152,20 +192,43 @@ final class SpriteBatch {
     }
 }
 
-/// The bottom rows of a sprite batch, for the helper thread (the items' images stay alive and
-/// unchanged until the drawing thread has waited for it).
+/// The word two threads claim bands from (`csb_claim_band`).
+final class SharedBands: @unchecked Sendable {
+    let word: UnsafeMutablePointer<UInt64>
+
+    init(count: Int) {
+        word = .allocate(capacity: 1)
+        word.initialize(to: csb_bands(UInt32(count)))
+    }
+
+    deinit { word.deallocate() }
+}
+
+/// The helper's part of a sprite batch: the bands it claims from the bottom (the items' images
+/// stay alive and unchanged until the drawing thread has waited for it or withdrawn it).
 private final class SpriteBandJob: @unchecked Sendable {
     let placed: [csb_item]
     let target: csb_target
     let rows: Range<Int>
+    let bandRows: Int
     let kernel: Int32
+    let bands: SharedBands
 
-    init(placed: [csb_item], target: csb_target, rows: Range<Int>, kernel: Int32) {
+    init(placed: [csb_item], target: csb_target, rows: Range<Int>, bandRows: Int, kernel: Int32, bands: SharedBands) {
         self.placed = placed
         self.target = target
         self.rows = rows
+        self.bandRows = bandRows
         self.kernel = kernel
+        self.bands = bands
     }
 
-    func run() { SpriteBatch.composite(placed, into: target, rows: rows, kernel: kernel) }
+    func run() {
+        placed.withUnsafeBufferPointer { list in
+            withUnsafePointer(to: target) { t in
+                _ = csb_composite_claiming(list.baseAddress, list.count, t, rows.lowerBound, rows.upperBound, bandRows, kernel,
+                                           bands.word, true)
+            }
+        }
+    }
 }
