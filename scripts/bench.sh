@@ -19,6 +19,9 @@ done
 $median "$bench" basemap
 $median "$bench" frame
 $median "$bench" frame --items 60   # few items: the base-map labels are on screen
+$median "$bench" frame --scale 2 --modes panning,panning_direct,zoom_animation   # HiDPI while moving
+# Frames over a street map, when a tile file is at hand (BENCH_TILES=FILE.mbtiles|FILE.pmtiles).
+[ -z "${BENCH_TILES:-}" ] || $median "$bench" frame --items 60 --tiles "$BENCH_TILES" --modes static,panning,zoom_animation
 $median "$bench" tiles              # a dense 512-px vector tile decoded and painted; cached tiles on screen
 $median "$bench" update --runs 3    # 1,000 adds / removes / moves in a 1M-point live index, then a frame query
 # The real window under Xvfb, dragged all through the load (needs the release app: make bench builds it).
