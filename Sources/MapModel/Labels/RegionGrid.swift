@@ -101,7 +101,7 @@ struct LineNameAnchors {
     /// (`x`, `y`).
     func hasNear(_ text: String, key: Int, x: Double, y: Double) -> Bool {
         guard !byText.isEmpty, let others = byText[key] else { return false }
-        return others.contains { hypot($0.x - x, $0.y - y) < distance && Self.sameBytes($0.text, text) }
+        return others.contains { hypot($0.x - x, $0.y - y) < distance && $0.text.hasSameUTF8(as: text) }
     }
 
     mutating func add(_ text: String, key: Int, x: Double, y: Double) {
@@ -116,10 +116,5 @@ struct LineNameAnchors {
             for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
             return Int(truncatingIfNeeded: h)
         }
-    }
-
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
     }
 }

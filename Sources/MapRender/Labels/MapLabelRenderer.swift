@@ -60,7 +60,7 @@ public final class MapLabelRenderer {
     /// else by text), or measured now when `measureNow` (at rest), or else nil and the text is
     /// wanted (measured off the drawing thread after `requestSizes`, as `sizeIfMeasured`).
     public func placementSize(id: Int, of text: String, kind: MapLabelKind, measureNow: Bool) -> MapLabelSize? {
-        if let e = sizesByID[id], e.kind == kind, Self.sameBytes(e.text, text) { return e.size }
+        if let e = sizesByID[id], e.kind == kind, e.text.hasSameUTF8(as: text) { return e.size }
         let key = SizeKey(text: text, kind: kind)
         let size: MapLabelSize
         if let known = sizes[key] {
@@ -75,13 +75,6 @@ public final class MapLabelRenderer {
         if sizesByID.count > 100_000 { sizesByID.removeAll(keepingCapacity: true) }
         sizesByID[id] = (text, kind, size)
         return size
-    }
-
-    /// Whether two texts have the same UTF-8 bytes (a memcmp; `==` compares with Unicode
-    /// normalisation, slow for the non-ASCII street names of most of the world).
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
     }
 
     /// A text block's size, laid out on the calling thread (any thread: the scratch target is the
