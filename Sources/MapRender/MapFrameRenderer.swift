@@ -105,10 +105,14 @@ public final class MapFrameRenderer {
         baseMap.blits.deferral = nil
         lastFrameWasExact = hidden || baseMap.lastFrameWasExact
         let t1 = BandHelper.threadCPU()
-        for overlay in overlays {
+        for (n, overlay) in overlays.enumerated() {
             cairo_save(cr)
             overlay.draw(in: cr, camera: camera, palette: palette, isAnimating: isAnimating)
             cairo_restore(cr)
+            // The first overlay's batch paints the deferred copies at its first flush; should it
+            // return without one, they are finished here, before a later overlay draws over rows
+            // the helper may still be writing (a no-op when they are done).
+            if n == 0 { sceneBatch?.finishPendingBase() }
         }
         sceneBatch?.finishPendingBase()
         let t2 = BandHelper.threadCPU()
