@@ -166,7 +166,8 @@ struct ReferenceLabelPlacer {
             if c.kind.repeatsAlongLines, let others = lineNames[c.text],
                others.contains(where: { hypot($0.x - ax, $0.y - ay) < placer.repeatDistance }) { continue }
             guard let s = sizeIfMeasured(id) else { unmeasured += 1; continue }
-            for box in placer.positions(for: c, anchorX: ax, anchorY: ay, size: s) {
+            for i in 0..<placer.positionCount(c.kind) {
+                let box = placer.position(i, for: c, anchorX: ax, anchorY: ay, size: s)
                 let p = placer.padding
                 guard !grid.hits(Box(minX: box.minX - p, minY: box.minY - p, maxX: box.maxX + p, maxY: box.maxY + p)) else { continue }
                 var hit = box

@@ -120,10 +120,9 @@ final class TileImageDrawingTests: XCTestCase {
     func testInMotionOnlyTheBudgetOfNewCopiesIsMadeAFrame() {
         let tiles = (0..<3).map { _ in quadrants() }
         let cache = TileResampleCache()
-        cache.newCopiesPerFrame = 1
-        cache.newCopiesLeft = 1
         let frame = ImageSurface(width: 400, height: 200, opaque: true)
         for n in 1...4 {
+            cache.newCopiesLeft = 1  // as TileMapLayer sets it for each frame in motion
             frame.withContext { cr in
                 cairo_set_source_rgb(cr, 0, 0, 0)
                 cairo_paint(cr)

@@ -80,7 +80,7 @@ final class TileLabelOverlayBuilderTests: XCTestCase {
             previousCovered = covered
             // Now and then the same input twice: no new overlay from either.
             for _ in 0..<(step % 5 == 0 ? 2 : 1) {
-                let a = builder.overlay(tiles: input, covered: covered, version: version)
+                let a = builder.overlay(tiles: input, covered: covered)
                 let b = oracle.overlay(tiles: input, covered: covered, version: version)
                 let firstDifference = zip(a.candidates, b.candidates).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(a.candidates.count, b.candidates.count)

@@ -89,11 +89,6 @@ public struct MapLabelPlacer: Sendable {
     }
 
     /// Text boxes to try, in order of preference.
-    func positions(for c: MapLabelCandidate, anchorX ax: Double, anchorY ay: Double, size s: MapLabelSize) -> [Box] {
-        let n = positionCount(c.kind)
-        return (0..<n).map { position($0, for: c, anchorX: ax, anchorY: ay, size: s) }
-    }
-
     /// How many positions a candidate of `kind` tries (see `position(_:for:anchorX:anchorY:size:)`).
     func positionCount(_ kind: MapLabelKind) -> Int { kind.isPointLabel ? 4 : (kind == .country ? 3 : 1) }
 

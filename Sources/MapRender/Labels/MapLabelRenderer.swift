@@ -61,17 +61,7 @@ public final class MapLabelRenderer {
     /// wanted (measured off the drawing thread after `requestSizes`, as `sizeIfMeasured`).
     public func placementSize(id: Int, of text: String, kind: MapLabelKind, measureNow: Bool) -> MapLabelSize? {
         if let e = sizesByID[id], e.kind == kind, e.text.hasSameUTF8(as: text) { return e.size }
-        let key = SizeKey(text: text, kind: kind)
-        let size: MapLabelSize
-        if let known = sizes[key] {
-            size = known
-        } else if measureNow {
-            size = Self.measure(key)
-            keep(size, for: key)
-        } else {
-            wantedSizes.append(key)
-            return nil
-        }
+        guard let size = measureNow ? self.size(of: text, kind: kind) : sizeIfMeasured(of: text, kind: kind) else { return nil }
         if sizesByID.count > 100_000 { sizesByID.removeAll(keepingCapacity: true) }
         sizesByID[id] = (text, kind, size)
         return size

@@ -19,8 +19,6 @@ struct TileLabelOverlayBuilder {
     private var nextID = -1
     private var revision = 0
     private var lastInput: [TileID] = []
-    private var lastCovered: [UnitBox] = []
-    private var lastVersion = -1
     private var last: MapLabelOverlay?
     /// A tile's names as the overlay takes them, made once per tile: map-wide place, kind, text
     /// and identity, and the id once the identity has one (`ids` never changes an identity's id
@@ -66,20 +64,20 @@ struct TileLabelOverlayBuilder {
     private var namesReplaced = false
 
     /// The overlay for tiles drawn at `covered` (unit-square boxes), whose names come from
-    /// `tiles` (source tiles, each with its candidates in 0…1 tile units). `version` changes when
-    /// any tile's content changed.
+    /// `tiles` (source tiles, each with its candidates in 0…1 tile units; a tile whose names were
+    /// replaced must have been `forget`-ed).
     ///
     /// A new overlay (a new revision, and so a new placement of the names) only when the names
-    /// or the boxes changed (looked at only when the tiles, the boxes or the version changed). Each tile's names are converted once (`Entry`): a rebuild
-    /// tests, numbers and sorts them, where it used to convert and hash every name again (a dense
-    /// street view has two thousand).
-    mutating func overlay(tiles: [(tile: TileID, labels: [TileLabelCandidate])], covered: [UnitBox],
-                          version: Int) -> MapLabelOverlay {
+    /// or the boxes changed (looked at only when the tiles or the boxes changed, or a tile's names
+    /// were replaced). Each tile's names are converted once (`Entry`): a rebuild tests, numbers and
+    /// sorts them, where it used to convert and hash every name again (a dense street view has
+    /// two thousand).
+    mutating func overlay(tiles: [(tile: TileID, labels: [TileLabelCandidate])], covered: [UnitBox]) -> MapLabelOverlay {
         let input = tiles.map(\.tile)
-        // The same tiles and boxes, and no tile's names replaced: the same overlay, whatever the
-        // version (a tile delivered elsewhere, or an over-zoomed tile sharing an ancestor's names).
-        // Why: rebuilding sorts two thousand names (1.4–3 ms on a dense street map).
-        if let last, version == lastVersion || !namesReplaced, input == lastInput, covered == lastCovered { return last }
+        // The same tiles and boxes, and no tile's names replaced: the same overlay (whatever else
+        // was delivered meanwhile: a tile elsewhere, or an over-zoomed tile sharing an ancestor's
+        // names). Why: rebuilding sorts two thousand names (1.4–3 ms on a dense street map).
+        if let last, !namesReplaced, input == lastInput, covered == last.covered { return last }
         namesReplaced = false
         if ids.count > 200_000 {
             ids.removeAll()
@@ -132,17 +130,17 @@ struct TileLabelOverlayBuilder {
         }
         lastCount = list.count
         let candidates = list.map(\.candidate)
-        // The same names over the same area: the same overlay (and revision). Why: every tile
-        // delivered changes `version`, and past the file's deepest zoom a dozen display tiles share
+        // The same names over the same area: the same overlay (and revision). Why: tiles keep
+        // arriving while the view changes, and past the file's deepest zoom a dozen display tiles share
         // one ancestor's names; a new revision each time placed every name again (2–4 ms on a
         // dense street map) a few times a second in a zoom animation, for nothing.
         if let last, covered == last.covered, candidates == last.candidates {
-            (lastVersion, lastInput, lastCovered) = (version, input, covered)
+            lastInput = input
             return last
         }
         revision += 1
         let overlay = MapLabelOverlay(candidates: candidates, covered: covered, revision: revision)
-        (last, lastVersion, lastInput, lastCovered) = (overlay, version, input, covered)
+        (last, lastInput) = (overlay, input)
         return overlay
     }
 

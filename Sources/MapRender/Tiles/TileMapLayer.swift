@@ -279,7 +279,7 @@ public final class TileMapLayer: MapOverlay {
         }
         tiles.sort { ($0.tile.z, $0.tile.y, $0.tile.x) < ($1.tile.z, $1.tile.y, $1.tile.x) }
         covered.sort { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
-        return labelBuilder.overlay(tiles: tiles, covered: covered, version: version)
+        return labelBuilder.overlay(tiles: tiles, covered: covered)
     }
 
     // MARK: MapOverlay

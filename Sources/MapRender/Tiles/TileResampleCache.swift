@@ -30,10 +30,8 @@ public final class TileResampleCache {
     /// motion whose zoom stops changing (a pan after a zoom, the turn of a zoom in and out) found
     /// every visible tile without a copy at the new size and resampled them all, 12 ms over a street
     /// map; with a budget it makes one or two and shows the others scaled directly until later
-    /// frames have made theirs. Reset by `endFrame`.
+    /// frames have made theirs. Set by the drawer before each frame.
     public var newCopiesLeft: Int?
-    /// The budget `endFrame` sets for the next frame.
-    public var newCopiesPerFrame: Int?
 
     /// The part `rect` of `image` resampled (bilinear) to `width × height` device pixels, at device
     /// `scale`: the copy made for an earlier frame when the size is the same; nil when there is
@@ -75,6 +73,5 @@ public final class TileResampleCache {
     public func endFrame() {
         entries = entries.filter { $0.value.used }
         for k in entries.keys { entries[k]?.used = false }
-        newCopiesLeft = newCopiesPerFrame
     }
 }
