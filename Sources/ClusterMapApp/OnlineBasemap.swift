@@ -52,6 +52,8 @@ enum OnlineTilesForRender {
                     let outcome = TileMapLayer.decodeRaster(data)
                     if case .failed = outcome { failed += 1 }
                     layer.deliver(outcome, for: key, now: -1)
+                case .failure(.cancelled):
+                    break  // still out at the deadline: counted once, as late
                 case .failure:
                     failed += 1
                     layer.deliver(.failed, for: key, now: -1)

@@ -5,73 +5,55 @@ import Foundation
 /// feeds (a GeoJSON URL that refreshes). Like `XYZTileSource`, it runs on the GLib main context
 /// that is the thread default when `get` is called, and completions come back there.
 /// No cache: a feed is fetched to see what changed.
+///
+/// Bounded (see `BoundedGet`): a feed is read as a stream of at most `maxBytes`
+/// (`defaultMaxBytes`, 256 MB, counted after decompression), within `deadlineSeconds` from request
+/// to last byte, through at most 5 redirects. Past a limit the completion says so in words
+/// ("the answer is larger than 256 MB"), so a caller that schedules its next refresh from the
+/// completion always gets to schedule it.
 public final class HTTPDownload: @unchecked Sendable {
-    private let session: UnsafeMutablePointer<SoupSession>
-    private var running: [ObjectIdentifier: Box] = [:]
+    /// The documented feed limit: 256 MB (binary), decompressed.
+    public static let defaultMaxBytes = 256 << 20
 
-    /// Creates a session with this User-Agent and a time-out per request.
-    public init(userAgent: String, timeoutSeconds: UInt32 = 30) {
+    /// Body bytes accepted at most, decompressed.
+    public var maxBytes = HTTPDownload.defaultMaxBytes
+    /// Seconds a GET may take from request to last byte.
+    public var deadlineSeconds: Double
+
+    private let session: UnsafeMutablePointer<SoupSession>
+    private var running: [ObjectIdentifier: BoundedGet] = [:]
+
+    /// Creates a session with this User-Agent, a time-out for silence (`timeoutSeconds`) and an
+    /// overall deadline per GET (`deadlineSeconds`).
+    public init(userAgent: String, timeoutSeconds: UInt32 = 30, deadlineSeconds: Double = 120) {
         session = soup_session_new()
         soup_session_set_user_agent(session, userAgent)
         soup_session_set_timeout(session, timeoutSeconds)
+        self.deadlineSeconds = deadlineSeconds
     }
 
     deinit {
-        for box in running.values { g_cancellable_cancel(box.cancellable) }
+        for get in running.values { get.cancel() }
         g_object_unref(UnsafeMutableRawPointer(session))
     }
 
     /// Fetches `url`; `completion` runs later on the current main context with the body of a
-    /// 2xx answer, or why there is none (`.http(status)`, `.network(message)`).
+    /// 2xx answer, or why there is none (`.http(status)`, `.network(message)`: no connection, or
+    /// a limit the answer broke, in words).
     public func get(_ url: String, completion: @escaping (Result<Data, XYZTileSource.FetchError>) -> Void) {
-        guard let message = soup_message_new("GET", url) else {
-            completion(.failure(.network("not a URL: \(url)")))
-            return
+        let limits = BoundedGet.Limits(maxBytes: maxBytes, deadlineSeconds: deadlineSeconds)
+        var key: ObjectIdentifier?
+        let get = BoundedGet.start(session: session, url: url, limits: limits) { [weak self] result in
+            if let key { self?.running[key] = nil }
+            switch result {
+            case .success(let data): completion(.success(data))
+            case .failure(.http(let status)): completion(.failure(.http(status)))
+            case .failure(.cancelled): completion(.failure(.cancelled))
+            case .failure(let failure): completion(.failure(.network(failure.message)))
+            }
         }
-        let box = Box(owner: self, message: message, completion: completion)
-        running[ObjectIdentifier(box)] = box
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, box.cancellable, { _, result, data in
-            guard let data else { return }
-            let box = Unmanaged<Box>.fromOpaque(data).takeRetainedValue()
-            box.owner?.finish(box, result)
-        }, Unmanaged.passRetained(box).toOpaque())
-    }
-
-    private func finish(_ box: Box, _ result: OpaquePointer?) {
-        running[ObjectIdentifier(box)] = nil
-        var error: UnsafeMutablePointer<GError>?
-        let bytes = soup_session_send_and_read_finish(session, result, &error)
-        defer { if let bytes { g_bytes_unref(bytes) } }
-        if let error {
-            let text = String(cString: error.pointee.message)
-            g_error_free(error)
-            box.completion(.failure(.network(text)))
-            return
-        }
-        let status = Int(soup_message_get_status(box.message).rawValue)
-        guard (200..<300).contains(status) else {
-            box.completion(.failure(.http(status)))
-            return
-        }
-        var size: gsize = 0
-        let data = bytes.flatMap { g_bytes_get_data($0, &size) }.map { Data(bytes: $0, count: Int(size)) } ?? Data()
-        box.completion(.success(data))
-    }
-
-    private final class Box {
-        weak var owner: HTTPDownload?
-        let message: OpaquePointer
-        let cancellable: UnsafeMutablePointer<GCancellable>
-        let completion: (Result<Data, XYZTileSource.FetchError>) -> Void
-        init(owner: HTTPDownload, message: OpaquePointer, completion: @escaping (Result<Data, XYZTileSource.FetchError>) -> Void) {
-            self.owner = owner
-            self.message = message
-            self.completion = completion
-            cancellable = g_cancellable_new()
-        }
-        deinit {
-            g_object_unref(UnsafeMutableRawPointer(message))
-            g_object_unref(UnsafeMutableRawPointer(cancellable))
-        }
+        guard !get.isFinished else { return }  // a bad address fails at once
+        key = ObjectIdentifier(get)
+        running[ObjectIdentifier(get)] = get
     }
 }

@@ -14,6 +14,10 @@ import Tiles
 /// (the rest wait in a queue, newest first, and can be cancelled before they start), retries with
 /// exponential backoff only for 5xx answers and network failures, and the server's cache headers
 /// followed by `SoupCache` (nothing is re-requested while fresh, even across launches).
+///
+/// Bounded: a tile is read as a stream of at most `maxTileBytes` (decompressed), within
+/// `tileDeadlineSeconds`, through at most `maxRedirects` redirects (see `BoundedGet`); an answer
+/// past a limit fails for good (not retried). No server can make the app hold more than that.
 public final class XYZTileSource: @unchecked Sendable {
     /// Why a tile could not be fetched.
     public enum FetchError: Error, Equatable {
@@ -21,7 +25,8 @@ public final class XYZTileSource: @unchecked Sendable {
         case notFound
         /// Another HTTP status after the retries.
         case http(Int)
-        /// No connection, time-out, …, after the retries.
+        /// No connection, time-out, …, after the retries; also an answer past a limit (too large,
+        /// too slow, too many redirects), in words.
         case network(String)
         /// `cancel` was called.
         case cancelled
@@ -47,7 +52,7 @@ public final class XYZTileSource: @unchecked Sendable {
         public let url: String
         let host: String
         let completion: (Result<Data, FetchError>) -> Void
-        var cancellable: UnsafeMutablePointer<GCancellable>?
+        var get: BoundedGet?
         var attempt = 0
         var isDone = false
         var isRunning = false
@@ -71,6 +76,12 @@ public final class XYZTileSource: @unchecked Sendable {
     public var maxAttempts = 3
     /// First retry delay in seconds; doubled each time.
     public var backoffSeconds = 0.5
+    /// Bytes of one tile at most, decompressed (a 512-px @2x PNG is well under 1 MB).
+    public var maxTileBytes = 8 << 20
+    /// Seconds one attempt may take from request to last byte (a trickling body ends here).
+    public var tileDeadlineSeconds = 30.0
+    /// Redirects followed per attempt.
+    public var maxRedirects = 5
     /// What happened so far.
     public private(set) var statistics = Statistics()
 
@@ -128,8 +139,8 @@ public final class XYZTileSource: @unchecked Sendable {
     /// Cancels a request: a waiting one never goes out, a running one is aborted.
     public func cancel(_ request: Request) {
         guard !request.isDone else { return }
-        if request.isRunning, let c = request.cancellable {
-            g_cancellable_cancel(c)  // the completion callback reports .cancelled
+        if request.isRunning, let get = request.get {
+            get.cancel()  // the completion callback reports .cancelled
             return
         }
         if request.timer != 0 { g_source_remove(request.timer); request.timer = 0 }
@@ -154,62 +165,31 @@ public final class XYZTileSource: @unchecked Sendable {
     }
 
     private func start(_ request: Request) {
-        guard let message = soup_message_new("GET", request.url) else {
-            finish(request, .failure(.network("bad URL \(request.url)")))
-            return
-        }
         request.isRunning = true
         request.attempt += 1
         inFlight[request.host, default: 0] += 1
-        request.cancellable = g_cancellable_new()
-        let box = Unmanaged.passRetained(CallbackBox(source: self, request: request, message: message)).toOpaque()
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, request.cancellable,
-                                         { object, result, data in
-            guard let data else { return }
-            let box = Unmanaged<CallbackBox>.fromOpaque(data).takeRetainedValue()
-            box.source?.completed(box, object: object, result: result)
-        }, box)
-    }
-
-    private final class CallbackBox {
-        weak var source: XYZTileSource?
-        let request: Request
-        let message: OpaquePointer
-        init(source: XYZTileSource, request: Request, message: OpaquePointer) {
-            self.source = source; self.request = request; self.message = message
+        let limits = BoundedGet.Limits(maxBytes: maxTileBytes, deadlineSeconds: tileDeadlineSeconds, maxRedirects: maxRedirects)
+        request.get = BoundedGet.start(session: session, url: request.url, limits: limits) { [weak self] result in
+            self?.completed(request, result)
         }
-        deinit { g_object_unref(UnsafeMutableRawPointer(message)) }
     }
 
-    private func completed(_ box: CallbackBox, object: UnsafeMutablePointer<GObject>?, result: OpaquePointer?) {
-        let request = box.request
-        var error: UnsafeMutablePointer<GError>?
-        let bytes = soup_session_send_and_read_finish(session, result, &error)
-        defer { if let bytes { g_bytes_unref(bytes) } }
+    private func completed(_ request: Request, _ result: Result<Data, BoundedGet.Failure>) {
         request.isRunning = false
+        request.get = nil
         inFlight[request.host, default: 1] -= 1
-        if let c = request.cancellable { g_object_unref(UnsafeMutableRawPointer(c)); request.cancellable = nil }
         defer { pump(request.host) }
-        if let error {
-            let cancelled = g_error_matches(error, g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)) != 0
-            let text = String(cString: error.pointee.message)
-            g_error_free(error)
-            if cancelled { finish(request, .failure(.cancelled)); return }
-            retryOrFail(request, .network(text))
-            return
-        }
-        let status = Int(soup_message_get_status(box.message).rawValue)
-        switch status {
-        case 200..<300:
-            var size: gsize = 0
-            let data = bytes.flatMap { g_bytes_get_data($0, &size) }.map { Data(bytes: $0, count: Int(size)) } ?? Data()
+        switch result {
+        case .success(let data):
             finish(request, .success(data))
-        case 404, 410, 204:
+        case .failure(.cancelled):
+            finish(request, .failure(.cancelled))
+        case .failure(.http(let status)) where [404, 410, 204].contains(status):
             finish(request, .failure(.notFound))
-        case 500..<600, 408, 429:
-            retryOrFail(request, .http(status))
-        default:
-            finish(request, .failure(.http(status)))
+        case .failure(let failure):
+            let error: FetchError
+            if case .http(let status) = failure { error = .http(status) } else { error = .network(failure.message) }
+            if failure.isWorthRetrying { retryOrFail(request, error) } else { finish(request, .failure(error)) }
         }
     }
 

@@ -3,7 +3,10 @@
 
 Paths: /tiles/Z/X/Y (200, cacheable for an hour), /png/Z/X/Y (a real 256-px PNG of one colour,
 cacheable), /slow/… (200 after 0.4 s), /notfound/… (404),
-/error/… (500), /garbage/… (200 with bytes that are no image). After every request the statistics (number of tile requests,
+/error/… (500), /garbage/… (200 with bytes that are no image).
+Hostile answers: /huge/… (200 declaring 2 GiB and sending zeros), /endless/… (200, chunked, never
+ends), /bomb/… (200, gzip-encoded, 1 GiB of zeros in about 1 MB), /trickle/… (200, 100 bytes, one
+every 0.3 s), /loop/… (302 to itself, forever). After every request the statistics (number of tile requests,
 the highest number in flight at once, the User-Agents and paths seen) are written as JSON to the
 file named by the first argument. Prints the port on the first line of stdout."""
 import json, sys, threading, time
@@ -36,6 +39,42 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def stream_zeros(self, total=None, gzip=False):
+        """Zeros in 1 MiB chunks (chunked transfer when no total): until `total` or the client
+        hangs up. With gzip, the zeros are compressed on the fly (a gzip bomb)."""
+        import zlib
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Cache-Control", "no-store")
+        if total is not None:
+            self.send_header("Content-Length", str(total))
+        else:
+            self.send_header("Transfer-Encoding", "chunked")
+        if gzip:
+            self.send_header("Content-Encoding", "gzip")
+        self.end_headers()
+        chunk = bytes(1 << 20)
+        squeeze = zlib.compressobj(9, zlib.DEFLATED, 31) if gzip else None
+        def send(data):
+            if not data:
+                return
+            if total is None:
+                self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+            else:
+                self.wfile.write(data)
+        sent = 0
+        try:
+            while total is None or sent < total:
+                if gzip and sent >= (1 << 30):
+                    send(squeeze.flush())
+                    break
+                send(squeeze.compress(chunk) if gzip else chunk)
+                sent += len(chunk)
+            if total is None:
+                self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
     def do_GET(self):
         with lock:
             stats["count"] += 1
@@ -47,7 +86,26 @@ class Handler(BaseHTTPRequestHandler):
             kind = self.path.split("/")[1]
             if kind == "slow":
                 time.sleep(0.4)
-            if kind in ("tiles", "slow"):
+            if kind == "huge":
+                self.stream_zeros(total=2 << 30)
+            elif kind == "endless":
+                self.stream_zeros()
+            elif kind == "bomb":
+                self.stream_zeros(gzip=True)
+            elif kind == "trickle":
+                self.send_response(200)
+                self.send_header("Content-Length", "100")
+                self.end_headers()
+                try:
+                    for _ in range(100):
+                        self.wfile.write(b"x")
+                        self.wfile.flush()
+                        time.sleep(0.3)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+            elif kind == "loop":
+                self.reply(302, b"", [("Location", self.path), ("Cache-Control", "no-store")])
+            elif kind in ("tiles", "slow"):
                 self.reply(200, ("tile " + self.path).encode(),
                            [("Content-Type", "image/png"), ("Cache-Control", "public, max-age=3600")])
             elif kind == "png":
