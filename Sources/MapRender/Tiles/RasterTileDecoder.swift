@@ -6,8 +6,8 @@ import Foundation
 ///
 /// PNG goes through cairo's own reader (the common case, and the fastest); JPEG and WebP through
 /// gdk-pixbuf (display-free; WebP through Debian's `webp-pixbuf-loader`), converted to cairo's
-/// premultiplied ARGB32. Anything else, or a corrupt image, gives nil: the tile counts as failed
-/// and the built-in map shows there.
+/// premultiplied ARGB32. Anything else, a corrupt image, or one whose header claims more than
+/// `maxSide` pixels a side, gives nil: the tile counts as failed and the built-in map shows there.
 public enum RasterTileDecoder {
     /// Largest side accepted (tiles are 256 or 512 pixels, @2x at most 1024).
     public static let maxSide = 4096
@@ -24,8 +24,11 @@ public enum RasterTileDecoder {
         return nil
     }
 
-    /// The decoded image at scale 1, or nil.
+    /// The decoded image at scale 1, or nil. The header's size is checked first: an image wider
+    /// or taller than `maxSide` is refused before a pixel of it is decoded.
     public static func decode(_ data: Data) -> ImageSurface? {
+        guard let size = RasterImageHeader.size(of: data), size.width > 0, size.height > 0,
+              size.width <= maxSide, size.height <= maxSide else { return nil }
         switch format(of: data) {
         case .png: return ImageSurface.decode(png: data).flatMap { fits($0) ? $0 : nil }
         case .jpeg, .webp: return decodeWithPixbuf(data)
