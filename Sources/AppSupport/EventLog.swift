@@ -21,17 +21,35 @@ public final class EventLog: @unchecked Sendable {
     /// Whether events are being written at all (skip building them otherwise).
     public var isEnabled: Bool { handle != nil }
 
-    /// Writes one event: `{"event":name, …fields}` with fields in the given order.
+    /// Characters of one string field at most: a 1 MB property value made a 1 MB event line.
+    public static let maxFieldLength = 4096
+
+    /// Writes one event: `{"event":name, …fields}` with fields in the given order. String values
+    /// are made safe for a shared log: secrets in URLs show as `key=***` (`SecretRedaction`) and
+    /// a string longer than `maxFieldLength` characters is cut with "…".
     public func emit(_ name: String, _ fields: [(String, JSONValue)] = []) {
         guard let handle else { return }
         var line = "{\"event\":\(JSONValue.string(name).encoded)"
         for (k, v) in fields {
-            line += ",\(JSONValue.string(k).encoded):\(v.encoded)"
+            line += ",\(JSONValue.string(k).encoded):\(Self.safe(v).encoded)"
         }
         line += "}\n"
         lock.lock()
         handle.write(line.data(using: .utf8)!)
         lock.unlock()
+    }
+
+    /// A field value as the log writes it (see `emit`).
+    static func safe(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let s):
+            let short = !s.unicodeScalars.dropFirst(maxFieldLength).isEmpty
+                ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(maxFieldLength))) + "…" : s
+            return .string(SecretRedaction.redacted(short))
+        case .array(let a): return .array(a.map(safe))
+        case .object(let o): return .object(o.map { ($0.0, safe($0.1)) })
+        default: return value
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import AppSupport
 import Foundation
 import GeoData
 
@@ -11,6 +12,6 @@ enum ErrorOutput {
             text += "\(prefix): \(MessageText.line(line))\n"
         }
         if text.isEmpty { text = "\(prefix): \(MessageText.line(message))\n" }
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(SecretRedaction.redacted(text).utf8))  // key=*** in URLs
     }
 }

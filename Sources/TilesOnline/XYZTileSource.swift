@@ -87,6 +87,7 @@ public final class XYZTileSource: @unchecked Sendable {
 
     private let session: UnsafeMutablePointer<SoupSession>
     private let cache: UnsafeMutablePointer<SoupCache>?
+    private let cacheDirectory: String?
     private var inFlight: [String: Int] = [:]
     private var waiting: [String: [Request]] = [:]
 
@@ -96,11 +97,13 @@ public final class XYZTileSource: @unchecked Sendable {
                 cacheBytes: Int = 256 << 20, timeoutSeconds: UInt32 = 15) {
         self.template = template
         self.userAgent = userAgent
+        self.cacheDirectory = cacheDirectory
         session = soup_session_new()
         soup_session_set_user_agent(session, userAgent)
         soup_session_set_timeout(session, timeoutSeconds)
         if let dir = cacheDirectory {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            CachePrivacy.restrict(folder: dir)
             let c = soup_cache_new(dir, SOUP_CACHE_SINGLE_USER)
             if let c {
                 soup_cache_set_max_size(c, guint(clamping: cacheBytes))
@@ -124,6 +127,7 @@ public final class XYZTileSource: @unchecked Sendable {
         guard let cache else { return }
         soup_cache_flush(cache)
         soup_cache_dump(cache)
+        if let dir = cacheDirectory { CachePrivacy.restrict(folder: dir) }
     }
 
     /// Requests a tile; `completion` runs later on the current thread's main context, exactly once

@@ -120,3 +120,35 @@ final class XYZTileSourceTests: XCTestCase {
         XCTAssertEqual(TileURLTemplate.host(of: "http://h:8080/3/1/6"), "h:8080")
     }
 }
+
+/// Keys stay secret (issue 34): the HTTP cache, whose index holds each tile URL (with its key),
+/// is the user's alone.
+final class TileCachePrivacyTests: XCTestCase {
+    func testTheCacheFolderAndItsFilesAreTheUsersAlone() throws {
+        let server = try LoopbackTileServer()
+        let folder = TemporaryFolder()
+        let cache = folder.path("clustermap/http")
+        // An older version left a world-readable folder behind.
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let key = "Kk11Jj22Hh33Gg44"
+        let s = XYZTileSource(template: TileURLTemplate("\(server.base)/tiles/{z}/{x}/{y}.png?key=\(key)")!,
+                              userAgent: XYZTileSourceTests.userAgent, cacheDirectory: cache)
+        var loaded = 0
+        for x in 0..<4 { s.fetch(TileID(z: 2, x: x, y: 1)) { if case .success = $0 { loaded += 1 } } }
+        let end = Date().addingTimeInterval(10)
+        while loaded < 4 && Date() < end { if g_main_context_iteration(nil, 0) == 0 { usleep(1000) } }
+        XCTAssertEqual(loaded, 4)
+        s.saveCache()
+
+        func mode(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1 }
+        XCTAssertEqual(mode(cache), 0o700, "cache folder")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
+        XCTAssertTrue(files.contains("soup.cache2"), "the index was written: \(files)")
+        XCTAssertGreaterThanOrEqual(files.count, 5)
+        for name in files { XCTAssertEqual(mode(cache + "/" + name), 0o600, name) }
+        // libsoup keys its cache by URL: the index holds the key, so the permissions are the protection.
+        let index = try Data(contentsOf: URL(fileURLWithPath: cache + "/soup.cache2"))
+        print("soup.cache2 holds the key in clear: \(index.range(of: Data(key.utf8)) != nil)")
+    }
+}
