@@ -4,6 +4,7 @@ import ClusterCore
 import GeoData
 import MapModel
 import MapRender
+import Tiles
 
 /// `clustermap render --output OUT.png …`: draws what the window would show, with no display
 /// (no GTK initialised): the same base map, clustering, scene and renderers as the window.
@@ -44,7 +45,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         if let basemap = options.basemap, options.basemapIsOnline {
             tiles = OnlineTilesForRender.fetch(basemap, camera: camera, dark: options.dark, timeout: options.tileTimeout)
         } else if let path = options.basemap {
-            do { tiles = try TileMapLayer(path: path) } catch { return fail("\(path): \(error)") }
+            do { tiles = try TileMapLayer(path: path) } catch { return fail("\(path): \(TileSourceError.reason(of: error))") }
         }
         let renderer = picture.frameRenderer(camera: camera, scene: scene, tiles: tiles)
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))

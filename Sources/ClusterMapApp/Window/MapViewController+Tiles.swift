@@ -48,7 +48,7 @@ extension MapViewController {
         do {
             installTileLayer(try TileMapLayer(path: basemap))
         } catch {
-            let message = "\((basemap as NSString).lastPathComponent): can't open the tile file (\(error)); showing the built-in map."
+            let message = "\((basemap as NSString).lastPathComponent): \(TileSourceError.reason(of: error)); showing the built-in map."
             // After the window's chrome is attached, so the banner shows.
             runOnGtkThread { [weak self] in self?.showError(message) }
         }

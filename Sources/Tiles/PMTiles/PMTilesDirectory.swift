@@ -8,19 +8,29 @@ struct PMTilesDirectory: Sendable {
         var runLength: UInt32
     }
 
-    enum DirectoryError: Error, Equatable {
+    enum DirectoryError: Error, Equatable, CustomStringConvertible {
         case truncated, tooManyEntries, badEntry
+
+        var description: String {
+            switch self {
+            case .truncated: return "a directory is cut short"
+            case .tooManyEntries: return "a directory claims more than \(PMTilesDirectory.maxEntries) entries"
+            case .badEntry: return "a directory entry is out of range"
+            }
+        }
     }
 
     let entries: [Entry]
 
-    /// Largest entry count accepted; a real root or leaf directory holds at most a few hundred
-    /// thousand entries, and every entry takes at least 4 bytes, which `decode` also checks.
-    static let maxEntries = 10_000_000
+    /// Largest entry count accepted. PMTiles writers size leaves so that the root fits in 16 KB:
+    /// even a planet's leaves hold some tens of thousands of entries. A 39 KB file whose gzipped
+    /// directory claimed 10 million took 565 MB; a million entries decode into 24 MB.
+    static let maxEntries = 1_000_000
 
     init(entries: [Entry]) { self.entries = entries }
 
-    /// Decodes the varint columns: count, id deltas, run lengths, lengths, offsets.
+    /// Decodes the varint columns: count, id deltas, run lengths, lengths, offsets — straight into
+    /// the entries (no column arrays beside them).
     init(decoding bytes: [UInt8]) throws {
         var reader = VarintReader(bytes)
         let count64 = try reader.next()
@@ -29,41 +39,35 @@ struct PMTilesDirectory: Sendable {
             throw DirectoryError.tooManyEntries
         }
         let count = Int(count64)
-        var ids = [UInt64](repeating: 0, count: count)
+        var result = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: count)
         var last: UInt64 = 0
         for i in 0..<count {
             let (sum, overflow) = last.addingReportingOverflow(try reader.next())
             guard !overflow else { throw DirectoryError.badEntry }
             last = sum
-            ids[i] = last
+            result[i].tileID = last
         }
-        var runs = [UInt32](repeating: 0, count: count)
         for i in 0..<count {
             let v = try reader.next()
             guard v <= UInt64(UInt32.max) else { throw DirectoryError.badEntry }
-            runs[i] = UInt32(v)
+            result[i].runLength = UInt32(v)
         }
-        var lengths = [UInt32](repeating: 0, count: count)
         for i in 0..<count {
             let v = try reader.next()
             guard v <= UInt64(UInt32.max) else { throw DirectoryError.badEntry }
-            lengths[i] = UInt32(v)
+            result[i].length = UInt32(v)
         }
-        var result: [Entry] = []
-        result.reserveCapacity(count)
         for i in 0..<count {
             let v = try reader.next()
-            var offset: UInt64
             if v == 0 && i > 0 {
                 // 0 means "right after the previous entry's data" (clustered archives).
                 let (sum, overflow) = result[i - 1].offset.addingReportingOverflow(UInt64(result[i - 1].length))
                 guard !overflow else { throw DirectoryError.badEntry }
-                offset = sum
+                result[i].offset = sum
             } else {
                 guard v > 0 else { throw DirectoryError.badEntry }
-                offset = v - 1
+                result[i].offset = v - 1
             }
-            result.append(Entry(tileID: ids[i], offset: offset, length: lengths[i], runLength: runs[i]))
         }
         entries = result
     }

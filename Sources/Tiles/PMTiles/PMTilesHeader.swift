@@ -44,8 +44,18 @@ public struct PMTilesHeader: Sendable, Hashable {
     public var centerLongitude, centerLatitude: Double
 
     /// Errors in the header.
-    public enum HeaderError: Error, Equatable {
+    public enum HeaderError: Error, Equatable, CustomStringConvertible {
         case tooShort, notPMTiles, unsupportedVersion(UInt8), unsupportedCompression(UInt8)
+
+        /// In words, for the banner and stderr (not the case names).
+        public var description: String {
+            switch self {
+            case .tooShort: return "too short for a PMTiles file"
+            case .notPMTiles: return "not a PMTiles file"
+            case .unsupportedVersion(let v): return "PMTiles version \(v) (this app reads version 3)"
+            case .unsupportedCompression(let c): return "an unknown compression (\(c))"
+            }
+        }
     }
 
     /// Parses a header from the file's first bytes.

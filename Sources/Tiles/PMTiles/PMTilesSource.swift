@@ -17,10 +17,18 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     private let fd: Int32
     private let fileSize: UInt64
     private let root: PMTilesDirectory
-    private let leaves = TileCache<UInt64, PMTilesDirectory>(byteLimit: 8 << 20)
+    /// Decoded leaves, each decoded once: the largest accepted (`PMTilesDirectory.maxEntries`,
+    /// 24 MB) fits, so a big leaf is not decoded again for every tile.
+    private let leaves = TileCache<UInt64, PMTilesDirectory>(byteLimit: 48 << 20)
+    /// Leaves that could not be read or decoded (by offset): not tried again for every tile.
+    private var badLeaves: [UInt64: TileSourceError] = [:]
+    private let badLeavesLock = NSLock()
+    /// Leaf directories decoded so far (tests check that each is decoded once).
+    private(set) var leafDecodes = 0
 
-    /// Biggest directory or metadata blob accepted (decompressed); real ones are a few MB at most.
-    static let maxDirectoryBytes = 64 << 20
+    /// Biggest directory or metadata blob accepted (decompressed): a directory of
+    /// `PMTilesDirectory.maxEntries` takes at most a few MB of varints.
+    static let maxDirectoryBytes = 16 << 20
     /// Biggest decompressed tile accepted.
     static let maxTileBytes = 32 << 20
     /// Root → leaf → leaf…: the spec needs at most a few levels; more is a loop in a corrupt file.
@@ -97,13 +105,21 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
 
     private func leaf(at offset: UInt64, length: UInt32) throws -> PMTilesDirectory {
         if let cached = leaves.value(for: offset) { return cached }
-        let (start, overflow) = header.leafDirectoriesOffset.addingReportingOverflow(offset)
-        guard !overflow else { throw TileSourceError.readFailed(reason: "leaf offset out of range") }
-        let raw = try Self.read(fd: fd, fileSize: fileSize, offset: start, length: UInt64(length))
-        let dir = try PMTilesDirectory(decoding: Self.inflate(raw, header.internalCompression,
-                                                              limit: Self.maxDirectoryBytes))
-        leaves.insert(dir, for: offset, cost: dir.entries.count * MemoryLayout<PMTilesDirectory.Entry>.stride + 64)
-        return dir
+        if let known = badLeavesLock.withLock({ badLeaves[offset] }) { throw known }
+        do {
+            let (start, overflow) = header.leafDirectoriesOffset.addingReportingOverflow(offset)
+            guard !overflow else { throw TileSourceError.readFailed(reason: "leaf offset out of range") }
+            let raw = try Self.read(fd: fd, fileSize: fileSize, offset: start, length: UInt64(length))
+            badLeavesLock.withLock { leafDecodes += 1 }
+            let dir = try PMTilesDirectory(decoding: Self.inflate(raw, header.internalCompression,
+                                                                  limit: Self.maxDirectoryBytes))
+            leaves.insert(dir, for: offset, cost: dir.entries.count * MemoryLayout<PMTilesDirectory.Entry>.stride + 64)
+            return dir
+        } catch {
+            let reason = error as? TileSourceError ?? .readFailed(reason: "\(error)")
+            badLeavesLock.withLock { if badLeaves.count < 1024 { badLeaves[offset] = reason } }
+            throw reason
+        }
     }
 
     // MARK: - Bytes
@@ -130,8 +146,18 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     static func inflate(_ bytes: [UInt8], _ compression: PMTilesHeader.Compression, limit: Int) throws -> [UInt8] {
         // "unknown" compression: trust the gzip magic number rather than the header.
         guard compression == .gzip || (compression == .unknown && Gzip.isGzipped(bytes)) else { return bytes }
-        let out = try bytes.withUnsafeBytes { try Gzip.decompress($0, sizeHint: bytes.count * 4, sizeLimit: limit) }
-        return [UInt8](out)
+        do {
+            let out = try bytes.withUnsafeBytes { try Gzip.decompress($0, sizeHint: min(bytes.count * 4, limit), sizeLimit: limit) }
+            return [UInt8](out)
+        } catch let error as Gzip.DecompressionError where error.message.hasPrefix("more than") {
+            throw SizeLimitError(limit: limit)
+        }
+    }
+
+    /// A blob that inflates past its limit (a zip bomb or a corrupt file), in words.
+    struct SizeLimitError: Error, CustomStringConvertible {
+        let limit: Int
+        var description: String { "a compressed block inflates to more than \(limit >> 20) MB" }
     }
 
     static func inflateTile(_ bytes: [UInt8], _ compression: PMTilesHeader.Compression) throws -> [UInt8] {
