@@ -99,6 +99,9 @@ struct InputReader {
                         return count
                     }
                     if nextCheck == 1 {
+                        // A stream that can't be a file at all stops here, whatever the check says.
+                        if !isRegular, let e = soFar.withBytes({ StreamStart.problem(in: UnsafeBufferPointer(start: $0, count: count),
+                                                                                       fileName: name) }) { throw e }
                         try check(soFar, { false })   // a megabyte: quick
                     } else {
                         background = BackgroundCheck.start { isCancelled in try check(soFar, isCancelled) }
