@@ -200,7 +200,7 @@ public struct LaunchOptions: Equatable, Sendable {
     public var basemapIsOnline: Bool { basemap.map(LaunchOptions.isOnlineBasemap) ?? false }
 
     /// Whether a base-map source (as `parseBasemap` returns it) is an online URL template.
-    public static func isOnlineBasemap(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
+    public static func isOnlineBasemap(_ source: String) -> Bool { isURL(source) }  // HTTP:// too: schemes ignore case
 
     static func parseCenter(_ v: String) throws -> GeoCoordinate {
         let parts = v.split(separator: ",", omittingEmptySubsequences: false)

@@ -82,3 +82,15 @@ final class BasemapOptionTests: XCTestCase {
         XCTAssertFalse(try LaunchOptions.parse(["places.csv", "--center", "1,2"]).opensFittedToData)
     }
 }
+
+/// `HTTP://` in capitals is a URL too (issue 34): URL schemes ignore case.
+final class UpperCaseURLTests: XCTestCase {
+    func testAnUpperCaseSchemeIsAnOnlineSource() throws {
+        let template = "HTTP://127.0.0.1:8080/{z}/{x}/{y}.png"
+        XCTAssertEqual(try LaunchOptions.parseBasemap(template), template)
+        XCTAssertTrue(LaunchOptions.isOnlineBasemap(template))
+        XCTAssertTrue(LaunchOptions.isOnlineBasemap("Https://tiles.example.org/{z}/{x}/{y}.png"))
+        XCTAssertFalse(LaunchOptions.isOnlineBasemap("http-tiles.pmtiles"))
+        XCTAssertTrue(LaunchOptions.isURL("HTTPS://example.org/feed.geojson"))
+    }
+}

@@ -17,11 +17,21 @@ final class SessionBusChoiceTests: XCTestCase {
 
     func testWithoutABusAccessibilityIsNotLookedForUnlessChosen() {
         let none = SessionBusChoice.environmentChanges(environment: [:], runtimeBusExists: false)
-        XCTAssertEqual(none.map(\.0), ["DBUS_SESSION_BUS_ADDRESS", "GTK_A11Y"])
-        XCTAssertEqual(none.last?.1, "none")
-        let chosen = SessionBusChoice.environmentChanges(environment: ["GTK_A11Y": "atspi"], runtimeBusExists: false)
+        XCTAssertEqual(none.map(\.0), ["DBUS_SESSION_BUS_ADDRESS", "GTK_A11Y", "GSETTINGS_BACKEND"])
+        XCTAssertEqual(none.first { $0.0 == "GTK_A11Y" }?.1, "none")
+        let chosen = SessionBusChoice.environmentChanges(environment: ["GTK_A11Y": "atspi", "GSETTINGS_BACKEND": "keyfile"],
+                                                         runtimeBusExists: false)
         XCTAssertEqual(chosen.map(\.0), ["DBUS_SESSION_BUS_ADDRESS"], "the person's choice is kept")
         XCTAssertTrue(SessionBusChoice.environmentChanges(environment: [:], runtimeBusExists: true).isEmpty)
+    }
+
+    func testWithoutABusSettingsStayInMemory() {
+        // dconf writes through the bus: without one, each write warned on stderr (issue 34).
+        let none = SessionBusChoice.environmentChanges(environment: [:], runtimeBusExists: false)
+        XCTAssertEqual(none.first { $0.0 == "GSETTINGS_BACKEND" }?.1, "memory")
+        let withBus = SessionBusChoice.environmentChanges(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/bus"],
+                                                          runtimeBusExists: false)
+        XCTAssertTrue(withBus.isEmpty, "a desktop session keeps dconf")
     }
 
     func testTheRuntimeSocketIsFoundInXDGRuntimeDir() throws {

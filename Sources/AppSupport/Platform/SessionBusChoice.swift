@@ -27,12 +27,17 @@ public enum SessionBusChoice {
         return FileManager.default.fileExists(atPath: dir + "/bus")
     }
 
-    /// The environment to set before GTK starts: the address, and `GTK_A11Y=none` unless the
-    /// person chose otherwise.
+    /// The environment to set before GTK starts: the address, `GTK_A11Y=none` and
+    /// `GSETTINGS_BACKEND=memory`, each unless the person chose otherwise.
+    ///
+    /// GSettings' usual backend, dconf, writes through the session bus: without one, every write
+    /// (the file chooser saves its size, sort column, last folder…) printed a `dconf-WARNING`
+    /// about the bus, some twenty per use of the chooser. In memory, settings last for the run.
     public static func environmentChanges(environment: [String: String], runtimeBusExists: Bool) -> [(String, String)] {
         guard let address = addressOverride(environment: environment, runtimeBusExists: runtimeBusExists) else { return [] }
         var changes = [("DBUS_SESSION_BUS_ADDRESS", address)]
         if (environment["GTK_A11Y"] ?? "").isEmpty { changes.append(("GTK_A11Y", "none")) }
+        if (environment["GSETTINGS_BACKEND"] ?? "").isEmpty { changes.append(("GSETTINGS_BACKEND", "memory")) }
         return changes
     }
 
