@@ -13,6 +13,8 @@ public enum CalloutText {
     public static let maxLines = 9
     /// Values longer than this are cut with "…" (the renderer also wraps).
     public static let maxValueCharacters = 160
+    /// Property names longer than this are cut with "…".
+    public static let maxKeyCharacters = 40
 
     /// What a card shows: `lines` always, `moreLines` (internal ids and codes) after "More".
     public struct Card: Sendable, Equatable {
@@ -29,8 +31,10 @@ public enum CalloutText {
         func value(_ key: String) -> PropertyValue? {
             props.first { $0.key.lowercased() == key }?.value
         }
-        let title = points.name(at: local).flatMap { $0.isEmpty ? nil : $0 } ?? fallbackTitle
-        let label = points.label(at: local).flatMap { $0.isEmpty ? nil : $0 }
+        let fullName = points.name(at: local).flatMap { $0.isEmpty ? nil : $0 }
+        // A long name is shortened in the title; a longer excerpt waits behind "More".
+        let title = fullName.map { DisplayText.line($0) } ?? fallbackTitle
+        let label = points.label(at: local).flatMap { $0.isEmpty ? nil : cut($0) }
         // The place line: where (city or name, country) and what (category, the key facts).
         var place: [String] = []
         let country = value("country")?.text.map(PropertyFormat.country)
@@ -65,20 +69,20 @@ public enum CalloutText {
             if text.isEmpty { continue }
             // No value twice: a property equal to the title or the label is left out.
             if text == title || text == label { continue }
-            let line = "\(PropertyFormat.words(key)): \(cut(text))"
+            let line = "\(DisplayText.line(PropertyFormat.words(key), limit: maxKeyCharacters)): \(cut(text))"
             if PropertyFormat.isInternal(k) { more.append(line) } else { others.append(line) }
         }
         let room = maxLines - lines.count
         // What doesn't fit goes behind "More" with the ids.
         lines += others.prefix(max(0, room))
         more = Array(others.dropFirst(max(0, room))) + more
+        if let fullName, title != fullName { more.insert("Name: " + DisplayText.line(fullName, limit: DisplayText.fullLength), at: 0) }
         return Card(title: title, lines: lines, moreLines: more)
     }
 
     /// The digits of a text ("$120" → "120").
     static func digits(_ s: String) -> String { String(s.filter { $0.isNumber }) }
 
-    static func cut(_ s: String) -> String {
-        s.count > maxValueCharacters ? String(s.prefix(maxValueCharacters - 1)) + "…" : s
-    }
+    /// A value for one card line: bounded, direction overrides shown (`DisplayText`).
+    static func cut(_ s: String) -> String { DisplayText.line(s, limit: maxValueCharacters - 1) }
 }

@@ -1,4 +1,5 @@
 import ClusterCore
+import GeoData
 import MapModel
 
 /// One row of the "in view" list beside the map (SPEC §5.7): a bubble ("12 places", "mostly
@@ -83,15 +84,16 @@ extension MapDataSession {
                 guard let item = clusterer.item(for: ClusterID(rawValue: raw)) else { return nil }
                 let summary = self.summary(of: item)
                 let parts = InViewRow.splitSummary(summary)
-                return InViewRow(id: id, kind: .bubble, count: item.count, title: parts.title, subtitle: parts.subtitle,
-                                 name: summary, step: steps[id]?.step ?? 0, color: steps[id]?.fill ?? 0)
+                return InViewRow(id: id, kind: .bubble, count: item.count, title: DisplayText.line(parts.title),
+                                 subtitle: DisplayText.line(parts.subtitle),
+                                 name: DisplayText.line(summary, limit: DisplayText.fullLength), step: steps[id]?.step ?? 0, color: steps[id]?.fill ?? 0)
             case .point(let i):
                 guard i >= 0 && i < pointCount else { return nil }
                 let name = places.name(of: i)
                 var subtitle = places.label(of: i) ?? ""
                 if subtitle.isEmpty {
                     let (src, local) = source(of: i)
-                    subtitle = src.points.categoryName(at: local) ?? ""
+                    subtitle = DisplayText.line(src.points.categoryName(at: local) ?? "")
                 }
                 if subtitle == name { subtitle = "" }
                 let label = places.label(of: i).map { $0 == name ? name : "\(name), \($0)" } ?? name

@@ -40,10 +40,12 @@ extension MapDataSession {
             return (sources[i], point - firstIndices[i])
         }
 
+        /// The place's name as shown (map, In View list, search): bounded and with direction
+        /// overrides shown, not obeyed (`DisplayText`).
         public func name(of point: Int) -> String {
             let (src, local) = source(of: point)
-            if let n = src.points.name(at: local), !n.isEmpty { return n }
-            if let l = src.points.label(at: local), !l.isEmpty { return l }
+            if let n = src.points.name(at: local), !n.isEmpty { return DisplayText.line(n) }
+            if let l = src.points.label(at: local), !l.isEmpty { return DisplayText.line(l) }
             // Unnamed places (earthquakes): their measured value says more than a number.
             if let prop = src.points.numericPropertyName, let v = src.points.numericValue(at: local) {
                 return PropertyFormat.fact(key: prop, value: v) ?? "\(PropertyFormat.words(prop)) \(PropertyFormat.number(v))"
@@ -54,7 +56,7 @@ extension MapDataSession {
         public func label(of point: Int) -> String? {
             let (src, local) = source(of: point)
             guard let l = src.points.label(at: local), !l.isEmpty else { return nil }
-            return l
+            return DisplayText.line(l)
         }
 
         public func color(of point: Int) -> UInt32 {

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import GeoData
 import MapModel
 import Tiles
 
@@ -67,7 +68,7 @@ public final class TileMapLayer: MapOverlay {
         let meta = file.metadata
         style = meta.format.isVector ? TileStyle.builtIn(for: TileSchema(vectorLayers: meta.vectorLayers)) : nil
         tileSize = meta.format.isVector ? 512 : 256
-        attribution = meta.plainAttribution
+        attribution = meta.plainAttribution.map { DisplayText.line($0, limit: DisplayText.attributionLength) }
         minZoom = meta.minZoom
         maxZoom = meta.maxZoom
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoData
 
 /// A name a vector tile offers for the map's label placer: plain data, placed and drawn elsewhere
 /// (the same placement as the built-in map's labels, so names never collide across sources).
@@ -57,8 +58,9 @@ public enum TileLabels {
                         func property(_ column: Int?) -> VectorTileValue? {
                             column.flatMap { layer.value(of: feature.pointee, keyIndex: $0) }
                         }
-                        guard let text = nameColumns.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty })
+                        guard let raw = nameColumns.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty })
                         else { continue }
+                        let text = DisplayText.line(raw)  // bounded; direction overrides shown, not obeyed
                         let cls = classColumns.lazy.compactMap { property($0)?.stringValue }.first
                         var priority = cls.flatMap { rule.priorities[$0] } ?? rule.defaultPriority
                         if rule.rankKey != nil, let rank = property(rankColumn) {
