@@ -86,6 +86,8 @@ final class Banner {
             infoText = message
         }
         refresh()
+        // Above every other overlay (the legend card was added after it and covered it).
+        if let parent = gtk_widget_get_parent(revealer) { gtk_widget_insert_before(revealer, parent, nil) }
         hideGeneration += 1
         if errorText == nil {
             let generation = hideGeneration
