@@ -60,4 +60,17 @@ final class LongTextTests: XCTestCase {
         }
         XCTAssertEqual(rows[2].title, "Lisbon")
     }
+
+    func testLegendCategoriesAreBounded() throws {
+        let text = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"name":"a","category":"\(hugeValue)"},"geometry":{"type":"Point","coordinates":[1,2]}},
+        {"type":"Feature","properties":{"name":"b","category":"Evil\\u202Ereversed"},"geometry":{"type":"Point","coordinates":[3,4]}}]}
+        """
+        let s = MapDataSession(pointSets: [try PointSetLoader.load(text: text, name: "cats.geojson")])
+        let legend = s.legend
+        XCTAssertEqual(legend.title, "Category")
+        for entry in legend.entries { XCTAssertLessThanOrEqual(entry.text.unicodeScalars.count, 100, String(entry.text.prefix(40))) }
+        XCTAssertTrue(legend.entries.contains { $0.text == "Evil\\u202ereversed" }, "\(legend.entries.map { $0.text.prefix(30) })")
+    }
 }

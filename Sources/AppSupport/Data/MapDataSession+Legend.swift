@@ -16,7 +16,7 @@ extension MapDataSession {
             let lo = PropertyFormat.fact(key: property, value: range.lowerBound) ?? PropertyFormat.number(range.lowerBound)
             let hi = PropertyFormat.fact(key: property, value: range.upperBound) ?? PropertyFormat.number(range.upperBound)
             let ramp = [0.0, 0.5, 1.0].map { PlaceColors.ramp(range.lowerBound + $0 * (range.upperBound - range.lowerBound), in: range) }
-            return MapLegend(title: PropertyFormat.words(property), entries: [
+            return MapLegend(title: DisplayText.line(PropertyFormat.words(property)), entries: [
                 MapLegend.Entry(.ramp(ramp), "\(lo) to \(hi)"),
                 MapLegend.Entry(.bubble(ramp[2]), "Bubbles: coloured by the strongest inside"),
             ])
@@ -24,7 +24,7 @@ extension MapDataSession {
             var entries: [MapLegend.Entry] = []
             let names: [String] = sources.count > 1 ? sources.map(\.points.sourceName) : (sources.first?.points.categoryNames ?? [])
             for (i, name) in names.prefix(MapDataSession.legendCategoryLimit).enumerated() {
-                entries.append(MapLegend.Entry(.dot(PlaceColors.category(i)), name))
+                entries.append(MapLegend.Entry(.dot(PlaceColors.category(i)), DisplayText.line(name)))  // data: bounded, no overrides
             }
             if names.count > MapDataSession.legendCategoryLimit {
                 entries.append(MapLegend.Entry(.dot(MapDataSession.otherCategoryColor), "Other"))
