@@ -1,5 +1,6 @@
 import Foundation
 @testable import MapRender
+import GeoData
 import Tiles
 import XCTest
 
@@ -106,5 +107,32 @@ final class OversizedImageTests: XCTestCase {
         }
         guard case .failed? = outcome else { return XCTFail("expected a failed tile, got \(String(describing: outcome))") }
         XCTAssertLessThan(rise, 16)
+    }
+}
+
+/// A tile file's credit line is shown bounded (issue 34): a 100 KB attribution hid the scale bar
+/// and the other credits.
+final class LongAttributionTests: XCTestCase {
+    func testAHugeAttributionIsCutAndMeasuresNarrow() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("credit.mbtiles")
+        let huge = "<a href=\"x\">© Someone</a> " + String(repeating: "credit ", count: 15_000) + "\u{202E}evil"
+        do {
+            let writer = try MBTilesWriter(path: path, metadata: ["name": "credit", "format": "png", "minzoom": "0",
+                                                                  "maxzoom": "0", "attribution": huge])
+            try writer.insert(z: 0, x: 0, y: 0, data: try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("raster/quadrants.png"))))
+        }
+        let layer = try TileMapLayer(path: path)
+        let credit = try XCTUnwrap(layer.attribution)
+        XCTAssertTrue(credit.hasPrefix("© Someone credit"))
+        XCTAssertLessThanOrEqual(credit.unicodeScalars.count, DisplayText.attributionLength)
+        XCTAssertFalse(credit.unicodeScalars.contains("\u{202E}"))
+        // As drawn: the credit's backing leaves most of an 800-px-wide map for the scale bar.
+        let image = ImageSurface(width: 800, height: 100)
+        let size = image.withContext { cr in
+            AttributionLabel.draw(credit, in: cr, bottomRight: 800, 100, palette: .light)
+        }
+        XCTAssertLessThan(size.width, 560, "credit width in px")
+        XCTAssertLessThan(size.height, 20, "one line")
     }
 }
