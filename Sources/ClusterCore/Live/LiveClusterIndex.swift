@@ -16,16 +16,18 @@
 /// After changes every rule of the hierarchical algorithm still holds at every zoom: each point
 /// is in exactly one item, counts add up, a cluster sits at the count-weighted mean of its
 /// children, every child lies within the zoom's radius of the item the cluster grew from, no two
-/// unclustered items lie within the radius of each other (with `minPoints` 2), and points on one
-/// spot stay together. Because the algorithm is greedy in input order, a repaired region can
-/// group points differently than a fresh build would; `compact()` rebuilds and then equals a
-/// fresh build of the current points exactly.
+/// items standing for themselves (clusters' origins, items carried unclustered) lie within the
+/// radius of each other (with `minPoints` 2; above, no two origins), and points on one spot stay
+/// together: a fresh build obeys the same, so no two bubbles sit closer than it would put them.
+/// Because the algorithm is greedy in input order, a repaired region can group points
+/// differently than a fresh build would; `compact()` rebuilds and then equals a fresh build of
+/// the current points exactly.
 ///
 /// How: the index keeps the last full build (a `HierarchicalClusterer`) as a base, and a small
 /// overlay per zoom for what changed. A change is repaired level by level from the deepest zoom:
 /// the cluster holding a changed item is updated in place (same id) while it still obeys the
-/// rules, else dissolved and its freed items re-clustered greedily among themselves
-/// (`LiveClusterIndex+Repair.swift`).
+/// rules, else dissolved; its freed items join an untouched cluster whose origin is within the
+/// radius, else are re-clustered greedily among themselves (`LiveClusterIndex+Repair.swift`).
 ///
 /// Not thread-safe: change and query it from one thread at a time (or hand it over).
 public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
