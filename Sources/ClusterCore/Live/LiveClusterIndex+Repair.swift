@@ -78,8 +78,11 @@ extension LiveClusterIndex {
             repair.created.insert(Ref(id))
             repair.fresh.insert(Ref(id))
         }
+        // Ids given to invalid coordinates change no cluster, but a compaction's snapshot no longer fits.
+        if !changes.additions.isEmpty { changeGeneration &+= 1 }
         if !repair.gone.isEmpty || !repair.fresh.isEmpty {
             changedSinceBuild = true
+            changeGeneration &+= 1
             for z in stride(from: options.maxZoom, through: options.minZoom, by: -1) { repairLevel(z, &repair) }
         }
         return result

@@ -154,6 +154,9 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
 
     /// Whether the index has changes since its last full build (`compact()` would change it).
     public var hasChanges: Bool { changedSinceBuild }
+    /// Bumped by every change and rebuild: a compaction built in the background fits only the
+    /// generation it was started from (`LiveClusterIndex+Compaction.swift`).
+    public internal(set) var changeGeneration = 0
     var changedSinceBuild = false
     var materialized = false
 
@@ -169,12 +172,23 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
 
     /// Builds the base from the current points (removed ids are holes) and resets the overlay.
     func rebuild() {
-        let n = coordinates.count
+        if pAlive.count != coordinates.count { pAlive = coordinates.map(\.isValid) }
+        changeGeneration &+= 1
+        install(Self.buildBase(coordinates, pAlive, categories, values, options))
+    }
+
+    /// A full build of the given points, removed ids as holes (any thread: it reads only its inputs).
+    static func buildBase(_ coordinates: [GeoCoordinate], _ alive: [Bool], _ categories: [Int32], _ values: [Double],
+                          _ options: Options) -> HierarchicalClusterer {
         var input = coordinates
-        if pAlive.count != n { pAlive = coordinates.map(\.isValid) }
-        for i in 0..<n where !pAlive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
-        base = HierarchicalClusterer(points: input, categories: categories, values: values, options: options)
-        count = n - base.skippedCount
+        for i in 0..<input.count where !alive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
+        return HierarchicalClusterer(points: input, categories: categories, values: values, options: options)
+    }
+
+    /// Makes a full build of the current points the base and resets the overlay.
+    func install(_ built: HierarchicalClusterer) {
+        base = built
+        count = coordinates.count - base.skippedCount
         changedSinceBuild = false
         materialized = false
         // Until the first change, queries go to the base as they are: the node state below is

@@ -221,6 +221,7 @@ extension MapViewController {
         logDataChanged(plan.change, session: updated, skipped: skipped)
         transitions.dataDidChange()
         sceneDidChange()
+        scheduleCompaction()
     }
 
     func logDataChanged(_ change: MapDataSession.Change, session: MapDataSession, skipped: Int) {
