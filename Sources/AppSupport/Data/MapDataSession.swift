@@ -19,6 +19,8 @@ public final class MapDataSession: @unchecked Sendable {
     public let bounds: GeoBounds?
     /// Total number of points.
     public var pointCount: Int { places.coordinates.count }
+    /// Identity keys for live updates, captured once (`MapDataSession+Live.swift`).
+    let identity = IdentityCache()
 
     /// One loaded file.
     public struct Source: Sendable {

@@ -5,16 +5,21 @@
 /// `fresh`: arrived or moved; `shifted`: clusters that stayed but moved or recounted in place):
 /// 1. A cluster of zoom z that lost a child or holds a shifted one keeps its id and is updated in
 ///    place (new weighted mean and count) while it still makes a cluster by the rules: its origin
-///    stays, at least two children and `minPoints` points, all within the radius of the origin.
-///    Otherwise it is dissolved and its other children are *free*. A shifted item carried to
-///    zoom z is free when it now lies within the radius of another carried item.
+///    stays, at least two children and `minPoints` points, all within the radius of the origin,
+///    and (if the origin moved) no other cluster's origin within the radius of it. Otherwise it is
+///    dissolved and its other children are *free*. A shifted item carried to zoom z is free when
+///    it now lies within the radius of another standing item (see 3).
 /// 2. Free also: fresh items, and unclustered items within the radius of any free item. At the
 ///    deepest zoom, clusters with a member within the radius of a fresh point are dissolved too
 ///    (points on one spot must end up together).
-/// 3. The free items are clustered greedily among themselves, in id order (clusters after
-///    points), with the algorithm's own rule: an item takes every free neighbour within the
-///    radius when together they hold at least `minPoints` points. An item left alone joins a
-///    cluster whose origin is within the radius (updated in place), else it is carried.
+/// 3. The free items are clustered in id order (clusters after points). An item with an
+///    untouched cluster's origin within the radius joins that cluster (updated in place): that
+///    origin could have absorbed it, and two bubbles must not stand where a fresh build shows one.
+///    Else it takes every free neighbour within the radius when together they hold at least
+///    `minPoints` points, or it is carried.
+/// The rule kept, as a fresh build's (SPEC §3.4): at each zoom the items of the level above that
+/// stand for themselves (origins of clusters, carried items) lie farther apart than the radius,
+/// and every other one lies within the radius of its cluster's origin.
 /// What changed on level z is what zoom z−1 repairs. A change usually reaches each zoom as one
 /// cluster updated in place, so the work follows the changes, not the size of the index.
 extension LiveClusterIndex {
@@ -73,8 +78,11 @@ extension LiveClusterIndex {
             repair.created.insert(Ref(id))
             repair.fresh.insert(Ref(id))
         }
+        // Ids given to invalid coordinates change no cluster, but a compaction's snapshot no longer fits.
+        if !changes.additions.isEmpty { changeGeneration &+= 1 }
         if !repair.gone.isEmpty || !repair.fresh.isEmpty {
             changedSinceBuild = true
+            changeGeneration &+= 1
             for z in stride(from: options.maxZoom, through: options.minZoom, by: -1) { repairLevel(z, &repair) }
         }
         return result
@@ -221,14 +229,29 @@ extension LiveClusterIndex {
             if low(s) == z, parent(s) >= 0 {
                 touch(parent(s))
             } else if low(s) < z {
+                // Near another standing item (carried, or a cluster's origin) it is free: it then
+                // joins that cluster or groups with the carried ones.
                 var near = false
                 let skip = skipsBase(s, on: above, &repair)
-                forEachNode(on: above, within: r, of: x(s), y(s), base: !skip) { n in if n != s && low(n) < z { near = true } }
+                forEachNode(on: above, within: r, of: x(s), y(s), base: !skip) { n in if n != s && stands(n, z) { near = true } }
                 if near { addFree(s) } else { w.shiftedNext.insert(s); register(s, onLevel: z) }
             }
         }
         // Touched clusters keep their remaining children when the rules still hold; else dissolve.
-        for c in w.touched where !updateInPlace(c, zoom: z, radius: r, gone: repair.gone) { dissolve(c) }
+        // One whose origin moved must also keep its distance from the other standing items: a
+        // carried one next to it is freed (it joins it below), another cluster's origin next to it
+        // dissolves it (its children then join that cluster or group again).
+        for c in w.touched {
+            guard updateInPlace(c, zoom: z, radius: r, gone: repair.gone) else { dissolve(c); continue }
+            guard let o = firstChild(ofCluster: c), repair.shifted.contains(o) else { continue }
+            var crowded = false
+            let skip = skipsBase(o, on: above, &repair)
+            forEachNode(on: above, within: r, of: x(o), y(o), base: !skip) { n in
+                guard n != o else { return }
+                if low(n) < z { addFree(n) } else if low(n) == z && parent(n) != c && stands(n, z) { crowded = true }
+            }
+            if crowded { dissolve(c) }
+        }
         for c in w.touched where cNode[c].alive { w.shiftedNext.insert(Self.clusterRef(c)) }
         // Clusters of the deepest zoom with a member next to a new or moved point: that point might
         // have joined them, and must when it shares a member's spot (same-spot points never split).
@@ -275,7 +298,17 @@ extension LiveClusterIndex {
                 }
             }
             let wasHere = wasOnLevel(i, z, repair) && !repair.fresh.contains(i)
-            if !w.neighbours.isEmpty && numPoints >= options.minPoints {
+            if host >= 0 {
+                // An untouched cluster's origin within the radius could have absorbed it (and would
+                // have, visited first): it joins that cluster rather than standing beside it, even
+                // when it has free neighbours of its own (SPEC §3.4: the repair takes in the
+                // neighbours a freed item could join).
+                if wasOnLevel(i, z, repair) { w.goneNext.insert(i) }
+                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host, room: 1) }
+                madeChildren[host].append(i)
+                setLow(i, z, parent: host)
+                w.joined.append(host)
+            } else if !w.neighbours.isEmpty && numPoints >= options.minPoints {
                 w.neighbours.sort()
                 let c = makeCluster(origin: i, neighbours: w.neighbours, numPoints: numPoints, zoom: z)
                 func leaves(_ m: Ref) {
@@ -286,12 +319,6 @@ extension LiveClusterIndex {
                 for m in w.neighbours { leaves(m) }
                 repair.created.insert(Self.clusterRef(c))
                 w.freshNext.insert(Self.clusterRef(c))
-            } else if host >= 0 {
-                if wasOnLevel(i, z, repair) { w.goneNext.insert(i) }
-                if madeChildren[host].isEmpty { madeChildren[host] = children(ofCluster: host, room: 1) }
-                madeChildren[host].append(i)
-                setLow(i, z, parent: host)
-                w.joined.append(host)
             } else if !wasHere {
                 // Carried to this zoom unchanged; where it goes below is decided there if it is new here.
                 setLow(i, options.minZoom - 1, parent: -1)
@@ -311,6 +338,17 @@ extension LiveClusterIndex {
         swap(&repair.fresh, &w.freshNext)
         repair.shifted.removeAll()
         for s in w.shiftedNext.members where !repair.gone.contains(s) { repair.shifted.insert(s) }
+    }
+
+    /// Whether node n (on level z+1) stands for itself at zoom z: carried there unchanged, or the
+    /// origin of a cluster of zoom z. Two standing items never lie within the radius of each other
+    /// (an origin takes every free item within it), as in a fresh build.
+    @inline(__always) private func stands(_ n: Ref, _ z: Int) -> Bool {
+        let l = low(n)
+        if l < z { return true }
+        guard l == z else { return false }
+        let p = parent(n)
+        return p >= 0 && cNode[p].alive && isOrigin(n, of: p)
     }
 
     /// Whether node n is the item cluster c grew from (its first child).

@@ -16,16 +16,18 @@
 /// After changes every rule of the hierarchical algorithm still holds at every zoom: each point
 /// is in exactly one item, counts add up, a cluster sits at the count-weighted mean of its
 /// children, every child lies within the zoom's radius of the item the cluster grew from, no two
-/// unclustered items lie within the radius of each other (with `minPoints` 2), and points on one
-/// spot stay together. Because the algorithm is greedy in input order, a repaired region can
-/// group points differently than a fresh build would; `compact()` rebuilds and then equals a
-/// fresh build of the current points exactly.
+/// items standing for themselves (clusters' origins, items carried unclustered) lie within the
+/// radius of each other (with `minPoints` 2; above, no two origins), and points on one spot stay
+/// together: a fresh build obeys the same, so no two bubbles sit closer than it would put them.
+/// Because the algorithm is greedy in input order, a repaired region can group points
+/// differently than a fresh build would; `compact()` rebuilds and then equals a fresh build of
+/// the current points exactly.
 ///
 /// How: the index keeps the last full build (a `HierarchicalClusterer`) as a base, and a small
 /// overlay per zoom for what changed. A change is repaired level by level from the deepest zoom:
 /// the cluster holding a changed item is updated in place (same id) while it still obeys the
-/// rules, else dissolved and its freed items re-clustered greedily among themselves
-/// (`LiveClusterIndex+Repair.swift`).
+/// rules, else dissolved; its freed items join an untouched cluster whose origin is within the
+/// radius, else are re-clustered greedily among themselves (`LiveClusterIndex+Repair.swift`).
 ///
 /// Not thread-safe: change and query it from one thread at a time (or hand it over).
 public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
@@ -152,6 +154,9 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
 
     /// Whether the index has changes since its last full build (`compact()` would change it).
     public var hasChanges: Bool { changedSinceBuild }
+    /// Bumped by every change and rebuild: a compaction built in the background fits only the
+    /// generation it was started from (`LiveClusterIndex+Compaction.swift`).
+    public internal(set) var changeGeneration = 0
     var changedSinceBuild = false
     var materialized = false
 
@@ -167,12 +172,23 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
 
     /// Builds the base from the current points (removed ids are holes) and resets the overlay.
     func rebuild() {
-        let n = coordinates.count
+        if pAlive.count != coordinates.count { pAlive = coordinates.map(\.isValid) }
+        changeGeneration &+= 1
+        install(Self.buildBase(coordinates, pAlive, categories, values, options))
+    }
+
+    /// A full build of the given points, removed ids as holes (any thread: it reads only its inputs).
+    static func buildBase(_ coordinates: [GeoCoordinate], _ alive: [Bool], _ categories: [Int32], _ values: [Double],
+                          _ options: Options) -> HierarchicalClusterer {
         var input = coordinates
-        if pAlive.count != n { pAlive = coordinates.map(\.isValid) }
-        for i in 0..<n where !pAlive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
-        base = HierarchicalClusterer(points: input, categories: categories, values: values, options: options)
-        count = n - base.skippedCount
+        for i in 0..<input.count where !alive[i] { input[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
+        return HierarchicalClusterer(points: input, categories: categories, values: values, options: options)
+    }
+
+    /// Makes a full build of the current points the base and resets the overlay.
+    func install(_ built: HierarchicalClusterer) {
+        base = built
+        count = coordinates.count - base.skippedCount
         changedSinceBuild = false
         materialized = false
         // Until the first change, queries go to the base as they are: the node state below is

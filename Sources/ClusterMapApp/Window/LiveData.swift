@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import AppSupport
+import ClusterCore
 import GeoData
 import TilesOnline
 
@@ -39,6 +40,12 @@ final class LiveData {
     var refreshTimer: guint = 0
     var lastRefreshFailed = false
 
+    // Background compaction (MapViewController+Compaction.swift).
+    var compactTimer: guint = 0
+    var isCompacting = false
+    /// A compaction built while the camera moved, waiting for it to rest.
+    var builtCompaction: (job: LiveClusterIndex.Compaction, index: LiveClusterIndex, ms: Double)?
+
     // Replay.
     var replay: EarthquakeReplay?
     var replayTimer: guint = 0
@@ -51,8 +58,9 @@ final class LiveData {
             g_object_unref(UnsafeMutableRawPointer(monitor))
         }
         monitor = nil
-        for t in [reloadTimer, refreshTimer, replayTimer] where t != 0 { g_source_remove(t) }
-        reloadTimer = 0; refreshTimer = 0; replayTimer = 0
+        for t in [reloadTimer, refreshTimer, replayTimer, compactTimer] where t != 0 { g_source_remove(t) }
+        reloadTimer = 0; refreshTimer = 0; replayTimer = 0; compactTimer = 0
+        builtCompaction = nil
         isReloading = false
         reloadAgain = false
         download = nil

@@ -35,6 +35,7 @@ extension MapViewController {
         var st = stat()
         guard stat(files[0], &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
         watch(path: files[0])
+        captureLiveIdentity()
     }
 
     // MARK: - Files
@@ -221,6 +222,7 @@ extension MapViewController {
         logDataChanged(plan.change, session: updated, skipped: skipped)
         transitions.dataDidChange()
         sceneDidChange()
+        scheduleCompaction()
     }
 
     func logDataChanged(_ change: MapDataSession.Change, session: MapDataSession, skipped: Int) {

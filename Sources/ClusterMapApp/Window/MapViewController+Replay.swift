@@ -89,6 +89,7 @@ extension MapViewController {
             eventLog.emit("replay", [("date", .string(replay.date)), ("shown", .int(replay.shown))])
             transitions.dataDidChange()
             sceneDidChange()
+            scheduleCompaction()
         }
         updateReplayChip()
         if !replay.isFinished { scheduleReplayStep() }
