@@ -59,6 +59,26 @@ public enum GDALFormats {
         return ["POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTIPOLYGON", "MULTILINESTRING"].contains { text.contains($0 + " (") || text.contains($0 + "(") || text.contains($0 + " Z") }
     }
 
+    /// Whether a zip file's first entry is encrypted (general-purpose flag bit 0): GDAL then sees
+    /// no layers, and the honest message is that the file is protected by a password.
+    static func isEncryptedZip(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8)
+        guard read(fd, &head, 8) == 8, head[0..<4] == [0x50, 0x4B, 0x03, 0x04] else { return false }
+        return head[6] & 1 == 1
+    }
+
+    /// The sidecar files a shapefile needs beside it that are missing (".dbf"), checked in both cases.
+    static func missingShapefileSidecars(_ path: String) -> [String] {
+        guard fileExtension(path) == "shp" else { return [] }
+        let stem = String(path.dropLast(4))
+        return ["dbf"].filter { ext in
+            access(stem + "." + ext, F_OK) != 0 && access(stem + "." + ext.uppercased(), F_OK) != 0
+        }.map { "." + $0 }
+    }
+
     /// Whether a path names delimited text (CSV/TSV).
     static func isDelimitedText(_ path: String) -> Bool {
         let ext = fileExtension(path)

@@ -26,6 +26,9 @@ enum GDALReader {
             defer { GDALClose(dataset) }
             let layerCount = Int(GDALDatasetGetLayerCount(dataset))
             guard layerCount > 0 else {
+                if GDALFormats.isEncryptedZip(path) {
+                    throw GeoDataError(kind: .unreadable, fileName: name, message: "is protected by a password: ClusterMap can't open encrypted zip files")
+                }
                 throw GeoDataError(kind: .empty, fileName: name, message: "holds no vector layers")
             }
             var sets: [PointSet] = []
@@ -45,6 +48,9 @@ enum GDALReader {
             }
             // One layer with features: it is the file (no layer name in its title).
             if sets.count == 1 { sets[0].sourceName = name }
+            for missing in GDALFormats.missingShapefileSidecars(path) {
+                sets[0].appendWarning("no \(missing) file beside it: the places have no attributes")
+            }
             if messages.warningCount > 0, let first = messages.warnings.first {
                 let more = messages.warningCount > 1 ? " (and \(formatCount(messages.warningCount - 1)) more)" : ""
                 sets[0].appendWarning("GDAL: \(first)\(more)")
@@ -93,7 +99,9 @@ enum GDALReader {
             return GeoDataError(kind: .notGeoJSON, fileName: name, message: what)
         }
         let text = gdal!
-        if text.lowercased().contains("encrypt") || text.lowercased().contains("password") {
+        if text.contains("Unable to open") && text.lowercased().contains(".shx") {
+            what = "is missing its .shx file (the shapefile's index), which must be beside it"
+        } else if text.lowercased().contains("encrypt") || text.lowercased().contains("password") {
             what = "is protected by a password (GDAL: \(text))"
         } else if text.contains("malformed") || text.contains("not a database") || text.contains("truncated") {
             what = "is damaged or truncated (GDAL: \(text))"
@@ -111,6 +119,11 @@ extension String {
         var out = self
         for p in [GDALFormats.gdalPath(path), path] {
             while let r = out.range(of: p) { out.replaceSubrange(r, with: name) }
+        }
+        // Sibling files (a shapefile's .shx) by their names only.
+        if let slash = path.lastIndex(of: "/") {
+            let folder = String(path[...slash])
+            while let r = out.range(of: folder) { out.removeSubrange(r) }
         }
         return out
     }
