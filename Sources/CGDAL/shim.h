@@ -8,3 +8,4 @@
 #include <cpl_conv.h>
 #include <cpl_string.h>
 #include <cpl_vsi.h>
+#include <gdal_utils.h>

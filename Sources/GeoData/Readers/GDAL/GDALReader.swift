@@ -16,11 +16,14 @@ enum GDALReader {
         GDALAllRegister()
     }()
 
+    /// Registers GDAL's drivers (once).
+    static func register() { _ = registration }
+
     /// Reads every layer with features. Several layers: each set is named "file · layer".
     /// - Throws: `GeoDataError` naming the file and what is wrong; `CancellationError`.
     static func load(path: String, name: String, options: LoadOptions,
                      progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?) throws -> [PointSet] {
-        _ = registration
+        register()
         return try GDALMessages.capturing { messages in
             let dataset = try open(path, name: name, messages: messages)
             defer { GDALClose(dataset) }
