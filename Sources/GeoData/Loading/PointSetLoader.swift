@@ -35,7 +35,7 @@ public enum PointSetLoader {
                      streamProgress: (@Sendable (Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
                      mapThreshold: Int) throws -> PointSet {
         let name = displayName(of: path)
-        if GDALFormats.readsThroughGDAL(path) {
+        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) {
             return try firstLayer(of: GDALReader.load(path: path, name: name, options: options, progress: progress,
                                                       isCancelled: isCancelled))
         }
@@ -56,7 +56,7 @@ public enum PointSetLoader {
                                   streamProgress: (@Sendable (Int) -> Void)? = nil,
                                   isCancelled: (@Sendable () -> Bool)? = nil) throws -> [PointSet] {
         let name = displayName(of: path)
-        if GDALFormats.readsThroughGDAL(path) {
+        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) {
             return try GDALReader.load(path: path, name: name, options: options, progress: progress, isCancelled: isCancelled)
         }
         do {
@@ -122,6 +122,7 @@ public enum PointSetLoader {
         switch options.format {
         case .geoJSON: return .geoJSON
         case .csv: return .csv
+        case .gdal: return .gdal
         case .automatic: break
         }
         let lower = path.lowercased()
