@@ -13,7 +13,7 @@ public enum GDALFormats {
     /// Extensions our own readers take (`PointSetLoader.format`).
     static let ownSuffixes = ["geojson", "json", "geojsons", "geojsonl", "geojsonseq", "ndjson", "jsonl", "csv", "tsv"]
 
-    /// Whether `path` is read through GDAL: a folder (File Geodatabase), a GDAL extension, or
+    /// Whether `path` is read through GDAL: a `.gdb` folder (File Geodatabase), a GDAL extension, or
     /// contents that start like a SQLite database, zip, FlatGeobuf, shapefile or XML document.
     public static func readsThroughGDAL(_ path: String) -> Bool {
         guard path != "-" else { return false }
@@ -21,7 +21,8 @@ public enum GDALFormats {
         if ownSuffixes.contains(ext) { return false }
         var st = stat()
         guard stat(path, &st) == 0 else { return suffixes.contains(ext) }
-        if st.st_mode & S_IFMT == S_IFDIR { return true }
+        // A File Geodatabase is a folder; any other folder is not a file (our reader says so).
+        if st.st_mode & S_IFMT == S_IFDIR { return ext == "gdb" }
         if suffixes.contains(ext) || path.lowercased().hasSuffix(".shp.zip") { return true }
         guard st.st_mode & S_IFMT == S_IFREG else { return false }
         return startsLikeGDALFile(path)
