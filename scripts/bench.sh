@@ -16,6 +16,9 @@ for n in $sizes; do
     $median "$bench" index "$tmp/uniform-$n.geojson"
     $median "$bench" open "$tmp/uniform-$n.geojson"   # the window's load path, no display
 done
+# 1M points from GeoPackage / FlatGeobuf / Shapefile, 100k from GPX / KML beside ogr2ogr, and our
+# GeoJSON reader against GDAL's (the GDAL fixtures are made once from the 1M file).
+$median "$bench" gdal "$tmp/uniform-1000000.geojson" "$tmp"
 $median "$bench" basemap
 $median "$bench" frame
 $median "$bench" frame --items 60   # few items: the base-map labels are on screen

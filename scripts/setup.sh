@@ -3,7 +3,9 @@
 # Uses apt-get as root, or through sudo; otherwise prints the command to run.
 set -euo pipefail
 need_build="libgtk-4-dev zlib1g-dev libdeflate-dev libsqlite3-dev libsoup-3.0-dev webp-pixbuf-loader pkg-config fonts-dejavu-core"
+need_build="$need_build libgdal-dev"  # GDAL/OGR readers (issue 30)
 need_test="gdal-bin xvfb xdotool x11-utils imagemagick desktop-file-utils appstream at-spi2-core python3-dogtail python3-gi gir1.2-gtk-3.0 dbus-x11 dbus-daemon"
+need_test="$need_test zip"  # a password-protected zip for the GDAL error tests
 pkgs="$need_build"
 [ "${1:-}" = "test" ] && pkgs="$pkgs $need_test"
 

@@ -111,6 +111,7 @@ struct ClustersCommandOptions {
 
 /// Runs `clustermap clusters …`; returns the exit status.
 func runClustersCommand(_ args: [String]) -> Int32 {
+    if let saved = ClustersFileOutput.intercept(args) { return saved }   // --output FILE (ClustersFileOutput.swift)
     do {
         let options = try ClustersCommandOptions.parse(args)
         var out = ClustersOutput()

@@ -6,6 +6,9 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
     case null
     /// A nested JSON array or object, kept as its JSON text.
     case json(String)
+    /// A date or date-time from a typed attribute (GDAL formats), as ISO 8601 text:
+    /// `2024-03-01`, `2024-03-01T12:30:00Z` (UTC) or `2024-03-01T12:30:00` (zone unknown).
+    case date(String)
 
 
     /// Text for showing to a person (numbers without a trailing ".0" when integral).
@@ -16,6 +19,7 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
         case .json(let s): return s
+        case .date(let s): return s
         }
     }
 
@@ -24,6 +28,7 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .string(let s): return s
         case .number, .bool: return description
+        case .date(let s): return s
         case .null, .json: return nil
         }
     }

@@ -10,6 +10,8 @@ public enum LiveFileReader {
 
     /// The points, and the 1-based numbers of the lines skipped with the reason of the first.
     public static func load(path: String, options: LoadOptions) throws -> (set: PointSet, badLines: [Int], firstReason: String?) {
+        // GeoPackage, Shapefile… are read from the file by GDAL (no lines to skip).
+        if GDALFormats.readsThroughGDAL(path) { return (try PointSetLoader.load(path: path, options: options), [], nil) }
         let name = PointSetLoader.displayName(of: path)
         guard var bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
             return (try PointSetLoader.load(path: path, options: options), [], nil)

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GeoData
 
 /// Opening files (SPEC §4): the Open button's file chooser and dropping files on the map.
 /// GTK 4.8 has no GtkFileDialog, so the chooser is a GtkFileChooserNative (the portal's dialog
@@ -28,9 +29,9 @@ final class FileOpening {
         chooser = native
         let fc = native  // GtkFileChooser interface of the same object
         gtk_file_chooser_set_select_multiple(fc, 1)
-        gtk_file_chooser_add_filter(fc, FileOpening.filter("Map data (GeoJSON, CSV)", suffixes: FileOpening.geoJSONSuffixes + ["csv"]))
-        gtk_file_chooser_add_filter(fc, FileOpening.filter("GeoJSON", suffixes: FileOpening.geoJSONSuffixes))
-        gtk_file_chooser_add_filter(fc, FileOpening.filter("CSV", suffixes: ["csv"]))
+        for (name, suffixes) in FileOpening.dataFilters {
+            gtk_file_chooser_add_filter(fc, FileOpening.filter(name, suffixes: suffixes))
+        }
         gtk_file_chooser_add_filter(fc, FileOpening.filter("Street map tiles (MBTiles, PMTiles)", suffixes: FileOpening.tileSuffixes))
         if let folder = lastFolder {
             if let f = g_file_new_for_path(folder) {
@@ -45,6 +46,23 @@ final class FileOpening {
         connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self))
         gtk_native_dialog_show(UnsafeMutablePointer(native))
     }
+
+    /// The chooser's data filters, the first (all map data) selected: our own formats, then the
+    /// common ones GDAL reads (issue 30), each also on its own.
+    static let dataFilters: [(String, [String])] = [
+        ("Map data (GeoJSON, CSV, GeoPackage, Shapefile, KML, GPX…)", geoJSONSuffixes + ["csv", "tsv"] + GDALFormats.suffixes),
+        ("GeoJSON", geoJSONSuffixes),
+        ("CSV", ["csv", "tsv"]),
+        ("GeoPackage", ["gpkg"]),
+        ("Shapefile (also zipped)", ["shp", "zip", "shz"]),
+        ("KML, KMZ", ["kml", "kmz"]),
+        ("GPX", ["gpx"]),
+        ("FlatGeobuf", ["fgb"]),
+        ("GML", ["gml", "xml"]),
+        ("MapInfo", ["tab", "mif"]),
+        ("SpatiaLite, SQLite", ["sqlite", "spatialite", "db"]),
+        ("File Geodatabase (.gdb folder: choose a file inside it)", ["gdbtable", "gdb"]),
+    ]
 
     /// Tile files that open as the map rather than as data.
     static let tileSuffixes = ["mbtiles", "pmtiles"]
@@ -110,6 +128,12 @@ final class FileOpening {
 
     // MARK: Opening
 
+    /// The `.gdb` folder a path is inside, or the path itself.
+    static func geodatabaseFolder(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.lowercased().hasSuffix(".gdb") ? parent : path
+    }
+
     /// Loads files; what is shown stays until they have loaded (a failed load keeps it).
     func open(_ paths: [String], from origin: String) {
         guard let chrome = currentChrome else { return }
@@ -117,10 +141,12 @@ final class FileOpening {
             chrome.show(message: "Only files on this computer can be opened.", isError: true)
             return
         }
+        // A file chosen inside a File Geodatabase folder opens the folder (GDAL reads the folder).
+        let chosen = paths.map(FileOpening.geodatabaseFolder(of:))
         // A tile file (opened or dropped) becomes the map; data files load as data.
-        let tileFiles = paths.filter { FileOpening.tileSuffixes.contains(($0 as NSString).pathExtension.lowercased()) }
+        let tileFiles = chosen.filter { FileOpening.tileSuffixes.contains(($0 as NSString).pathExtension.lowercased()) }
         if let tiles = tileFiles.last { chrome.controller.switchBaseMap(to: tiles) }
-        let paths = paths.filter { !tileFiles.contains($0) }
+        let paths = chosen.filter { !tileFiles.contains($0) }
         guard !paths.isEmpty else { return }
         chrome.controller.eventLog.emit("open", [("files", .array(paths.map { .string($0) })), ("from", .string(origin))])
         chrome.willLoad(title: paths.count == 1 ? (paths[0] as NSString).lastPathComponent : "\(paths.count) files", dataset: nil)

@@ -47,7 +47,8 @@ extension MapViewController {
             for (i, path) in files.enumerated() {
                 let ds = i < datasets.count ? datasets[i] : nil
                 do {
-                    let set = try PointSetLoader.load(path: path, options: ds?.loadOptions ?? fileOptions,
+                    // A file with several layers (GDAL formats) gives a set per layer.
+                    let layers = try PointSetLoader.loadLayers(path: path, options: ds?.loadOptions ?? fileOptions,
                                                       progress: { f in
                         if let bytes = throttle.takeHeldBytes() {
                             // A stream has been read: its complete byte count first.
@@ -64,7 +65,7 @@ extension MapViewController {
                         log.emit("load-progress", [("bytes", .int(bytes))])
                         runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
                     }, isCancelled: { cancelFlag.isCancelled })
-                    sets.append(set)
+                    sets.append(contentsOf: layers)
                 } catch is CancellationError {
                     deliver { $0.loadDidCancel(generation) }
                     return

@@ -9,6 +9,8 @@ public struct LoadOptions: Sendable, Equatable {
         /// Delimited text with a header row: comma-separated, or tab / semicolon when the header
         /// line has no comma.
         case csv
+        /// Through GDAL, whatever the extension (benchmarks compare it with our own readers).
+        case gdal
     }
 
     /// Which reader to use.

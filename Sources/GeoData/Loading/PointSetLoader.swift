@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Loads a point file (GeoJSON or CSV) into a `PointSet`.
+/// Loads a point file into a `PointSet`: GeoJSON, NDJSON and CSV with our own readers, every other
+/// vector format through GDAL (`Readers/GDAL`).
 ///
 /// Synchronous and thread-agnostic: call it on a background thread; it reports progress and
 /// polls for cancellation from that thread, so both closures must be `@Sendable`.
@@ -34,6 +35,53 @@ public enum PointSetLoader {
                      streamProgress: (@Sendable (Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
                      mapThreshold: Int) throws -> PointSet {
         let name = displayName(of: path)
+        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) {
+            return try firstLayer(of: GDALReader.load(path: path, name: name, options: options, progress: progress,
+                                                      isCancelled: isCancelled))
+        }
+        do {
+            return try loadOwn(path: path, name: name, options: options, progress: progress, streamProgress: streamProgress,
+                               isCancelled: isCancelled, mapThreshold: mapThreshold)
+        } catch let e as GeoDataError where e.kind == .noCoordinateColumns && GDALFormats.mayHoldWKT(path) {
+            // A CSV with a WKT geometry column instead of latitude/longitude: GDAL's CSV driver.
+            return try firstLayer(of: GDALReader.load(path: path, name: name, options: options, progress: progress,
+                                                      isCancelled: isCancelled))
+        }
+    }
+
+    /// Loads every layer of a file as a point set of its own (a GeoPackage's tables, a GPX's
+    /// waypoints and track points…); a GeoJSON or CSV file is one. The window opens each.
+    public static func loadLayers(path: String, options: LoadOptions = LoadOptions(),
+                                  progress: (@Sendable (Double) -> Void)? = nil,
+                                  streamProgress: (@Sendable (Int) -> Void)? = nil,
+                                  isCancelled: (@Sendable () -> Bool)? = nil) throws -> [PointSet] {
+        let name = displayName(of: path)
+        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) {
+            return try GDALReader.load(path: path, name: name, options: options, progress: progress, isCancelled: isCancelled)
+        }
+        do {
+            return [try loadOwn(path: path, name: name, options: options, progress: progress, streamProgress: streamProgress,
+                                isCancelled: isCancelled, mapThreshold: InputReader.mapThreshold)]
+        } catch let e as GeoDataError where e.kind == .noCoordinateColumns && GDALFormats.mayHoldWKT(path) {
+            return try GDALReader.load(path: path, name: name, options: options, progress: progress, isCancelled: isCancelled)
+        }
+    }
+
+    /// Where one point set is wanted (the command line's `clusters`, `render`): the first layer,
+    /// saying which others there are.
+    private static func firstLayer(of sets: [PointSet]) -> PointSet {
+        var first = sets[0]
+        if sets.count > 1 {
+            let others = sets.dropFirst().map { "'\($0.sourceName)'" }.joined(separator: ", ")
+            first.appendWarning("only this layer is used here; the file also has \(others)")
+        }
+        return first
+    }
+
+    /// Our own GeoJSON/CSV readers.
+    private static func loadOwn(path: String, name: String, options: LoadOptions, progress: (@Sendable (Double) -> Void)?,
+                                streamProgress: (@Sendable (Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
+                                mapThreshold: Int) throws -> PointSet {
         let reader = InputReader(path: path, name: name, streamProgress: streamProgress, isCancelled: isCancelled)
         let buffer: FileBuffer
         if let mapped = try reader.mapIfRegular(threshold: mapThreshold) {
@@ -74,6 +122,7 @@ public enum PointSetLoader {
         switch options.format {
         case .geoJSON: return .geoJSON
         case .csv: return .csv
+        case .gdal: return .gdal
         case .automatic: break
         }
         let lower = path.lowercased()
@@ -96,6 +145,8 @@ public enum PointSetLoader {
         let ticker = ProgressTicker(sink: sink, buffer: buffer)
         let set: PointSet = try buffer.withBytes { p in
             switch format {
+            case .gdal:
+                throw GeoDataError(kind: .notGeoJSON, fileName: name, message: "formats read through GDAL load from a file")
             case .geoJSON:
                 var reader = GeoJSONReader(bytes: p, count: buffer.count, fileName: name, options: options, ticker: ticker)
                 reader.parallel = ParallelScan(buffer: buffer, options: options, sink: sink, fileName: name, split: split)

@@ -2,25 +2,25 @@ extension PointSet {
     /// The place's name (`name`, else `title`), or nil.
     public func name(at i: Int) -> String? {
         guard hasNames else { return nil }
-        return text(at: i, csvColumn: csv.name) { $0.name.isSet ? $0.name : $0.title }
+        return text(at: i, csvColumn: csv.name, gdalColumn: special.name) { $0.name.isSet ? $0.name : $0.title }
     }
 
     /// Short text drawn on the pin (`label`), e.g. a price; nil when absent.
     public func label(at i: Int) -> String? {
         guard hasLabels else { return nil }
-        return text(at: i, csvColumn: csv.label) { $0.label }
+        return text(at: i, csvColumn: csv.label, gdalColumn: special.label) { $0.label }
     }
 
     /// The `description` property, or nil.
     public func description(at i: Int) -> String? {
         guard hasDescriptions else { return nil }
-        return text(at: i, csvColumn: csv.description) { $0.description }
+        return text(at: i, csvColumn: csv.description, gdalColumn: special.description) { $0.description }
     }
 
     /// The simplestyle `marker-color` property (as written, e.g. "#ff8800"), or nil.
     public func markerColor(at i: Int) -> String? {
         guard hasMarkerColors else { return nil }
-        return text(at: i, csvColumn: csv.markerColor) { $0.markerColor }
+        return text(at: i, csvColumn: csv.markerColor, gdalColumn: special.markerColor) { $0.markerColor }
     }
 
     /// Every point's name (nil when it has none) in point order, for indexing all of them
@@ -34,7 +34,7 @@ extension PointSet {
         }
         var released = 0
         for i in 0..<count {
-            body(i, text(at: i, csvColumn: csv.name, checked: true) { $0.name.isSet ? $0.name : $0.title })
+            body(i, text(at: i, csvColumn: csv.name, gdalColumn: special.name, checked: true) { $0.name.isSet ? $0.name : $0.title })
             let o = Int(offsets[i])
             if o - released >= PointSet.releaseStep {
                 buffer.release(from: released, to: o)
@@ -49,12 +49,14 @@ extension PointSet {
 
     /// A text field of point `i`'s record: the GeoJSON property span `pick` chooses, or the CSV
     /// cell in `csvColumn`; nil when absent or empty.
-    private func text(at i: Int, csvColumn: Int, checked: Bool = false,
+    private func text(at i: Int, csvColumn: Int, gdalColumn: Int?, checked: Bool = false,
                       _ pick: (GeoJSONReader.FeatureState) -> GeoJSONReader.Span) -> String? {
         guard checked || buffer.isUnchanged else { return nil }
         let offset = Int(offsets[i])
+        if let table { return table.text(row: offset, column: gdalColumn) }
         return buffer.withBytes { p in
             switch format {
+            case .gdal: return nil
             case .geoJSON:
                 guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset) else { return nil }
                 let s = pick(f)
@@ -76,8 +78,10 @@ extension PointSet {
     public func properties(at i: Int) -> [(key: String, value: PropertyValue)] {
         guard buffer.isUnchanged else { return [] }
         let offset = Int(offsets[i])
+        if let table { return table.properties(row: offset) }
         return buffer.withBytes { p in
             switch format {
+            case .gdal: return []
             case .geoJSON:
                 guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.propsStart >= 0 else { return [] }
                 var parser = JSONValueParser(p: p, pos: f.propsStart, end: f.propsEnd)
@@ -94,8 +98,10 @@ extension PointSet {
     public func propertiesJSON(at i: Int) -> String {
         guard buffer.isUnchanged else { return "{}" }
         let offset = Int(offsets[i])
+        if let table { return table.propertiesJSON(row: offset) }
         return buffer.withBytes { p in
             switch format {
+            case .gdal: return "{}"
             case .geoJSON:
                 guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.propsStart >= 0 else { return "{}" }
                 return LoneSurrogates.repaired(UnsafeBufferPointer(start: p + f.propsStart, count: f.propsEnd - f.propsStart))
@@ -116,8 +122,13 @@ extension PointSet {
     public func id(at i: Int) -> PropertyValue? {
         guard buffer.isUnchanged else { return nil }
         let offset = Int(offsets[i])
+        if let table {
+            guard let c = special.id, case let v = table.columns[c].value(offset), v != .null else { return nil }
+            return v
+        }
         return buffer.withBytes { p in
             switch format {
+            case .gdal: return nil
             case .geoJSON:
                 guard let f = GeoJSONReader.feature(p, count: buffer.count, at: offset), f.idStart >= 0 else { return nil }
                 var parser = JSONValueParser(p: p, pos: f.idStart, end: f.idEnd)
@@ -150,8 +161,8 @@ extension PointSet {
         }
     }
 
-    /// Column names of a CSV file (empty for GeoJSON).
-    public var columnNames: [String] { csv.header }
+    /// Column names of a CSV file or of a layer read through GDAL (empty for GeoJSON).
+    public var columnNames: [String] { table.map { $0.columns.map(\.name) } ?? csv.header }
 
     private struct Cell {
         var key: String

@@ -14,7 +14,7 @@ import Darwin
 /// several points. Every per-point accessor takes a point index `0..<count`.
 public struct PointSet: Sendable {
     /// The kind of file the points came from.
-    public enum Format: String, Sendable { case geoJSON, csv }
+    public enum Format: String, Sendable { case geoJSON, csv, gdal }
 
     /// Which optional fields at least one record has.
     struct FieldsPresent: OptionSet, Sendable {
@@ -33,9 +33,9 @@ public struct PointSet: Sendable {
         var delimiter: UInt8 = 44
     }
 
-    /// The file's name (last path component).
-    public let sourceName: String
-    /// GeoJSON or CSV.
+    /// The file's name (last path component); "file · layer" for one layer of a file with several.
+    public internal(set) var sourceName: String
+    /// GeoJSON, CSV, or a format read through GDAL.
     public let format: Format
     /// The usable points, in file order.
     public let coordinates: [GeoCoordinate]
@@ -53,7 +53,7 @@ public struct PointSet: Sendable {
     /// property was asked for.
     public let numericValues: [Double]
     /// What was skipped and why.
-    public let report: LoadReport
+    public private(set) var report: LoadReport
 
     /// For each point: where its record starts in `buffer`.
     let offsets: [UInt32]
@@ -62,6 +62,10 @@ public struct PointSet: Sendable {
     let buffer: FileBuffer
     /// CSV only.
     let csv: CSVColumns
+    /// GDAL formats only: the features' typed attributes (a point's offset is its row), and
+    /// which columns hold names, labels… (`Readers/GDAL`).
+    let table: AttributeTable?
+    let special: AttributeTable.SpecialColumns
 
     init(sourceName: String, format: Format, builder b: PointSetBuilder, numericPropertyName: String?,
          report: LoadReport, buffer: FileBuffer, csv: CSVColumns = CSVColumns()) {
@@ -78,7 +82,32 @@ public struct PointSet: Sendable {
         self.fields = b.fields
         self.buffer = buffer
         self.csv = csv
+        self.table = nil
+        self.special = AttributeTable.SpecialColumns()
     }
+
+    /// A layer read through GDAL: the builder's offsets are rows of `table`.
+    init(sourceName: String, gdal b: PointSetBuilder, numericPropertyName: String?, report: LoadReport,
+         table: AttributeTable, special: AttributeTable.SpecialColumns) {
+        self.sourceName = sourceName
+        self.format = .gdal
+        self.coordinates = b.coordinates
+        self.sourcePositions = b.sourcePositions
+        self.categoryIndices = b.categoryIndices
+        self.categoryNames = b.categories.names
+        self.numericPropertyName = numericPropertyName
+        self.numericValues = b.numericValues
+        self.report = report
+        self.offsets = b.offsets
+        self.fields = b.fields
+        self.buffer = FileBuffer(bytes: [])
+        self.csv = CSVColumns()
+        self.table = table
+        self.special = special
+    }
+
+    /// Adds a remark to the load summary.
+    mutating func appendWarning(_ text: String) { report.warnings.append(text) }
 
     /// Number of points.
     public var count: Int { coordinates.count }
