@@ -62,3 +62,34 @@ final class OpeningCameraTests: XCTestCase {
         XCTAssertEqual(few.bulkBounds, few.bounds)
     }
 }
+
+/// A search lands where the found place stands alone: its pin highlighted, not a bubble around it.
+final class SearchLandingTests: XCTestCase {
+    func testAFoundPlaceLandsWhereItStandsAlone() throws {
+        // Ten places around a town, a few hundred metres apart, and one on the same spot as another.
+        var features: [String] = []
+        for i in 0..<10 {
+            let lon = -9.14 + Double(i % 5) * 0.004, lat = 38.71 + Double(i / 5) * 0.003
+            features.append(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"name":"p\#(i)"}}"#)
+        }
+        features.append(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[-9.14,38.71]},"properties":{"name":"twin"}}"#)
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        let session = MapDataSession(pointSets: [try PointSetLoader.load(text: text, name: "t.geojson")])
+        let camera = Camera(center: GeoCoordinate(latitude: 20, longitude: 0), zoom: 3, viewportSize: ScreenSize(width: 1280, height: 800))
+        let lone = 7
+        let zoom = session.landingZoom(of: lone, atLeast: 12, camera: camera)
+        XCTAssertGreaterThan(zoom, 12, "at 12 it is still in a bubble")
+        func isAlone(_ z: Double) -> Bool {
+            var view = camera
+            view.setZoom(z)
+            view.setCenter(session.places.coordinates[lone])
+            return session.visibleItems(for: view).contains { $0.item.pointIndex == lone }
+        }
+        XCTAssertTrue(isAlone(zoom))
+        XCTAssertFalse(isAlone(zoom - 1), "the shallowest such zoom")
+        XCTAssertEqual(session.landingZoom(of: lone, atLeast: 17, camera: camera), 17, "a closer view is kept")
+        // A place sharing its spot never stands alone: it lands at the given zoom.
+        XCTAssertNil(session.aloneZoom(of: 0))
+        XCTAssertEqual(session.landingZoom(of: 0, atLeast: 12, camera: camera), 12)
+    }
+}

@@ -54,3 +54,41 @@ extension MapDataSession {
         return camera.framing(b, splitZoom: split, paddingPixels: paddingPixels, insets: insets)
     }
 }
+
+/// Where a found place is shown (search): standing alone, not inside a bubble.
+extension MapDataSession {
+    /// The smallest zoom at which `point` is drawn as itself, not inside a bubble; nil for an
+    /// unknown point, or one that shares its spot with others (it never stands alone).
+    /// - Complexity: a few index queries of a tiny box (a binary search over the zoom levels).
+    public func aloneZoom(of point: Int) -> Int? {
+        guard point >= 0, point < pointCount else { return nil }
+        let c = places.coordinates[point]
+        guard c.isValid else { return nil }
+        let d = 1e-4  // about 10 m: the point's item is found by its index, the box need only hold it
+        let box = GeoBounds(west: c.longitude - d, south: max(-90, c.latitude - d), east: c.longitude + d,
+                            north: min(90, c.latitude + d))
+        var buffer: [ClusterItem] = []
+        func alone(_ z: Int) -> Bool {
+            clusterer.clusters(in: box, zoom: Double(z), into: &buffer)
+            return buffer.contains { $0.pointIndex == point }
+        }
+        // (Past the index's deepest zoom every point is alone, but the camera goes no deeper:
+        // one not alone there shares its spot.)
+        var lo = clusterer.minZoom, hi = clusterer.maxZoom
+        guard alone(hi) else { return nil }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if alone(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
+    /// The zoom a search flies to for `point`: at least `minimum` (the current zoom, or the
+    /// chrome's place zoom), deep enough that the place stands alone (one highlight, its pin, not
+    /// a marked bubble around it), within `camera`'s limits. Search "Lisbon" landed at 12 inside
+    /// a "10" bubble.
+    public func landingZoom(of point: Int, atLeast minimum: Double, camera: Camera) -> Double {
+        let alone = aloneZoom(of: point).map(Double.init) ?? minimum
+        return min(camera.maxZoom, max(minimum, alone))
+    }
+}
