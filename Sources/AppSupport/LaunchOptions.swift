@@ -60,7 +60,7 @@ public struct LaunchOptions: Equatable, Sendable {
 
     /// Options that take a value, and their value's name for help text.
     public static let valueOptions: [(name: String, value: String, help: String)] = [
-        ("dataset", "NAME", "Open a bundled dataset (world-cities, earthquakes, airports, london, madrid, lisbon)"),
+        ("dataset", "NAME", "Open a bundled dataset (\(LaunchOptions.datasetNames))"),
         ("center", "LAT,LON", "Centre the map on a coordinate"),
         ("zoom", "Z", "Zoom level 0…18"),
         ("size", "WxH", "Window or image size in logical pixels"),
@@ -110,7 +110,12 @@ public struct LaunchOptions: Equatable, Sendable {
             case "dataset":
                 let v = try take()
                 guard DatasetCatalog.dataset(id: v) != nil || v == LaunchOptions.liveEarthquakes else {
-                    throw ParseError(message: "unknown dataset '\(v)' (bundled: \(DatasetCatalog.all.map(\.id).joined(separator: ", ")))")
+                    throw ParseError(message: "unknown dataset '\(v)' (bundled: \(LaunchOptions.datasetNames))")
+                }
+                // A replay moves; a picture can't show it (it drew the world cities instead, silently).
+                guard !(mode == .render && v == LaunchOptions.liveEarthquakes) else {
+                    throw ParseError(message: "render draws a still picture; --dataset live-earthquakes is a replay for the window "
+                                     + "(use --dataset earthquakes for the same places)")
                 }
                 o.dataset = v
             case "center": o.center = try parseCenter(try take())
@@ -168,6 +173,8 @@ public struct LaunchOptions: Equatable, Sendable {
 
     /// The replayed earthquakes (`--dataset live-earthquakes`): the bundled ones, added in time order.
     public static let liveEarthquakes = "live-earthquakes"
+    /// Every name `--dataset` takes, for help and errors: the bundled datasets and the replay.
+    public static var datasetNames: String { (DatasetCatalog.all.map(\.id) + [liveEarthquakes]).joined(separator: ", ") }
 
     /// Whether a file argument is a URL to fetch (http or https).
     public static func isURL(_ path: String) -> Bool {

@@ -30,7 +30,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
             session = MapDataSession(pointSets: sets, datasets: sources.datasets)
             // As in the window: files and the demos open fitted to their data.
             if options.opensFittedToData, let b = session?.bounds {
-                camera = camera.fitting(b, paddingPixels: 60, maxZoom: 14)
+                camera = session?.openingCamera(from: camera) ?? camera.fitting(b, paddingPixels: 60, maxZoom: 14)
             }
         }
         var picture = try MapPicture.load(forZoom: camera.zoom, dataDirectory: dir, palette: options.dark ? .dark : .light)

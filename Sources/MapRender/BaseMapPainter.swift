@@ -82,11 +82,14 @@ struct BaseMapPainter {
     }
 
     /// Rivers, grouped into a few strokes by width and fade: a river is as wide as its weight says
-    /// (growing with the zoom) and fades in over the level before its `min_zoom`.
+    /// (growing with the zoom) and fades in over the level before its `min_zoom`. Past Natural
+    /// Earth's scale (`MapPalette.riverStrength` < 1) it thins towards a hairline and fades to a hint.
     func paintRivers(_ rivers: BaseMapLayer, palette: MapPalette, stroker: PathStroker, into cr: OpaquePointer) {
         guard rivers.featureCount > 0 else { return }
         let z = zoom
-        let zoomWidth = min(2.2, max(0.7, 0.55 + 0.22 * (z - 5)))
+        let strength = palette.riverStrength
+        let grown = min(2.2, max(0.7, 0.55 + 0.22 * (z - 5)))
+        let zoomWidth = 0.7 + (grown - 0.7) * strength
         var groups: [Int: [Int]] = [:]  // key: width step × 8 + alpha step
         for f in 0..<rivers.featureCount {
             let minZoom = rivers.featureMinZoom.isEmpty ? 0 : Double(rivers.featureMinZoom[f])
@@ -105,7 +108,7 @@ struct BaseMapPainter {
             var sink = lines
             guard appendPath(of: rivers, margin: 3, features: groups[key]!, into: &sink) else { continue }
             stroker.stroke(lines, in: cr, width: width, height: height,
-                           color: colour.withAlpha(colour.alpha * Double(key % 8) / 4), lineWidth: Double(key / 8) / 4)
+                           color: colour.withAlpha(colour.alpha * strength * Double(key % 8) / 4), lineWidth: Double(key / 8) / 4)
         }
     }
 

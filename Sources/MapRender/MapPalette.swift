@@ -50,20 +50,26 @@ public struct MapPalette: Hashable, Sendable {
 
     /// River line colour (a clearer blue than the water fill, so thin lines read on land).
     public var river: MapColor { isDark ? MapColor(hex: 0x34465A) : MapColor(hex: 0xA9C1D3) }
+    /// How much of a river's strength (opacity, and width above a hairline) is left: 1 within
+    /// Natural Earth's scale, down to `pastScaleHint` past it (see `pastScale(zoom:)`).
+    public var riverStrength = 1.0
 
     /// Natural Earth is true to about zoom 11; past that its shores would be confidently wrong.
-    /// The palette for `zoom`: from `pastScaleStartZoom` to `pastScaleEndZoom` water, lakes and
-    /// coast fade to a faint hint on the land tone, so no sharp coast is ever drawn out of scale.
+    /// The palette for `zoom`: from `pastScaleStartZoom` to `pastScaleEndZoom` the water and lake
+    /// fills turn into the land tone (a view all of water where the 1:10m shore is 300 m off
+    /// would put the data in the river), and coasts, lake shores and rivers fade to a faint line
+    /// hint, so no sharp coast and no bold river is ever drawn out of scale.
     public func pastScale(zoom: Double) -> MapPalette {
         let t = min(1, max(0, (zoom - MapPalette.pastScaleStartZoom) / (MapPalette.pastScaleEndZoom - MapPalette.pastScaleStartZoom)))
         guard t > 0 else { return self }
         let hint = 1 - t * (1 - MapPalette.pastScaleHint)
         var p = self
-        p.water = land.mixed(with: water, hint)
-        p.lakeFill = land.mixed(with: lakeFill, hint)
+        p.water = land.mixed(with: water, 1 - t)
+        p.lakeFill = land.mixed(with: lakeFill, 1 - t)
         p.lakeOutline = lakeOutline.withAlpha(lakeOutline.alpha * hint)
         p.coastline = coastline.withAlpha(coastline.alpha * hint)
         p.border = border.withAlpha(border.alpha * (0.5 + 0.5 * hint))
+        p.riverStrength = riverStrength * hint
         return p
     }
 

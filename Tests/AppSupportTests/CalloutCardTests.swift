@@ -14,7 +14,7 @@ final class CalloutCardTests: XCTestCase {
                          name: "cities.csv", options: LoadOptions(numericProperty: "population"))
         XCTAssertEqual(c.title, "Lisbon")
         XCTAssertEqual(c.lines, ["Lisbon, Portugal · population 517,802"])
-        XCTAssertEqual(c.moreLines, ["Geonameid: 2267057", "Admin1: 14", "Timezone: Europe/Lisbon"])
+        XCTAssertEqual(c.moreLines, ["GeoNames ID: 2267057", "Region code: 14", "Time zone: Europe/Lisbon"])
         XCTAssertFalse((c.lines + c.moreLines).contains { $0.contains("517802") }, "thousands separators")
     }
 
@@ -23,7 +23,7 @@ final class CalloutCardTests: XCTestCase {
         {"type":"FeatureCollection","features":[{"type": "Feature", "id": 1, "properties": {"name": "Rooftop Loft", "label": "$120", "category": "stay", "price_usd": 120}, "geometry": {"type": "Point", "coordinates": [-9.1389, 38.7139]}}]}
         """, name: "lisbon.geojson", options: LoadOptions(numericProperty: "price_usd"))
         XCTAssertEqual(c.title, "Rooftop Loft")
-        XCTAssertEqual(c.lines, ["$120", "stay"])
+        XCTAssertEqual(c.lines, ["$120", "Stay"])
         XCTAssertTrue(c.moreLines.isEmpty, "\(c.moreLines)")
     }
 

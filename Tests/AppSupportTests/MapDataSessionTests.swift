@@ -59,7 +59,7 @@ final class MapDataSessionTests: XCTestCase {
         let s = try session(cafes)
         let t = s.calloutText(of: 2)
         XCTAssertEqual(t.title, "C")
-        XCTAssertEqual(t.lines, ["$5", "bar", "Cosy", "Wifi: true"])
+        XCTAssertEqual(t.lines, ["$5", "Bar", "Cosy", "Wifi: true"])
     }
 
     func testLongPropertyListsAreCut() throws {

@@ -38,7 +38,7 @@ final class CalloutCardE2ETests: XCTestCase {
         let more = try XCTUnwrap(button("more", in: callout.event), "\(callout.event)")
         try h.click(at: more.0, more.1)
         let expanded = try h.waitForEvent("callout", after: callout.index + 1)
-        XCTAssertTrue((expanded.event["lines"] as? [String] ?? []).contains("Geonameid: 2267057"), "\(expanded.event)")
+        XCTAssertTrue((expanded.event["lines"] as? [String] ?? []).contains("GeoNames ID: 2267057"), "\(expanded.event)")
         XCTAssertNotNil(button("less", in: expanded.event))
 
         usleep(500_000)

@@ -25,8 +25,11 @@ struct LabelFixtures {
         Camera(center: GeoCoordinate(latitude: lat, longitude: lon), zoom: zoom, viewportSize: ScreenSize(width: 1280, height: 800))
     }
 
+    /// A layout with no controls over the view (placement alone; `MapLabelRestingTests` covers them).
     func layout(_ candidates: [MapLabelCandidate]) -> MapLabelLayout {
-        MapLabelLayout(index: MapLabelIndex(candidates: candidates))
+        let l = MapLabelLayout(index: MapLabelIndex(candidates: candidates))
+        l.keepClear = .none
+        return l
     }
 
     func labels(_ layout: MapLabelLayout, _ cam: Camera) -> [SceneLabel] {

@@ -45,7 +45,7 @@ public enum CalloutText {
             place.append(city)
         }
         var shownKeys = Set<String>()
-        if let c = points.categoryName(at: local), !c.isEmpty { place.append(c) }
+        if let c = points.categoryName(at: local), !c.isEmpty { place.append(PropertyFormat.category(c)) }
         for (key, v) in props {
             guard case .number(let d) = v, let fact = PropertyFormat.fact(key: key, value: d) else { continue }
             shownKeys.insert(key.lowercased())

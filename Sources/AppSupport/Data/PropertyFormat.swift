@@ -49,7 +49,14 @@ public enum PropertyFormat {
     }
 
     /// Short keys with a usual long form.
-    static let knownWords: [String: String] = ["mag": "Magnitude", "pop": "Population", "elev": "Elevation"]
+    static let knownWords: [String: String] = [
+        "mag": "Magnitude", "pop": "Population", "elev": "Elevation",
+        // GeoNames' and OurAirports' column names, as people say them ("Admin1: 14" read as a dump).
+        "geonameid": "GeoNames ID", "admin1": "Region code", "admin1_code": "Region code", "admin2": "District code",
+        "admin2_code": "District code", "timezone": "Time zone", "feature_code": "Feature code",
+        "feature_class": "Feature class", "cc2": "Other country codes", "gtopo30": "Elevation (GTOPO30)",
+        "dem": "Elevation (model)", "modification_date": "Updated", "ident": "Identifier", "gps_code": "GPS code",
+    ]
 
     /// Keys written as capitals.
     static let acronyms: Set<String> = ["iata", "icao", "id", "usd", "url", "iso", "faa"]
@@ -88,6 +95,14 @@ public enum PropertyFormat {
             return (d < 0 ? "-" : "") + MapDataSession.formatted(whole) + (rest.hasPrefix("0.") ? String(rest.dropFirst()) : "")
         }
         return PropertyValue.plainText(d)
+    }
+
+    /// A category as a label ("parking_lot" → "Parking lot", "square" → "Square"): what the file
+    /// says, in words, first letter capital.
+    public static func category(_ name: String) -> String {
+        let spaced = name.replacingUnderscoresAndHyphens()
+        guard let first = spaced.first else { return name }
+        return first.uppercased() + spaced.dropFirst()
     }
 
     /// A country code as its name ("PT" → "Portugal"); other text unchanged.

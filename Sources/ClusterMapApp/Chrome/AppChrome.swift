@@ -127,7 +127,8 @@ final class AppChrome: MapChrome {
         let coordinate = session.places.coordinates[point]
         let ctx = controller.beginInput()
         let c = ctx.camera
-        let target = Camera(center: coordinate, zoom: max(c.zoom, SearchField.placeZoom), viewportSize: c.viewportSize,
+        let zoom = session.landingZoom(of: point, atLeast: max(c.zoom, SearchField.placeZoom), camera: c)
+        let target = Camera(center: coordinate, zoom: zoom, viewportSize: c.viewportSize,
                             minZoom: c.minZoom, maxZoom: c.maxZoom)
         controller.eventLog.emit("search-pick", [("id", .int(point)), ("name", .string(session.places.name(of: point)))])
         controller.apply(.fly(to: target, in: ctx))

@@ -170,7 +170,7 @@ extension MapViewController {
     func showAllData(animated: Bool) {
         guard let b = session?.bounds else { return }
         let ctx = beginInput()
-        let target = ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
+        let target = session?.openingCamera(from: ctx.camera) ?? ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
         apply(animated ? .fly(to: target, purpose: .showAll, in: ctx) : .set(target))
         gestureDidEnd()
     }

@@ -126,7 +126,7 @@ extension MapViewController {
             // Alphabetical, so a person can scan the list, when sorting is quick; a bigger list
             // stays in file order, since sorting would fetch every name (the list must open at once).
             let rows = leaves.count <= MapViewController.sortedListLimit
-                ? leaves.map { ($0, session.places.name(of: $0).lowercased()) }.sorted { $0.1 < $1.1 }.map(\.0)
+                ? NaturalOrder.sorted(leaves) { session.places.name(of: $0) }
                 : leaves
             panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) here", points: rows,
                        name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),

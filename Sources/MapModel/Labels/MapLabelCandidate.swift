@@ -55,6 +55,10 @@ public struct MapLabelCandidate: Sendable, Equatable {
 
     /// Zoom levels over which a label fades in or out.
     public static let fadeZooms = 0.5
+
+    /// At rest a name is drawn fully or not at all: fully from this far into its fade (half way),
+    /// so a name faint at one zoom never looks disabled on a still map (fading is for zooming).
+    public static let restingAlpha = 0.5
 }
 
 /// Logical size of a label's text block, as measured by the renderer.

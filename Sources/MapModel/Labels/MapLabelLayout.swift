@@ -13,6 +13,8 @@ public final class MapLabelLayout {
     public var placer = MapLabelPlacer()
     /// Extra placement area around the view, logical pixels.
     public var margin = 384.0
+    /// Where controls cover the view: at rest, names there (or cut by the view's edge) are left out.
+    public var keepClear = MapChromeAreas.standard
     /// Placements computed so far (for tests and benchmarks).
     public private(set) var placementCount = 0
 
@@ -24,6 +26,8 @@ public final class MapLabelLayout {
         var labels: [PlacedMapLabel]
         var unmeasured = 0
         var sizeRevision = 0
+        /// Placed for a camera at rest (names fully shown or left out, see `MapLabelPlacement.atRest`).
+        var atRest = false
     }
 
     public init(index: MapLabelIndex = .empty) { self.index = index }
@@ -66,7 +70,8 @@ public final class MapLabelLayout {
     /// With `isAnimating`, a placement made within `animationReuseZooms` of the camera's zoom is
     /// reused with its anchors moved to the new zoom (names keep their size and fade by zoom): a
     /// zoom animation then re-places names a few times instead of every frame, and they glide
-    /// with the map. At rest the placement is always exact for the zoom.
+    /// with the map. At rest the placement is always exact for the zoom, and a name is drawn
+    /// fully or not at all: never faint, never cut by the view's edge, never under `keepClear`.
     public func labels(for camera: Camera, isAnimating: Bool = false, size: (Int) -> MapLabelSize) -> [SceneLabel] {
         labels(for: camera, isAnimating: isAnimating, sizeRevision: 0, sizeIfMeasured: { size($0) })
     }
@@ -94,9 +99,9 @@ public final class MapLabelLayout {
         let w = camera.viewportSize.width, h = camera.viewportSize.height
         let left = c.x - w / 2, top = c.y - h / 2
         let current = cached.map { $0.unmeasured == 0 || (isAnimating && $0.sizeRevision == sizeRevision) } ?? false
-        if current, let k = cached, !stale, k.zoom == camera.zoom,
+        if current, let k = cached, !stale, k.zoom == camera.zoom, isAnimating || k.atRest,
            left >= k.minX, top >= k.minY, left + w <= k.maxX, top + h <= k.maxY {
-            return project(k.labels, left: left, top: top, width: w, height: h)
+            return project(k.labels, left: left, top: top, width: w, height: h, atRest: !isAnimating)
         }
         if isAnimating, current, !stale, let k = cached, abs(k.zoom - camera.zoom) < animationReuseZooms {
             let f = exp2(camera.zoom - k.zoom)
@@ -134,10 +139,10 @@ public final class MapLabelLayout {
         }
         inProgress = nil
         var run = MapLabelPlacement(placer: placer, index: index, overlay: overlay, zoom: camera.zoom,
-                                    minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: keep)
+                                    minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: keep, atRest: !isAnimating)
         run.advance(budget: .max, sizeOfCandidate: sizeOfCandidate)
         keepPlacement(run, sizeRevision: sizeRevision)
-        return project(run.placed, left: left, top: top, width: w, height: h)
+        return project(run.placed, left: left, top: top, width: w, height: h, atRest: !isAnimating)
     }
 
     /// In a zoom animation, how many candidates a frame may try when names must be placed again
@@ -163,18 +168,31 @@ public final class MapLabelLayout {
         placementCount += 1
         stale = run.overlayRevision != overlay?.revision
         cached = Placement(zoom: run.zoom, minX: run.minX, minY: run.minY, maxX: run.maxX, maxY: run.maxY, labels: run.placed,
-                           unmeasured: run.unmeasured, sizeRevision: sizeRevision)
+                           unmeasured: run.unmeasured, sizeRevision: sizeRevision, atRest: run.atRest)
     }
 
     /// Screen positions of placed labels; `scale` ≠ 1 moves their anchors to another zoom.
+    /// `atRest`: only names wholly inside the view and clear of `keepClear` (a name cut by the
+    /// edge or half under a button reads as a mistake on a still map; in motion they come and go).
     private func project(_ placed: [PlacedMapLabel], left: Double, top: Double, width: Double, height: Double,
-                         scale f: Double = 1, zoom: Double? = nil) -> [SceneLabel] {
+                         scale f: Double = 1, zoom: Double? = nil, atRest: Bool = false) -> [SceneLabel] {
         var out: [SceneLabel] = []
+        let covered = atRest ? keepClear.rects(width: width, height: height) : []
         for p in placed {
             let dx = p.anchorX * (f - 1) - left, dy = p.anchorY * (f - 1) - top
             let frame = ScreenRect(x: p.minX + dx, y: p.minY + dy, width: p.maxX - p.minX, height: p.maxY - p.minY)
             let dot = p.dot.map { ScreenPoint(x: $0.x * f - left, y: $0.y * f - top) }
             guard frame.maxX > 0, frame.minX < width, frame.maxY > 0, frame.minY < height else { continue }
+            if atRest {
+                var whole = frame
+                if let d = dot {  // a city's dot belongs to its name
+                    let r = placer.dotRadius
+                    let x0 = min(whole.minX, d.x - r), y0 = min(whole.minY, d.y - r)
+                    whole = ScreenRect(x: x0, y: y0, width: max(whole.maxX, d.x + r) - x0, height: max(whole.maxY, d.y + r) - y0)
+                }
+                guard whole.minX >= 0, whole.minY >= 0, whole.maxX <= width, whole.maxY <= height,
+                      !covered.contains(where: { $0.intersects(whole) }) else { continue }
+            }
             let alpha = zoom.flatMap { z in candidate(id: p.id)?.alpha(atZoom: z) } ?? p.alpha
             guard alpha > 0 else { continue }
             out.append(SceneLabel(id: p.id, text: p.text, kind: p.kind, frame: frame, dot: dot, alpha: alpha, angle: p.angle))

@@ -38,12 +38,18 @@ public struct MapLabelPlacement {
     public private(set) var unmeasured = 0
     /// Whether every candidate has been tried.
     public var isDone: Bool { next >= order.count }
+    /// Whether the placement is for a camera at rest: then a name is shown fully or not at all
+    /// (those at least `MapLabelCandidate.restingAlpha` into their fade, at full opacity), where
+    /// in motion names fade by zoom.
+    public let atRest: Bool
 
     /// Starts a placement of `index`'s candidates (and `overlay`'s, first) anchored in the region
     /// at `zoom`, keeping the `previous` labels anchored in it (see `MapLabelPlacer.place`).
     public init(placer: MapLabelPlacer, index: MapLabelIndex, overlay: MapLabelOverlay?, zoom: Double,
-                minX: Double, minY: Double, maxX: Double, maxY: Double, keeping previous: [PlacedMapLabel]) {
+                minX: Double, minY: Double, maxX: Double, maxY: Double, keeping previous: [PlacedMapLabel],
+                atRest: Bool = false) {
         self.placer = placer
+        self.atRest = atRest
         self.index = index
         self.zoom = zoom
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
@@ -85,7 +91,12 @@ public struct MapLabelPlacement {
         if !previous.isEmpty {
             let inRegion = Set(order.map { Self.key($0.id, $0.copy) })
             let r = placer.dotRadius
-            for p in previous where inRegion.contains(Self.key(p.id, p.copy)) {
+            for var p in previous where inRegion.contains(Self.key(p.id, p.copy)) {
+                // (At rest a name faint in the placement before is left out, the rest shown fully.)
+                if atRest {
+                    guard p.alpha >= MapLabelCandidate.restingAlpha else { continue }
+                    p.alpha = 1
+                }
                 var hit = Box(minX: p.minX, minY: p.minY, maxX: p.maxX, maxY: p.maxY)
                 if let d = p.dot { hit = hit.union(Box(minX: d.x - r, minY: d.y - r, maxX: d.x + r, maxY: d.y + r)) }
                 grid.insert(hit)
@@ -109,8 +120,12 @@ public struct MapLabelPlacement {
             next += 1
             if !kept.isEmpty, kept.contains(Self.key(e.id, e.copy)) { continue }
             let c = e.rank >= 0 ? overlayCandidates[e.rank] : index.candidates[e.id]
-            let alpha = c.alpha(atZoom: zoom)
+            var alpha = c.alpha(atZoom: zoom)
             guard alpha > 0 else { continue }
+            if atRest {
+                guard alpha >= MapLabelCandidate.restingAlpha else { continue }
+                alpha = 1
+            }
             let ax = (c.x + Double(e.copy)) * worldSize, ay = c.y * worldSize
             // (The overlay's names come with their text keys; a built-in river's is made here.)
             let textKey = c.kind.repeatsAlongLines ? (e.rank >= 0 ? overlayTextKeys[e.rank] : LineNameAnchors.key(c.text)) : 0

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A base-map label in a scene, in screen coordinates (drawn under bubbles and pins).
 public struct SceneLabel: Sendable, Equatable {
     /// The candidate's stable id.
@@ -62,12 +64,48 @@ extension Scene {
         for n in placeNames {
             mark(Box(minX: n.frame.minX, minY: n.frame.minY, maxX: n.frame.maxX, maxY: n.frame.maxY))
         }
+        dropNamesOfNearbyPins(into: &drop, bounds: bounds)
         guard drop.contains(true) else { return }
         var k = 0
         labels.removeAll { _ in
             defer { k += 1 }
             return drop[k]
         }
+    }
+}
+
+extension Scene {
+    /// How far (logical pixels) a data place's drawn name may be from a base-map name it shares
+    /// and still be taken for the same place ("London" the pin beside "London" the city).
+    public static let sameNameDistance = 200.0
+
+    /// Marks in `drop` the base-map names that a data place's name drawn near them repeats (case
+    /// and accents aside): the data names the place, so the base map's name yields instead of
+    /// naming it twice. (Only names drawn: a pin whose name is not shown leaves the base map's.)
+    fileprivate func dropNamesOfNearbyPins(into drop: inout [Bool], bounds: Box) {
+        guard !placeNames.isEmpty else { return }
+        let reach = Scene.sameNameDistance
+        var folded: [Int: String] = [:]
+        for n in placeNames {
+            let nx = n.frame.minX + n.frame.width / 2, ny = n.frame.minY + n.frame.height / 2
+            guard nx >= bounds.minX - reach, nx <= bounds.maxX + reach, ny >= bounds.minY - reach, ny <= bounds.maxY + reach
+            else { continue }
+            // The pin's place: the dot if the name has one, else the near edge of its box.
+            let px = n.dot?.x ?? nx, py = n.dot?.y ?? ny
+            var name: String?
+            for (i, l) in labels.enumerated() where !drop[i] {
+                let a = l.dot ?? ScreenPoint(x: l.frame.minX + l.frame.width / 2, y: l.frame.minY + l.frame.height / 2)
+                guard hypot(a.x - px, a.y - py) <= reach else { continue }
+                if name == nil { name = Scene.foldedName(n.text) }
+                if folded[i] == nil { folded[i] = Scene.foldedName(l.text) }
+                if folded[i] == name { drop[i] = true }
+            }
+        }
+    }
+
+    /// A name as compared between sources: one line, without case or accents.
+    static func foldedName(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }
 

@@ -245,9 +245,11 @@ public final class TileMapLayer: MapOverlay {
 
     /// The names of the vector tiles drawn over the view grown by `margin` on every side, for
     /// the label placer: where a tile (or a parent standing in for it) is drawn, its names replace
-    /// the built-in ones. Nil for raster sources, which bring no names.
+    /// the built-in ones. A raster source brings no names the placer can use, but its pictures
+    /// print their own (Toner, a topographic map): where its tiles are drawn the built-in names
+    /// give way all the same (an overlay of no names); nil while none is drawn.
     public func labelOverlay(for camera: Camera, margin: Double) -> MapLabelOverlay? {
-        guard style != nil else { return nil }
+        let isRaster = style == nil
         var grown = camera
         grown.viewportSize = ScreenSize(width: camera.viewportSize.width + 2 * margin,
                                         height: camera.viewportSize.height + 2 * margin)
@@ -264,7 +266,7 @@ public final class TileMapLayer: MapOverlay {
                     cache.contains(Key(tile: $0.tile, dark: isDark, scale: scale))
                 }.map { labelTile($0.tile) }
             }
-            guard let drawn, let labels = tileLabels[drawn] else { continue }
+            guard let drawn, let labels = isRaster ? [] : tileLabels[drawn] else { continue }
             // Past the file's deepest zoom the names are the ancestor's, and so is the area they
             // rule: its whole square, once. Why: with a box per display tile the area changed at
             // every zoom level and whenever a row of display tiles left the view, and each change
@@ -278,6 +280,7 @@ public final class TileMapLayer: MapOverlay {
             covered.append(UnitBox(minX: x0, minY: Double(ruled.y) / n, maxX: x0 + 1 / n, maxY: Double(ruled.y + 1) / n))
             if taken.insert(drawn).inserted { tiles.append((drawn, labels)) }
         }
+        if isRaster && covered.isEmpty { return nil }
         tiles.sort { ($0.tile.z, $0.tile.y, $0.tile.x) < ($1.tile.z, $1.tile.y, $1.tile.x) }
         covered.sort { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
         return labelBuilder.overlay(tiles: tiles, covered: covered)
