@@ -43,6 +43,10 @@ final class FilterGrammarTests: XCTestCase {
                        .compare(FilterField(name: "tsunami", column: 1), .equal, FilterLiteral(.bool(true), column: 11)))
         XCTAssertEqual(try parse("`marker-symbol` = 'x'").fieldNames, ["marker-symbol"])
         XCTAssertEqual(try parse("`and` = 1").fieldNames, ["and"])
+        // A bare word where a value belongs is a text.
+        XCTAssertEqual(try parse("type = earthquake"),
+                       .compare(FilterField(name: "type", column: 1), .equal, FilterLiteral(.text("earthquake"), column: 8)))
+        XCTAssertEqual(try parse("type in (quake, blast)").fieldNames, ["type"])
     }
 
     func testPrecedenceNotAndOr() throws {
@@ -76,7 +80,7 @@ final class FilterGrammarTests: XCTestCase {
         XCTAssertEqual(error("(mag >= 6")?.description, "column 10: the '(' at column 1 is never closed")
         XCTAssertEqual(error("mag >= 6)")?.description, "column 9: ')' without a matching '('")
         XCTAssertEqual(error("type = 'quake")?.description, "column 8: the quote ' opened here is never closed")
-        XCTAssertEqual(error("type = quake")?.column, 8)
+        XCTAssertEqual(error("type = 'quake' type")?.column, 16)
         XCTAssertEqual(error("mag ! 6")?.column, 5)
         XCTAssertEqual(error("mag 6")?.column, 5)
         XCTAssertEqual(error("mag >= 6 mag")?.column, 10)

@@ -69,7 +69,7 @@ public final class FilterEvaluator: @unchecked Sendable {
         case .contains(let f, let v):
             let c = try columnOrError(f)
             guard c.type == .text || c.type == .category else {
-                throw FilterError(column: f.column, message: "'\(f.name)' holds \(c.type.rawValue)s; 'contains' works on texts")
+                throw FilterError(column: f.column, message: "'\(f.name)' holds \(c.type.plural); 'contains' works on texts")
             }
             guard case .text(let needle) = v.value else {
                 throw FilterError(column: v.column, message: "'contains' needs a quoted text, found \(v.shown)")
@@ -106,7 +106,7 @@ public final class FilterEvaluator: @unchecked Sendable {
         default: break
         }
         let want = c.type == .date ? "a date like 2011-03-11 or 2011-03-11T05:46:24Z" : "a number"
-        throw FilterError(column: v.column, message: "'\(c.name)' holds \(c.type.rawValue)s: compare it with \(want), not \(v.shown)")
+        throw FilterError(column: v.column, message: "'\(c.name)' holds \(c.type.plural): compare it with \(want), not \(v.shown)")
     }
 
     private func text(_ v: FilterLiteral, for c: PropertyColumn) throws -> String {

@@ -11,7 +11,7 @@
 ///             | name ["not"] "contains" text   # place contains 'japan' (ignores case)
 ///             | name "is" ["not"] "null"       # a missing (or null) value
 /// comparison := "=" | "==" | "!=" | "<>" | "<" | "<=" | ">" | ">="
-/// value      := number | text | date | "true" | "false"
+/// value      := number | text | date | "true" | "false" | word   # a bare word is a text
 /// name       := a word (letters, digits, _ - . :, not starting with a digit) | `any text`
 /// text       := 'single' or "double" quoted; a doubled quote or a backslash escapes one
 /// date       := 2011-03-11 | 2011-03-11T05:46 | 2011-03-11T05:46:24.5Z | …+09:00 (UTC when no zone)

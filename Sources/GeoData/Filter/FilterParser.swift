@@ -139,7 +139,9 @@ struct FilterParser {
         case .keyword("true"): value = .bool(true)
         case .keyword("false"): value = .bool(false)
         case .name(let n):
-            throw fail("expected a value after \(token.shown), found the name '\(n)' (quote texts: '\(n)')")
+            // A bare word where a value belongs is a text (`type = earthquake`): properties are
+            // never compared with each other, so it can't mean anything else.
+            value = .text(n)
         case .end:
             throw fail("expected a value after \(token.shown)")
         default:

@@ -10,6 +10,9 @@ public enum PropertyType: String, Sendable, CaseIterable, Codable {
     case text
     /// true / false.
     case boolean
+
+    /// The type's name for several values, in messages ("holds numbers").
+    public var plural: String { self == .category ? "categories" : rawValue + "s" }
 }
 
 /// How numbers in a date property count time.
