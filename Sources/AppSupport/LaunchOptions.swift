@@ -38,6 +38,9 @@ public struct LaunchOptions: Equatable, Sendable {
     public var idProperty: String?
     /// Seconds of 1965–2016 earthquake time replayed per second by `--dataset live-earthquakes`.
     public var replayDaysPerSecond: Double?
+    /// Filters, time window, cluster-by and totals (`--where`, `--since`, `--until`, `--time`,
+    /// `--by`, `--total`, `--type`): the same engine as `clustermap clusters`.
+    public var filters = FilterSettings()
 
     public init() {}
 
@@ -71,7 +74,7 @@ public struct LaunchOptions: Equatable, Sendable {
         ("refresh", "SECONDS", "Reload a GeoJSON URL every SECONDS (default 60)"),
         ("id", "PROPERTY", "Property or CSV column that identifies a place while the data changes"),
         ("replay-speed", "DAYS", "Days of earthquakes per second for --dataset live-earthquakes (default 120)"),
-    ]
+    ] + FilterSettings.options
     /// Flags without a value.
     public static let flagOptions: [(name: String, help: String)] = [
         ("reduce-motion", "Never animate the camera (jump instead of flying)"),
@@ -157,6 +160,8 @@ public struct LaunchOptions: Equatable, Sendable {
                     throw ParseError(message: "invalid --tile-timeout '\(v)': expected seconds from 0 to 600")
                 }
                 o.tileTimeout = t
+            case _ where FilterSettings.options.contains(where: { $0.name == name }):
+                do { _ = try o.filters.set(name, try take()) } catch let e as FilterSettingsError { throw ParseError(message: e.description) }
             default:
                 throw ParseError(message: "unknown option '\(args[i])' (see --help)")
             }

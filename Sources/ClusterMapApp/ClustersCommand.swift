@@ -4,7 +4,8 @@ import GeoData
 
 // `clustermap clusters FILE|- --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
 //  [--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--leaves]
-//  [--lat COLUMN --lon COLUMN]`
+//  [--lat COLUMN --lon COLUMN] [--where EXPR]… [--since DATE] [--until DATE] [--time PROPERTY]
+//  [--by PROPERTY] [--total KIND:PROPERTY] [--type PROPERTY=TYPE]` (filters: ClustersCommand+Filter.swift)
 //
 // Headless: prints the clusters and points of one box and zoom as a GeoJSON FeatureCollection.
 // Ids: a point's id is the 0-based position of its feature (or CSV row) in the file, null
@@ -31,9 +32,12 @@ struct ClustersCommandOptions {
     /// CSV coordinate columns, as the window's `--lat` / `--lon`.
     var latitudeColumn: String?
     var longitudeColumn: String?
+    /// --where, --since, --until, --time, --by, --total, --type.
+    var filters = FilterSettings()
 
     static let usage = "usage: clustermap clusters FILE|- --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid] "
         + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--leaves] [--lat COLUMN --lon COLUMN]"
+        + " [--where EXPR]… [--since DATE] [--until DATE] [--time PROPERTY] [--by PROPERTY] [--total KIND:PROPERTY] [--type PROPERTY=TYPE]"
 
     /// Parses the arguments after `clusters`.
     static func parse(_ args: [String]) throws -> ClustersCommandOptions {
@@ -93,6 +97,12 @@ struct ClustersCommandOptions {
             case "--lat": o.latitudeColumn = try value(a)
             case "--lon": o.longitudeColumn = try value(a)
             case "-h", "--help": throw ClustersCommandError(message: usage, status: 0)
+            case _ where a.hasPrefix("--") && FilterSettings.options.contains(where: { $0.name == a.dropFirst(2) }):
+                do {
+                    _ = try o.filters.set(String(a.dropFirst(2)), try value(a))
+                } catch let e as FilterSettingsError {
+                    throw bad(e.description)
+                }
             default:
                 // A lone "-" is standard input.
                 if a.hasPrefix("-") && a.count > 1 { throw bad("unknown option \(a)") }
@@ -203,7 +213,7 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
         }
     }
 
-    let index: any PointClusterer
+    let method: ClusteringMethod
     if o.algorithm == "grid" {
         var g = GridClusterer.Options()
         if let r = o.radius { g.cellSize = { _ in r } }
@@ -211,7 +221,7 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
         if let v = o.maxZoom { g.maxZoom = v }
         if let v = o.minPoints { g.minCountForClustering = v }
         if let lo = o.minZoom, o.maxZoom == nil, lo > g.maxZoom { g.maxZoom = lo }
-        index = GridClusterer(points: input, options: g)
+        method = .grid(g)
     } else {
         var h = HierarchicalClusterer.Options()
         if let v = o.radius { h.radius = v }
@@ -220,8 +230,10 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
         if let v = o.maxZoom { h.maxZoom = v }
         if let v = o.minPoints { h.minPoints = v }
         if let lo = o.minZoom, o.maxZoom == nil, lo > h.maxZoom { h.maxZoom = lo }
-        index = HierarchicalClusterer(points: input, options: h)
+        method = .hierarchical(h)
     }
+    let filter = try ClustersFilter.make(o, set: set, pointOfInput: pointOfInput)
+    let index = filter?.index(points: input, method: method) ?? method.build(points: input)
 
     out.write("{\"type\":\"FeatureCollection\",\"features\":[")
     var first = true
@@ -243,6 +255,7 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
                 let leaves = index.leaves(of: id, limit: .max, offset: 0).map { positionOfInput[$0] }.sorted()
                 props += ",\"leaves\":[" + leaves.map(String.init).joined(separator: ",") + "]"
             }
+            if let filter { props += filter.clusterProperties(item, index: index) }
             out.write("{\"type\":\"Feature\",\"id\":\(id.rawValue),\"properties\":{\(props)},\(geometry)}")
         }
     }

@@ -10,6 +10,7 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
                               [--tiles FILE.mbtiles|FILE.pmtiles [--at LAT,LON]]
        clustermap-bench basemap
        clustermap-bench update [--points N] [--changes K] [--runs R]
+       clustermap-bench filter [--points N] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
        clustermap-bench gdal UNIFORM.geojson DIR
 """
@@ -20,6 +21,7 @@ case "points": runPointsCommand(Array(arguments.dropFirst()))
 case "generate": runGenerateCommand(Array(arguments.dropFirst()))
 case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
 case "update": runUpdateBenchmark(Array(arguments.dropFirst()))
+case "filter": runFilterBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
 case "tiles": runTileBenchmark(Array(arguments.dropFirst()))
 case "gdal": runGDALBenchmark(Array(arguments.dropFirst()))

@@ -1,0 +1,36 @@
+/// What a bubble totals of its places: a numeric property's sum, mean, minimum or maximum, or
+/// the most common value of a category.
+public enum ClusterTotal: String, Sendable, CaseIterable, Codable {
+    case sum, mean
+    case minimum = "min"
+    case maximum = "max"
+    case mostCommon = "most-common"
+
+    /// Whether the total reads a category (else a number).
+    public var readsCategory: Bool { self == .mostCommon }
+
+    /// The total from an item's aggregates (numbers), nil when no member has a value.
+    /// `mostCommon` gives the category number (as a Double).
+    public func value(of a: ClusterAggregates) -> Double? {
+        switch self {
+        case .sum: return a.valueCount > 0 ? a.sum : nil
+        case .mean: return a.mean
+        case .minimum: return a.minimum
+        case .maximum: return a.maximum
+        case .mostCommon: return a.dominantCategory.map(Double.init)
+        }
+    }
+
+    /// The total abbreviated like counts (`1.2k`, `15k`, `1.2M`; small values with up to two
+    /// decimals), for the bubble.
+    public static func abbreviated(_ v: Double) -> String {
+        guard v.isFinite else { return "–" }
+        let sign = v < 0 ? "-" : ""
+        let a = abs(v)
+        if a >= 1000, a < 1e15 { return sign + abbreviatedCount(Int(a.rounded())) }
+        if a == a.rounded() { return sign + String(Int(a)) }
+        var s = String(Double((a * 100).rounded()) / 100)
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return sign + s
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// Clusters of only some of the input points — a filter's selection — optionally kept apart by
+/// group ("cluster by" a category: each group is clustered on its own, so no bubble mixes two).
+///
+/// Exact by construction: each group's index is a fresh build of exactly that group's chosen
+/// points (in input order), so its clusters are those of a fresh build of the passing points.
+/// The build costs what a build of the chosen points costs (plus a pass over the selection's
+/// words), not what the whole input costs; groups build in parallel.
+///
+/// Queries speak the input's indices: a point item's index, `leaves(of:)` and aggregates are
+/// those of the whole input. Cluster ids are `inputCount + (group << 40) + inner`, where
+/// `inner` is the group index's own id less its point count: apart from every point index and
+/// unique across groups.
+public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
+    /// One group's points and index.
+    struct Group {
+        /// Input indices of the group's chosen points, ascending (the inner index's points).
+        let members: [Int32]
+        let index: any PointClusterer
+    }
+
+    public let inputCount: Int
+    public let minZoom: Int
+    public let maxZoom: Int
+    /// Input points that are not in any group's index (not chosen, or invalid coordinates).
+    public let skippedCount: Int
+    /// The group number of each group (the `groups` value its points carry), in group order.
+    public let groupValues: [Int32]
+    let groups: [Group]
+    /// For each input point: its group's position in `groups` (−1: not chosen).
+    let groupOfPoint: [Int32]
+
+    static let groupShift = 40
+
+    /// Indexes the chosen points of `points` (all when `selection` is nil), one index per
+    /// distinct value of `groups` (empty: one group); `categories` and `values` (empty or one
+    /// per input point) are aggregated into clusters as by the plain clusterers.
+    /// - Complexity: a build of the chosen points, plus O(*n*/64) for the selection.
+    public init(points: [GeoCoordinate], selection: PointSelection? = nil, groups groupOfInput: [Int32] = [],
+                categories: [Int32] = [], values: [Double] = [], method: ClusteringMethod) {
+        precondition(selection == nil || selection!.count == points.count, "one selection bit per point")
+        precondition(groupOfInput.isEmpty || groupOfInput.count == points.count, "one group per point (or none)")
+        let n = points.count
+        inputCount = n
+        // Members per group, in input order.
+        var position: [Int32: Int] = [:]
+        var values_: [Int32] = []
+        var members: [[Int32]] = []
+        var groupOf = [Int32](repeating: -1, count: n)
+        func add(_ i: Int) {
+            let g = groupOfInput.isEmpty ? 0 : groupOfInput[i]
+            let p: Int
+            if let found = position[g] {
+                p = found
+            } else {
+                p = members.count
+                position[g] = p
+                values_.append(g)
+                members.append([])
+            }
+            members[p].append(Int32(i))
+            groupOf[i] = Int32(p)
+        }
+        if let selection {
+            selection.forEachChosen(add)
+        } else {
+            for i in 0..<n { add(i) }
+        }
+        // Groups in ascending group value, so that ids don't depend on which came first.
+        let order = values_.indices.sorted { values_[$0] < values_[$1] }
+        var rank = [Int32](repeating: 0, count: order.count)
+        for (r, p) in order.enumerated() { rank[p] = Int32(r) }
+        for i in 0..<n where groupOf[i] >= 0 { groupOf[i] = rank[Int(groupOf[i])] }
+        let sortedMembers = order.map { members[$0] }
+        groupValues = order.map { values_[$0] }
+        groupOfPoint = groupOf
+
+        // Build each group's index (in parallel: the largest first).
+        let built = BuiltIndexes(count: sortedMembers.count)
+        let byCost = sortedMembers.indices.sorted { sortedMembers[$0].count > sortedMembers[$1].count }
+        DispatchQueue.concurrentPerform(iterations: byCost.count) { k in
+            let g = byCost[k]
+            let m = sortedMembers[g]
+            let sub = m.map { points[Int($0)] }
+            let cats = categories.isEmpty ? [] : m.map { categories[Int($0)] }
+            let vals = values.isEmpty ? [] : m.map { values[Int($0)] }
+            let index = method.build(points: sub, categories: cats, values: vals)
+            built.set(g, index)
+        }
+        groups = zip(sortedMembers, built.indexes).map { Group(members: $0, index: $1!) }
+        let sample = groups.first?.index ?? method.build(points: [])
+        minZoom = sample.minZoom
+        maxZoom = sample.maxZoom
+        skippedCount = n - groups.reduce(0) { $0 + $1.index.inputCount - $1.index.skippedCount }
+    }
+
+    /// How many points are in the indexes (chosen, with valid coordinates).
+    public var indexedCount: Int { inputCount - skippedCount }
+
+    // MARK: - Id and item translation
+
+    @inline(__always) func outer(_ id: ClusterID, group g: Int) -> ClusterID {
+        ClusterID(rawValue: inputCount + (g << Self.groupShift) + id.rawValue - groups[g].members.count)
+    }
+
+    /// The group and inner id of an outer cluster id, nil when it can't be one.
+    func inner(_ id: ClusterID) -> (group: Int, id: ClusterID)? {
+        let v = id.rawValue - inputCount
+        guard v > 0 else { return nil }
+        let g = v >> Self.groupShift
+        guard g < groups.count else { return nil }
+        return (g, ClusterID(rawValue: (v & ((1 << Self.groupShift) - 1)) + groups[g].members.count))
+    }
+
+    @inline(__always) func outer(_ item: ClusterItem, group g: Int) -> ClusterItem {
+        switch item.kind {
+        case .point(let j):
+            return ClusterItem(kind: .point(Int(groups[g].members[j])), coordinate: item.coordinate, count: 1)
+        case .cluster(let id):
+            return ClusterItem(kind: .cluster(outer(id, group: g)), coordinate: item.coordinate, count: item.count)
+        }
+    }
+
+    /// The group and inner index of an input point, nil when it is not indexed.
+    func innerPoint(_ i: Int) -> (group: Int, index: Int)? {
+        guard i >= 0 && i < inputCount, groupOfPoint[i] >= 0 else { return nil }
+        let g = Int(groupOfPoint[i])
+        let m = groups[g].members
+        var lo = 0, hi = m.count
+        let target = Int32(i)
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if m[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < m.count && m[lo] == target ? (g, lo) : nil
+    }
+
+    // MARK: - PointClusterer
+
+    public func clusters(in bounds: GeoBounds, zoom: Double, into buffer: inout [ClusterItem]) {
+        buffer.removeAll(keepingCapacity: true)
+        var scratch: [ClusterItem] = []
+        for g in groups.indices {
+            groups[g].index.clusters(in: bounds, zoom: zoom, into: &scratch)
+            for item in scratch { buffer.append(outer(item, group: g)) }
+        }
+    }
+
+    public func children(of cluster: ClusterID) -> [ClusterItem] {
+        guard let (g, id) = inner(cluster) else { return [] }
+        return groups[g].index.children(of: id).map { outer($0, group: g) }
+    }
+
+    public func leaves(of cluster: ClusterID, limit: Int = .max, offset: Int = 0) -> [Int] {
+        guard let (g, id) = inner(cluster) else { return [] }
+        return groups[g].index.leaves(of: id, limit: limit, offset: offset).map { Int(groups[g].members[$0]) }
+    }
+
+    public func expansionZoom(of cluster: ClusterID) -> Int? {
+        guard let (g, id) = inner(cluster) else { return nil }
+        return groups[g].index.expansionZoom(of: id)
+    }
+
+    public func item(for cluster: ClusterID) -> ClusterItem? {
+        guard let (g, id) = inner(cluster) else { return nil }
+        return groups[g].index.item(for: id).map { outer($0, group: g) }
+    }
+
+    public func aggregates(of item: ClusterItem) -> ClusterAggregates {
+        switch item.kind {
+        case .point(let i):
+            guard let (g, j) = innerPoint(i) else { return ClusterAggregates(count: 0) }
+            let index = groups[g].index
+            return index.aggregates(of: ClusterItem(kind: .point(j), coordinate: item.coordinate, count: 1))
+        case .cluster(let id):
+            guard let (g, inner) = inner(id), let innerItem = groups[g].index.item(for: inner) else {
+                return ClusterAggregates(count: 0)
+            }
+            return groups[g].index.aggregates(of: innerItem)
+        }
+    }
+
+    /// The group value of an item (the `groups` value of its points), nil for an unknown item.
+    public func groupValue(of item: ClusterItem) -> Int32? {
+        switch item.kind {
+        case .point(let i): return innerPoint(i).map { groupValues[$0.group] }
+        case .cluster(let id): return inner(id).map { groupValues[$0.group] }
+        }
+    }
+}
+
+/// Indexes built on worker threads, collected under a lock.
+private final class BuiltIndexes: @unchecked Sendable {
+    private(set) var indexes: [(any PointClusterer)?]
+    private let lock = NSLock()
+
+    init(count: Int) { indexes = Array(repeating: nil, count: count) }
+
+    func set(_ k: Int, _ index: any PointClusterer) {
+        lock.lock()
+        indexes[k] = index
+        lock.unlock()
+    }
+}

@@ -1,0 +1,104 @@
+import ClusterCore
+import Foundation
+import GeoData
+
+// `clustermap-bench filter [--points N] [--runs R]` (SPEC §8: a filter change at 1M points —
+// touching ≤ 1 % of the points: next frame ≤ 50 ms; any change: ≤ 250 ms; at 10M ≤ 2.5 s).
+
+/// N uniform random places with a number (`mag`, 0–10), a category (`type`, 8 values) and a
+/// date (`time`, one year); times, per filter: evaluating the expression over the columns, the
+/// exact re-clustering (a fresh hierarchical build of the passing places) and a frame's query.
+/// Prints one JSON line with the medians (ms).
+func runFilterBenchmark(_ args: [String]) {
+    var n = 1_000_000, runs = 3
+    var i = 0
+    while i < args.count {
+        guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
+        switch args[i] {
+        case "--points": n = v
+        case "--runs": runs = v
+        default: benchFail("unexpected argument \(args[i])")
+        }
+        i += 2
+    }
+    var random = SeededRandom(seed: 29)
+    let points = (0..<n).map { _ in GeoCoordinate(latitude: random.uniform(-85, 85), longitude: random.uniform(-180, 180)) }
+    let kinds = ["quake", "blast", "slide", "storm", "flood", "fire", "ice", "other"]
+    let tableStart = monotonicSeconds()
+    let table = PropertyTable(count: n, values: [
+        ("mag", (0..<n).map { _ in .number((random.uniform(0, 10) * 100).rounded() / 100) }),
+        ("type", (0..<n).map { _ in .string(kinds[Int(random.next() % 8)]) }),
+        ("time", (0..<n).map { _ in .number(1_293_840_000 + (random.uniform(0, 365 * 86400)).rounded()) }),
+    ])
+    let evaluator = FilterEvaluator(table: table)
+    for name in ["mag", "type", "time"] { _ = evaluator.column(name) }
+    let tableMs = (monotonicSeconds() - tableStart) * 1000
+    let method = ClusteringMethod.hierarchical(HierarchicalClusterer.Options())
+
+    var buffer: [ClusterItem] = []
+    func frameQuery(_ index: any PointClusterer) {
+        for z in [2.0, 6, 10, 14] {
+            let c = GeoCoordinate(latitude: random.uniform(-60, 60), longitude: random.uniform(-170, 170))
+            let world = 256 * pow(2, z)
+            let halfW = 680 / world * 360, halfH = min(85, 440 / world * 180)
+            index.clusters(in: GeoBounds(west: c.longitude - halfW, south: max(-85, c.latitude - halfH),
+                                         east: c.longitude + halfW, north: min(85, c.latitude + halfH)),
+                           zoom: z, into: &buffer)
+        }
+    }
+    /// Evaluate + build + frame for one expression: (evaluate ms, total ms, passing count).
+    func filtered(_ text: String) -> (Double, Double, Int) {
+        let t0 = monotonicSeconds()
+        guard let selection = try? evaluator.selection(for: text) else { benchFail("bad filter \(text)") }
+        let t1 = monotonicSeconds()
+        let index = SubsetClusterer(points: points, selection: selection, method: method)
+        frameQuery(index)
+        let t2 = monotonicSeconds()
+        return ((t1 - t0) * 1000, (t2 - t0) * 1000, selection.chosenCount)
+    }
+    let filters: [(key: String, text: String)] = [
+        ("small", "mag >= 9.9"),                              // ~1 % pass
+        ("half", "mag >= 5"),                                 // ~50 %
+        ("most", "mag >= 0.5 and type != 'other'"),           // ~83 %
+        ("window", "time >= 2011-03-01 and time < 2011-03-08"),  // a week of a year
+        ("categories", "type in ('quake', 'storm', 'fire')"),  // 3 of 8
+    ]
+    var evaluateMs: [String: [Double]] = [:], totalMs: [String: [Double]] = [:], passing: [String: Int] = [:]
+    // A change that adds or removes ≤ 1 % of the points: the range's lower end moved by 0.1.
+    var changeMs: [Double] = []
+    var liveRemoveMs: [Double] = []
+    for run in 0..<runs {
+        for f in filters {
+            let (e, t, p) = filtered(f.text)
+            evaluateMs[f.key, default: []].append(e)
+            totalMs[f.key, default: []].append(t)
+            passing[f.key] = p
+        }
+        // The ≤ 1 % change, exact: re-evaluate and rebuild the passing points.
+        let (_, t, _) = filtered(run % 2 == 0 ? "mag >= 5.1" : "mag >= 4.9")
+        changeMs.append(t)
+        // The live index's cost for the same change (remove ~1 % from a 50 % index), for comparison.
+        if run == 0 {
+            guard let before = try? evaluator.selection(for: "mag >= 5"), let after = try? evaluator.selection(for: "mag >= 5.1") else { continue }
+            let chosen = before.chosenIndices
+            let live = LiveClusterIndex(points: chosen.map { points[$0] })
+            var position = [Int32](repeating: -1, count: n)
+            for (k, p) in chosen.enumerated() { position[p] = Int32(k) }
+            let removed = after.difference(before).removed.map { Int(position[$0]) }
+            let t0 = monotonicSeconds()
+            _ = live.remove(contentsOf: removed)
+            frameQuery(live)
+            liveRemoveMs.append((monotonicSeconds() - t0) * 1000)
+        }
+    }
+    func median(_ v: [Double]) -> String { fixed(v.sorted()[v.count / 2], digits: 1) }
+    var line = "{\"bench\":\"filter\",\"points\":\(n),\"runs\":\(runs),\"columns_ms\":\(fixed(tableMs))"
+    for f in filters {
+        line += ",\"\(f.key)_passing\":\(passing[f.key]!),\"\(f.key)_evaluate_ms\":\(median(evaluateMs[f.key]!))"
+            + ",\"\(f.key)_then_frame_ms\":\(median(totalMs[f.key]!))"
+    }
+    line += ",\"change_1pct_then_frame_ms\":\(median(changeMs))"
+    if !liveRemoveMs.isEmpty { line += ",\"live_remove_1pct_then_frame_ms\":\(median(liveRemoveMs))" }
+    line += ",\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}"
+    print(line)
+}

@@ -1,0 +1,116 @@
+/// Reads dates and date-times written as ISO 8601 text (`2011-03-11`, `2011-03-11T05:46:24Z`,
+/// `2011-03-11 05:46:24.5+09:00`) as seconds since 1970-01-01 UTC. Without a zone the time is
+/// taken as UTC (data files rarely say, and a filter must mean the same on every machine).
+public enum DateText {
+    /// Seconds since 1970 UTC, or nil when `text` is not an ISO 8601 date or date-time.
+    public static func seconds(_ text: String) -> Double? {
+        var utf8 = Array(text.utf8)
+        // Trim surrounding spaces (CSV cells).
+        while let last = utf8.last, last == 32 { utf8.removeLast() }
+        let start = utf8.firstIndex(where: { $0 != 32 }) ?? utf8.count
+        return utf8.withUnsafeBufferPointer { seconds($0, from: start).map { $0.value } }
+    }
+
+    /// Parses from `start`; returns the value and where it ended (the whole rest must be used
+    /// unless `partial`).
+    static func seconds(_ b: UnsafeBufferPointer<UInt8>, from start: Int, partial: Bool = false) -> (value: Double, end: Int)? {
+        var i = start
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= b.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let c = b[i + k]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            i += n
+            return v
+        }
+        func take(_ c: UInt8) -> Bool {
+            if i < b.count && b[i] == c { i += 1; return true }
+            return false
+        }
+        guard let year = digits(4), take(45), let month = digits(2), take(45), let day = digits(2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var value = Double(daysFromCivil(year: year, month: month, day: day)) * 86400
+        if i < b.count && (b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 32) {
+            let mark = i
+            i += 1
+            if let hour = digits(2), take(58), let minute = digits(2), hour <= 24, minute < 60 {
+                value += Double(hour * 3600 + minute * 60)
+                if take(58) {
+                    guard let second = digits(2), second <= 60 else { return nil }
+                    value += Double(second)
+                    if i < b.count && (b[i] == 46 || b[i] == 44) {  // fraction
+                        i += 1
+                        var scale = 0.1, fraction = 0.0, any = false
+                        while i < b.count, b[i] >= 48, b[i] <= 57 {
+                            fraction += Double(b[i] - 48) * scale
+                            scale /= 10
+                            i += 1
+                            any = true
+                        }
+                        guard any else { return nil }
+                        value += fraction
+                    }
+                }
+                if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
+                } else if i < b.count && (b[i] == 43 || b[i] == 45) {
+                    let sign = b[i] == 43 ? 1.0 : -1.0
+                    i += 1
+                    guard let hh = digits(2) else { return nil }
+                    _ = take(58)
+                    let mm = digits(2) ?? 0
+                    value -= sign * Double(hh * 3600 + mm * 60)
+                }
+            } else if partial {
+                i = mark
+            } else {
+                return nil
+            }
+        }
+        guard partial || i == b.count else { return nil }
+        return (value, i)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// `seconds` as ISO 8601 text in UTC (`2011-03-11T05:46:24Z`; a whole day as `2011-03-11`).
+    public static func text(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "" }
+        let whole = Int((seconds).rounded(.down))
+        var days = whole / 86400, rest = whole % 86400
+        if rest < 0 { rest += 86400; days -= 1 }
+        // civil from days (Hinnant).
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let date = "\(y)-\(two(m))-\(two(d))"
+        if rest == 0 && seconds == Double(whole) { return date }
+        return date + "T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
+    }
+}

@@ -1,0 +1,54 @@
+/// One property's values for every place, as found (before a type is chosen): per place a kind,
+/// a number (numbers and booleans) and a text code into a pool of distinct texts. Typing a
+/// column then works on the distinct texts once, not on every place.
+struct RawPropertyColumn: Sendable {
+    enum Kind: UInt8 { case missing = 0, number, text, bool, nested }
+
+    var kinds: [UInt8]
+    var numbers: [Double]
+    /// Index into `texts` for text (and nested) values, −1 otherwise.
+    var codes: [Int32]
+    /// Distinct texts in order of first appearance, and how many places hold each.
+    var texts: [String] = []
+    var textCounts: [Int] = []
+    private var codeByText: [String: Int32] = [:]
+
+    init(count: Int) {
+        kinds = [UInt8](repeating: Kind.missing.rawValue, count: count)
+        numbers = [Double](repeating: .nan, count: count)
+        codes = [Int32](repeating: -1, count: count)
+    }
+
+    /// Sets place `i`'s value.
+    mutating func set(_ i: Int, _ value: PropertyValue) {
+        switch value {
+        case .null: kinds[i] = Kind.missing.rawValue
+        case .number(let d):
+            kinds[i] = Kind.number.rawValue
+            numbers[i] = d
+        case .bool(let b):
+            kinds[i] = Kind.bool.rawValue
+            numbers[i] = b ? 1 : 0
+        case .string(let s):
+            kinds[i] = Kind.text.rawValue
+            codes[i] = code(s)
+        case .json(let s):
+            kinds[i] = Kind.nested.rawValue
+            codes[i] = code(s)
+        }
+    }
+
+    private mutating func code(_ s: String) -> Int32 {
+        if let c = codeByText[s] {
+            textCounts[Int(c)] += 1
+            return c
+        }
+        let c = Int32(texts.count)
+        texts.append(s)
+        textCounts.append(1)
+        codeByText[s] = c
+        return c
+    }
+
+    var count: Int { kinds.count }
+}
