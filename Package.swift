@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib", "CDeflate"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
-        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite"]),
+        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite", "CDeflate"]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),

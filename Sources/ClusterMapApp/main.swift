@@ -17,6 +17,8 @@ func failUsage(_ message: String) -> Never {
 switch argv.dropFirst().first {
 case "clusters":
     exit(runClustersCommand(Array(argv.dropFirst(2))))
+case "tiles":
+    exit(runTilesCommand(Array(argv.dropFirst(2))))
 case "render":
     do {
         let options = try LaunchOptions.parse(Array(argv.dropFirst(2)), mode: .render)
