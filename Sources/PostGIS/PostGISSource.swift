@@ -49,9 +49,10 @@ public final class PostGISSource: @unchecked Sendable {
             if count <= options.fetchLimit {
                 result = try fetchedClusters(in: bounds, padded: padded, zoom: zoom, options: options, sql: sql)
             } else {
+                // The grid algorithm's cells (same cell size as `clusters --algorithm grid`, so a
+                // pyramid built for the grid serves these views too).
                 var grid = options
                 grid.gridMaxZoom = options.hierarchical.maxZoom
-                grid.cellSize = 2 * options.hierarchical.radius * 256 / options.hierarchical.extent
                 result = try gridClusters(in: bounds, zoom: zoom, options: grid, sql: sql)
             }
         }
