@@ -20,6 +20,8 @@ case "clusters" where argv.dropFirst(2).contains(where: PostGISAddress.looksLike
     exit(runPostGISClustersCommand(Array(argv.dropFirst(2))))
 case "clusters":
     exit(runClustersCommand(Array(argv.dropFirst(2))))
+case "pyramid":
+    exit(runPyramidCommand(Array(argv.dropFirst(2))))
 case "tiles":
     exit(runTilesCommand(Array(argv.dropFirst(2))))
 case "render":

@@ -28,6 +28,10 @@ extension PostGISSource {
         }
         let (cu, width) = Self.gridCell(zoom: z, options: o)
         var cellCount = 0
+        // The pyramid serves unfiltered views of the cells it was built for.
+        let pyramid = self.pyramid.flatMap {
+            $0.cellSize == o.cellSize && z <= $0.maxZoom && o.conditions.isEmpty && o.total == nil && o.minCountForClustering <= 2 ? $0 : nil
+        }
         try forEachBox(bounds) { w, s, e, n in
             let minX = WebMercator.x(longitude: w), maxX = WebMercator.x(longitude: e)
             let minY = WebMercator.y(latitude: n), maxY = WebMercator.y(latitude: s)
@@ -41,7 +45,8 @@ extension PostGISSource {
             let north = iy0 == 0 ? 90 : min(90, WebMercator.latitude(y: Double(iy0) * cu) + eps)
             let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
             let cellParams = ["\(cu)", "\(width)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]
-            let r = try connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams)
+            let r = try pyramid.map { try connection.query($0.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]) }
+                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams)
             cellCount += r.rowCount
             func inView(_ x: Double, _ y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
             var fewIX: [String] = [], fewIY: [String] = []
@@ -76,7 +81,8 @@ extension PostGISSource {
                 }
             }
         }
-        return PostGISViewResult(items: items, method: .aggregated(cells: cellCount), seconds: 0)
+        return PostGISViewResult(items: items, method: pyramid == nil ? .aggregated(cells: cellCount) : .pyramid(cells: cellCount),
+                                 seconds: 0)
     }
 
     /// A lone point from a row (columns lon, lat, t, id unless told otherwise).

@@ -9,6 +9,8 @@ public final class PostGISSource: @unchecked Sendable {
     /// The table as discovered.
     public let table: PostGISTable
     let connection: PostgresConnection
+    /// The table's pyramid, when one was built (used for unfiltered grid views it fits).
+    public internal(set) var pyramid: PostGISPyramid?
 
     /// Connects and finds the table's geometry column; `statementTimeoutMilliseconds` > 0 makes the
     /// server stop longer queries.
@@ -17,6 +19,7 @@ public final class PostGISSource: @unchecked Sendable {
         connection = try PostgresConnection(uri: address.connectionURI, password: password)
         if statementTimeoutMilliseconds > 0 { try connection.setStatementTimeout(milliseconds: statementTimeoutMilliseconds) }
         table = try PostGISTable.discover(address, on: connection)
+        pyramid = try PostGISPyramid.find(for: table, schema: table.schema, name: address.table, on: connection)
     }
 
     /// Stops the query in flight (a superseded view); it throws `PostGISError.cancelled`.

@@ -40,6 +40,9 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         conn = c
         cancelHandle = PQgetCancel(c)
+        // Server notices ("table … does not exist, skipping") are not errors: libpq would print
+        // them to stderr.
+        PQsetNoticeProcessor(c, { _, _ in }, nil)
     }
 
     deinit {

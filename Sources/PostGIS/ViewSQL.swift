@@ -61,7 +61,8 @@ struct ViewSQL {
         let cells = "SELECT lon, lat, x, y, t, id, "
             + "(CASE WHEN x > 0 THEN LEAST(floor(x / \(cu)), \(width) - 1) ELSE 0 END)::int8 AS ix, "
             + "(CASE WHEN y > 0 THEN floor(y / \(cu)) ELSE 0 END)::int8 AS iy FROM (\(rows)) r"
-        return "SELECT ix, iy, count(*), sum(x), sum(y), min(lon), min(lat), min(id), sum(t), min(t), max(t) "
+        return "SELECT ix, iy, count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon, min(lat) AS lat, min(id) AS id, "
+            + "sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax "
             + "FROM (\(cells)) c WHERE ix BETWEEN $\(p + 2)::int8 AND $\(p + 3)::int8 AND iy BETWEEN $\(p + 4)::int8 AND $\(p + 5)::int8 "
             + "GROUP BY ix, iy"
     }

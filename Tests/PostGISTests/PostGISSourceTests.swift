@@ -233,3 +233,50 @@ struct SplitMix {
     }
     mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53) }
 }
+
+/// The pyramid: built by SQL, used automatically for the views it fits, equal to the grid clusterer
+/// (and so to the server's direct GROUP BY), refreshed by building again.
+final class PostGISPyramidTests: XCTestCase {
+    func testPyramidViewsEqualTheGridClustererAndRefresh() throws {
+        let s = try TestPostgres()
+        var points = PostGISSourceTests.makePoints()
+        try loadPoints(points, into: "big", on: s.connect())
+        let src = try PostGISSource(address: s.address("big"))
+        XCTAssertNil(src.pyramid)
+        let cells = try PostGISPyramid.build(for: src, maxZoom: 16)
+        XCTAssertEqual(cells.count, 17)
+        XCTAssertEqual(src.pyramid?.maxZoom, 16)
+        // A new source finds it.
+        let again = try PostGISSource(address: s.address("big"))
+        XCTAssertEqual(again.pyramid, src.pyramid)
+        var o = PostGISViewOptions()
+        o.algorithm = .grid
+        func check(_ n: Int) throws {
+            let grid = GridClusterer(points: points.map { GeoCoordinate(latitude: $0.lat, longitude: $0.lon) })
+            for box in PostGISSourceTests.boxes {
+                for z in 0...16 {
+                    let got = try again.clusters(in: box, zoom: Double(z), options: o)
+                    guard case .pyramid = got.method else { return XCTFail("zoom \(z): \(got.method)") }
+                    let expected = grid.clusters(in: box, zoom: Double(z))
+                    XCTAssertEqual(got.items.map(\.count).sorted(), expected.map(\.count).sorted(), "zoom \(z) box \(box)")
+                    let a = got.items.filter(\.isCluster).map { [$0.coordinate.longitude, $0.coordinate.latitude] }.sorted { $0.lexicographicallyPrecedes($1) }
+                    let b = expected.filter(\.isCluster).map { [$0.coordinate.longitude, $0.coordinate.latitude] }.sorted { $0.lexicographicallyPrecedes($1) }
+                    XCTAssertEqual(a.count, b.count)
+                    for (p, q) in zip(a, b) { XCTAssertEqual(p[0], q[0], accuracy: 1e-9); XCTAssertEqual(p[1], q[1], accuracy: 1e-9) }
+                }
+            }
+            XCTAssertEqual(try again.clusters(in: .world, zoom: 3, options: o).items.map(\.count).reduce(0, +), n)
+        }
+        try check(points.count)
+        // Filtered views don't use it.
+        o.conditions = [PostGISCondition(column: "kind", op: .equal, value: "a")]
+        guard case .aggregated = try again.clusters(in: .world, zoom: 3, options: o).method else { return XCTFail("filtered view used the pyramid") }
+        o.conditions = []
+        // New rows: the pyramid is stale until built again, then right.
+        _ = try s.connect().query("INSERT INTO big (geom, mag, kind) VALUES (ST_SetSRID(ST_MakePoint(5, 5), 4326), 1, 'new')")
+        points.append((lon: 5, lat: 5, mag: 1, kind: "new"))
+        XCTAssertEqual(try again.clusters(in: .world, zoom: 3, options: o).items.map(\.count).reduce(0, +), points.count - 1)
+        try PostGISPyramid.build(for: again, maxZoom: 16)
+        try check(points.count)
+    }
+}
