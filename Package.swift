@@ -30,10 +30,13 @@ let package = Package(
         .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib", "CDeflate", "CGDAL"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
-        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite"]),
+        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite", "CDeflate"]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
+        // PostgreSQL's client library: PostGIS tables as data sources (the server does the counting).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostGIS", dependencies: ["ClusterCore", "CPostgres"]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         // JPEG and WebP raster tiles (PNG is read by cairo); display-free.
@@ -57,7 +60,8 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .executableTarget(
             name: "ClusterMapApp",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles", "TilesOnline", "CGtk"],
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles", "TilesOnline", "CGtk",
+                           "PostGIS"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
@@ -70,6 +74,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup",
                                                      "CTileRaster"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
+        .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
                     exclude: ["Support"]),  // helper scripts the tests run

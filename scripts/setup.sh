@@ -6,6 +6,10 @@ need_build="libgtk-4-dev zlib1g-dev libdeflate-dev libsqlite3-dev libsoup-3.0-de
 need_build="$need_build libgdal-dev"  # GDAL/OGR readers (issue 30)
 need_test="gdal-bin xvfb xdotool x11-utils imagemagick desktop-file-utils appstream at-spi2-core python3-dogtail python3-gi gir1.2-gtk-3.0 dbus-x11 dbus-daemon"
 need_test="$need_test zip"  # a password-protected zip for the GDAL error tests
+# PostGIS sources (issue 31): libpq to build; a throw-away PostgreSQL + PostGIS and the cluster-tile
+# checkers' venv (PyPI pmtiles, mapbox-vector-tile) to test.
+need_build="$need_build libpq-dev"
+need_test="$need_test postgresql-15-postgis-3 python3-venv"
 pkgs="$need_build"
 [ "${1:-}" = "test" ] && pkgs="$pkgs $need_test"
 

@@ -1,5 +1,6 @@
 import Foundation
 import AppSupport
+import PostGIS
 
 // Entry point: headless subcommands first (no display, no GTK initialised), then the window.
 setvbuf(stdout, nil, _IOLBF, 0)
@@ -15,8 +16,14 @@ func failUsage(_ message: String) -> Never {
 }
 
 switch argv.dropFirst().first {
+case "clusters" where argv.dropFirst(2).contains(where: PostGISAddress.looksLikeAddress):
+    exit(runPostGISClustersCommand(Array(argv.dropFirst(2))))
 case "clusters":
     exit(runClustersCommand(Array(argv.dropFirst(2))))
+case "pyramid":
+    exit(runPyramidCommand(Array(argv.dropFirst(2))))
+case "tiles":
+    exit(runTilesCommand(Array(argv.dropFirst(2))))
 case "render":
     do {
         let options = try LaunchOptions.parse(Array(argv.dropFirst(2)), mode: .render)

@@ -1,0 +1,84 @@
+/// A per-zoom aggregate table next to a big table (`<table>_clustermap_pyramid`): for zooms 0…maxZoom
+/// the grid clusterer's cells with their count, Σx, Σy and a lone point, indexed by (z, ix, iy), so a
+/// view at any zoom is one index range scan. Built by SQL inside the database: the deepest zoom from
+/// the rows in one GROUP BY, each shallower zoom from the one below (cells nest exactly: a cell of
+/// zoom z−1 is the 2 × 2 cells of zoom z, the integer keys halved). Rebuilt by the same call,
+/// swapped in one transaction so readers see the old or the new pyramid, never half of one.
+public struct PostGISPyramid: Sendable, Equatable {
+    /// The pyramid table's quoted, qualified name.
+    public let sqlName: String
+    /// The cell size (pixels) and deepest zoom it was built for.
+    public let cellSize: Double
+    public let maxZoom: Int
+
+    static let marker = "clustermap pyramid v1"
+
+    /// The pyramid's table name for a table.
+    static func tableName(_ table: String) -> String { String((table + "_clustermap_pyramid").utf8.prefix(63))! }
+
+    /// The pyramid of `table`, if one was built (read from the comment it carries).
+    static func find(for table: PostGISTable, schema: String, name: String, on c: PostgresConnection) throws -> PostGISPyramid? {
+        let r = try c.query("SELECT obj_description(to_regclass(quote_ident($1) || '.' || quote_ident($2)), 'pg_class')",
+                            [schema, tableName(name)])
+        guard r.rowCount == 1, let comment = r.text(0, 0), comment.hasPrefix(marker) else { return nil }
+        var cell: Double?, zoom: Int?
+        for part in comment.split(separator: " ") {
+            if part.hasPrefix("cell=") { cell = Double(part.dropFirst(5)) }
+            if part.hasPrefix("maxzoom=") { zoom = Int(part.dropFirst(8)) }
+        }
+        guard let cell, let zoom else { return nil }
+        return PostGISPyramid(sqlName: try c.quoted(schema) + "." + c.quoted(tableName(name)), cellSize: cell, maxZoom: zoom)
+    }
+
+    /// Builds (or rebuilds) the pyramid of the source's table for grid cells of `cellSize` pixels,
+    /// zooms 0…`maxZoom` (at most 24, where cells still halve exactly). Returns the cells per zoom.
+    @discardableResult
+    public static func build(for source: PostGISSource, cellSize: Double = 64, maxZoom: Int = 16,
+                             progress: (Int) -> Void = { _ in }) throws -> [Int] {
+        let c = source.connection
+        let maxZoom = min(max(maxZoom, 0), 24)
+        var options = PostGISViewOptions()
+        options.cellSize = cellSize
+        let sql = try ViewSQL(table: source.table, conditions: [], total: nil, quote: c.quoted)
+        let name = tableName(source.address.table)
+        let schema = source.table.schema
+        let final = try c.quoted(schema) + "." + c.quoted(name)
+        let building = try c.quoted(schema) + "." + c.quoted(name + "_new")
+        _ = try c.query("BEGIN")
+        do {
+            _ = try c.query("DROP TABLE IF EXISTS \(building)")
+            _ = try c.query("CREATE TABLE \(building) (z int2 NOT NULL, ix int8 NOT NULL, iy int8 NOT NULL, n int8 NOT NULL, "
+                            + "sx float8 NOT NULL, sy float8 NOT NULL, lon float8, lat float8, id int8)")
+            let (cu, width) = PostGISSource.gridCell(zoom: maxZoom, options: options)
+            // The deepest zoom from the rows: the view query over the whole world, all cells.
+            _ = try c.query("INSERT INTO \(building) SELECT \(maxZoom), ix, iy, n, sx, sy, lon, lat, id FROM (\(sql.gridSQL())) g",
+                            ViewSQL.boxValues(-180, -90, 180, 90) + ["\(cu)", "\(width)", "0", "\(width)", "0", "\(width)"])
+            progress(maxZoom)
+            for z in stride(from: maxZoom - 1, through: 0, by: -1) {
+                // A cell one zoom up holds 2 × 2 cells: keys halved (exact, see the type's note); its
+                // lone point is known only when it holds one point (then min is that point).
+                _ = try c.query("INSERT INTO \(building) SELECT \(z), ix / 2, iy / 2, sum(n), sum(sx), sum(sy), min(lon), min(lat), min(id) "
+                                + "FROM \(building) WHERE z = \(z + 1) GROUP BY ix / 2, iy / 2")
+                progress(z)
+            }
+            _ = try c.query("CREATE INDEX ON \(building) (z, ix, iy)")
+            _ = try c.query("DROP TABLE IF EXISTS \(final)")
+            _ = try c.query("ALTER TABLE \(building) RENAME TO \(try c.quoted(name))")
+            _ = try c.query("COMMENT ON TABLE \(final) IS '\(marker) cell=\(cellSize) maxzoom=\(maxZoom)'")
+            _ = try c.query("COMMIT")
+        } catch {
+            _ = try? c.query("ROLLBACK")
+            throw error
+        }
+        _ = try c.query("ANALYZE \(final)")
+        let counts = try c.query("SELECT z, count(*) FROM \(final) GROUP BY z ORDER BY z")
+        source.pyramid = try find(for: source.table, schema: schema, name: source.address.table, on: c)
+        return (0..<counts.rowCount).map { Int(counts.integer($0, 1) ?? 0) }
+    }
+
+    /// The cells of a zoom in a key range: the same columns as the grid query.
+    func cellsSQL() -> String {
+        "SELECT ix, iy, n, sx, sy, lon, lat, id, NULL::float8, NULL::float8, NULL::float8 FROM \(sqlName) "
+            + "WHERE z = $1::int2 AND ix BETWEEN $2::int8 AND $3::int8 AND iy BETWEEN $4::int8 AND $5::int8"
+    }
+}

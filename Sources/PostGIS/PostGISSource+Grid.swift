@@ -1,0 +1,94 @@
+import ClusterCore
+import Foundation
+
+extension PostGISSource {
+    /// The grid clusterer's cells for a zoom: unit side and key width (as `GridClusterer` makes them).
+    static func gridCell(zoom z: Int, options: PostGISViewOptions) -> (unit: Double, width: UInt64) {
+        let worldPixels = 256 * pow(2, Double(z))
+        var unit = options.cellSize / worldPixels
+        if !(unit > 0) || !unit.isFinite { unit = 64 / worldPixels }
+        unit = max(unit, 1.0 / Double(1 << 26))
+        return (unit, UInt64(1 / unit) + 2)
+    }
+
+    /// The view's grid clusters, counted by the server in one GROUP BY per query box; equal to
+    /// `GridClusterer`'s items in the box (same cells, counts, mean positions, lone points).
+    func gridClusters(in bounds: GeoBounds, zoom: Double, options o: PostGISViewOptions, sql: ViewSQL) throws -> PostGISViewResult {
+        guard !zoom.isNaN else { return PostGISViewResult(items: [], method: .aggregated(cells: 0), seconds: 0) }
+        let maxZoom = min(max(o.gridMaxZoom, 0), 30), minZoom = min(max(o.gridMinZoom, 0), maxZoom)
+        let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
+        var items: [PostGISItem] = []
+        if z > maxZoom {
+            // Nothing clusters: the view's points themselves.
+            try forEachBox(bounds) { w, s, e, n in
+                let r = try connection.query(sql.fetchSQL(limit: 10 * o.fetchLimit), ViewSQL.boxValues(w, s, e, n) + sql.filterValues)
+                for i in 0..<r.rowCount { items.append(point(r, i)) }
+            }
+            return PostGISViewResult(items: items, method: .fetched(points: items.count), seconds: 0)
+        }
+        let (cu, width) = Self.gridCell(zoom: z, options: o)
+        var cellCount = 0
+        // The pyramid serves unfiltered views of the cells it was built for.
+        let pyramid = self.pyramid.flatMap {
+            $0.cellSize == o.cellSize && z <= $0.maxZoom && o.conditions.isEmpty && o.total == nil && o.minCountForClustering <= 2 ? $0 : nil
+        }
+        try forEachBox(bounds) { w, s, e, n in
+            let minX = WebMercator.x(longitude: w), maxX = WebMercator.x(longitude: e)
+            let minY = WebMercator.y(latitude: n), maxY = WebMercator.y(latitude: s)
+            let ix0 = min(UInt64(max(0, minX / cu)), width - 1), ix1 = min(UInt64(max(0, maxX / cu)), width - 1)
+            let iy0 = UInt64(max(0, minY / cu)), iy1 = UInt64(max(0, maxY / cu))
+            // The cells' whole area (so every cell's count is complete), a hair wider for rounding;
+            // the key range in the query keeps the result exact.
+            let eps = 1e-9
+            let west = ix0 == 0 ? -180 : WebMercator.longitude(x: Double(ix0) * cu) - eps
+            let east = min(180, WebMercator.longitude(x: Double(ix1 + 1) * cu) + eps)
+            let north = iy0 == 0 ? 90 : min(90, WebMercator.latitude(y: Double(iy0) * cu) + eps)
+            let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
+            let cellParams = ["\(cu)", "\(width)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]
+            let r = try pyramid.map { try connection.query($0.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]) }
+                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams)
+            cellCount += r.rowCount
+            func inView(_ x: Double, _ y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
+            var fewIX: [String] = [], fewIY: [String] = []
+            for i in 0..<r.rowCount {
+                let n = Int(r.integer(i, 2) ?? 0)
+                if n >= o.minCountForClustering {
+                    let mx = (r.double(i, 3) ?? .nan) / Double(n), my = (r.double(i, 4) ?? .nan) / Double(n)
+                    guard inView(mx, my) else { continue }
+                    let key = (r.integer(i, 1) ?? 0) * Int64(width) + (r.integer(i, 0) ?? 0)
+                    items.append(PostGISItem(coordinate: WebMercator.unproject(x: mx, y: my), count: n, isCluster: true,
+                                             id: key * 32 + Int64(z + 1), totalSum: r.double(i, 8), totalMin: r.double(i, 9),
+                                             totalMax: r.double(i, 10)))
+                } else if n == 1 {
+                    let p = point(r, i, lon: 5, lat: 6, id: 7, total: 8)
+                    if inView(WebMercator.x(longitude: p.coordinate.longitude), WebMercator.y(latitude: p.coordinate.latitude)) {
+                        items.append(p)
+                    }
+                } else {
+                    fewIX.append("\(r.integer(i, 0) ?? 0)")
+                    fewIY.append("\(r.integer(i, 1) ?? 0)")
+                }
+            }
+            // Cells with too few points to cluster (only when min points > 2): their points.
+            if !fewIX.isEmpty {
+                let rows = try connection.query(sql.cellRowsSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues
+                    + ["\(cu)", "\(width)", "{" + fewIX.joined(separator: ",") + "}", "{" + fewIY.joined(separator: ",") + "}"])
+                for i in 0..<rows.rowCount {
+                    let p = point(rows, i)
+                    if inView(WebMercator.x(longitude: p.coordinate.longitude), WebMercator.y(latitude: p.coordinate.latitude)) {
+                        items.append(p)
+                    }
+                }
+            }
+        }
+        return PostGISViewResult(items: items, method: pyramid == nil ? .aggregated(cells: cellCount) : .pyramid(cells: cellCount),
+                                 seconds: 0)
+    }
+
+    /// A lone point from a row (columns lon, lat, t, id unless told otherwise).
+    func point(_ r: PostgresResult, _ i: Int, lon: Int = 0, lat: Int = 1, id: Int = 3, total: Int = 2) -> PostGISItem {
+        let t = r.double(i, total)
+        return PostGISItem(coordinate: GeoCoordinate(latitude: r.double(i, lat) ?? .nan, longitude: r.double(i, lon) ?? .nan),
+                           count: 1, isCluster: false, id: r.integer(i, id), totalSum: t, totalMin: t, totalMax: t)
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Creates (once) the test-only Python venv under .build/ with the PyPI readers that check our
+# cluster tiles independently: `pmtiles` (PMTiles v3) and `mapbox-vector-tile` (MVT).
+# Prints the venv's python on success. Never skipped: CI must have the checkers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.build/tile-check-venv
+if ! "$venv/bin/python" -c 'import pmtiles, mapbox_vector_tile' 2>/dev/null; then
+  rm -rf "$venv"
+  python3 -m venv "$venv" >&2
+  "$venv/bin/pip" install -q --disable-pip-version-check pmtiles mapbox-vector-tile >&2
+  "$venv/bin/python" -c 'import pmtiles, mapbox_vector_tile'
+fi
+echo "$PWD/$venv/bin/python"
