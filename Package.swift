@@ -1,9 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// ClusterMap: data → index → camera → scene → pixels.
-/// ClusterCore ← MapModel ← MapRender ← ClusterMapApp; GeoData beside (depends on ClusterCore only).
-/// AppSupport: pure, display-free app logic (launch options, event log) shared by the app and its tests.
+/// ClusterMap: data → index → camera → scene → pixels. Arrows point down:
+/// ClusterCore ← GeoData ← Tiles ← TilesOnline; ClusterCore ← MapModel; MapModel + Tiles ← MapRender
+/// ← AppSupport ← ClusterMapApp (the only target that imports GTK).
+/// AppSupport: display-free application logic shared by the app, `clustermap render` and the tests:
+/// `MapPresentation` (what the map shows, composed once), data sessions, launch options, saved
+/// state, the event log.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 let cKernelSettings: [CSetting] = [.unsafeFlags(["-gdwarf-4"]), .unsafeFlags(["-O2"], .when(configuration: .debug))]
 
@@ -52,7 +55,7 @@ let package = Package(
         .target(name: "CSpriteBlend", cSettings: cKernelSettings),
         // Optimised in debug too: the window draws every frame with it (see `OffscreenFrame`), and the
         // end-to-end tests drive the debug build.
-        .target(name: "MapRender", dependencies: ["ClusterCore", "MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf",
+        .target(name: "MapRender", dependencies: ["MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf",
                                                   "CTileRaster", "CSpriteBlend"],
                 swiftSettings: optimisedInDebug),
         .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"],
@@ -69,10 +72,12 @@ let package = Package(
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"], exclude: ["Fixtures"]),  // read by path
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport"],
+        // The test targets' golden-image comparator and pixel diff (not part of the app).
+        .target(name: "GoldenSupport", dependencies: ["MapRender", "CCairo"], path: "Tests/GoldenSupport"),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport", "GoldenSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup",
-                                                     "CTileRaster"],
+                                                     "CTileRaster", "GoldenSupport"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),

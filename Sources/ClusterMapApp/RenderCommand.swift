@@ -7,7 +7,7 @@ import MapRender
 import Tiles
 
 /// `clustermap render --output OUT.png …`: draws what the window would show, with no display
-/// (no GTK initialised): the same base map, clustering, scene and renderers as the window.
+/// (no GTK initialised): the same base map, clustering, renderers and composition (`MapPresentation`) as the window.
 func runRenderCommand(_ options: LaunchOptions) -> Int32 {
     func fail(_ message: String) -> Int32 {
         ErrorOutput.write("clustermap render", message)
@@ -33,21 +33,18 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
                 camera = session?.openingCamera(from: camera) ?? camera.fitting(b, paddingPixels: 60, maxZoom: 14)
             }
         }
-        var picture = try MapPicture.load(forZoom: camera.zoom, dataDirectory: dir, palette: options.dark ? .dark : .light)
-        var scene = Scene()
-        if let session {
-            scene = SceneBuilder().build(camera: camera, items: session.visibleItems(for: camera),
-                                         places: session.places, state: SceneState())
-            session.decorateBubbles(in: &scene)
-            picture.attribution = session.attribution
-        }
+        let baseMaps = try BaseMapSet.load(forZoom: camera.zoom, dataDirectory: dir)
+        let sceneRenderer = SceneRenderer()
+        let presentation = MapPresentation.still(session: session, labels: try BaseMapLabelSource.load(dataDirectory: dir),
+                                                 sceneRenderer: sceneRenderer)
         var tiles: TileMapLayer?
         if let basemap = options.basemap, options.basemapIsOnline {
             tiles = OnlineTilesForRender.fetch(basemap, camera: camera, dark: options.dark, timeout: options.tileTimeout)
         } else if let path = options.basemap {
             do { tiles = try TileMapLayer(path: path) } catch { return fail("\(path): \(TileSourceError.reason(of: error))") }
         }
-        let renderer = picture.frameRenderer(camera: camera, scene: scene, tiles: tiles)
+        let renderer = presentation.stillRenderer(camera: camera, baseMaps: baseMaps, palette: options.dark ? .dark : .light,
+                                                  sceneRenderer: sceneRenderer, tiles: tiles)
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))
     } catch {
         return fail("\(error)")

@@ -76,12 +76,6 @@ public final class BaseMapRenderer {
         cache.removeAll()
     }
 
-    /// Drops all cached tiles (e.g. on memory pressure).
-    public func invalidateCache() {
-        cache.removeAll()
-        lastZoom = nil
-    }
-
     /// The map drawn at a zoom level.
     public func baseMap(forZoom zoom: Double) -> BaseMap? {
         let map: BaseMap?

@@ -3,6 +3,7 @@ import ClusterCore
 import CSpriteBlend
 import MapModel
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 /// Drawing split over two cores (sprite batches, scaled tile blits, direct paints in bands) gives

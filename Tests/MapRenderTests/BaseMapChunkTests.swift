@@ -3,6 +3,7 @@ import ClusterCore
 import GeoData
 import MapModel
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 /// Long rings (a continent's 1:10m coast) are painted chunk by chunk, skipping the chunks that

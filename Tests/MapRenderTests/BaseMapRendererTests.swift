@@ -2,6 +2,7 @@ import ClusterCore
 import GeoData
 import MapModel
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 final class BaseMapRendererTests: XCTestCase {

@@ -6,14 +6,13 @@ import MapModel
 import XCTest
 
 /// The map a person reads at every zoom — 1:10m coast, rivers, borders and names — drawn through
-/// `MapPicture` (the code `clustermap render` uses) and compared with reviewed PNGs.
+/// `MapPresentation` (the composition `clustermap render` and the window use) and compared with reviewed PNGs.
 final class CartographyGoldenTests: XCTestCase {
     let size = ScreenSize(width: 960, height: 600)
 
-    static let light = MapPicture(coarse: TestMaps.coarse, detailed: TestMaps.detailed, fine: TestMaps.fine,
-                                  labels: TestMaps.labels, palette: .light)
+    static let light = StillPicture(palette: .light)
 
-    func picture(_ palette: MapPalette) -> MapPicture {
+    func picture(_ palette: MapPalette) -> StillPicture {
         var p = CartographyGoldenTests.light
         p.palette = palette
         return p

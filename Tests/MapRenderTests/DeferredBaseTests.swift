@@ -3,6 +3,7 @@ import ClusterCore
 import GeoData
 import MapModel
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 /// Frames in motion whose base-map tile copies are painted band by band with the scene's sprites

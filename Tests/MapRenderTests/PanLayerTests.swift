@@ -2,6 +2,7 @@ import CCairo
 import ClusterCore
 import MapModel
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 /// A pan layer copied at whole-device-pixel offsets gives exactly the pixels of the scene drawn

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 final class PixelDiffTests: XCTestCase {

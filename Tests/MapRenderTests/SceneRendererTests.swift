@@ -2,6 +2,7 @@ import CCairo
 import ClusterCore
 import MapModel
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 final class SceneRendererTests: XCTestCase {

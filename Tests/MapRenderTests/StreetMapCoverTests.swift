@@ -23,8 +23,7 @@ final class StreetMapCoverTests: XCTestCase {
         XCTAssertFalse(tiles.hidesBaseMap(camera: camera, palette: .light, scale: 2), "nor those of scale 2")
 
         // Oracle: the tiles over the built-in map give the same pixels as the tiles alone.
-        let picture = MapPicture(coarse: TestMaps.coarse, detailed: TestMaps.detailed, fine: TestMaps.fine,
-                                 labels: TestMaps.labels, palette: .light)
+        let picture = StillPicture(palette: .light)
         let renderer = picture.frameRenderer(camera: camera)
         let both = ImageSurface(width: 960, height: 480), alone = ImageSurface(width: 960, height: 480)
         both.withContext { cr in

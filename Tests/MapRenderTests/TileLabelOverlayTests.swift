@@ -38,8 +38,7 @@ final class TileLabelOverlayTests: XCTestCase {
         // Over the east of the centre, where the built-in map's dot for Leipzig is.
         let camera = Camera(center: GeoCoordinate(latitude: 51.3365, longitude: 12.40), zoom: 15,
                             viewportSize: ScreenSize(width: 1280, height: 800))
-        let picture = MapPicture(coarse: TestMaps.coarse, detailed: TestMaps.detailed, fine: TestMaps.fine,
-                                 labels: TestMaps.labels, palette: .light)
+        let picture = StillPicture(palette: .light)
         let plain = picture.frameRenderer(camera: camera)
         let plainLabels = try XCTUnwrap(plain.overlays.compactMap { $0 as? SceneRenderer }.first).scene.labels
         XCTAssertTrue(plainLabels.contains { $0.text == "Leipzig" && $0.id >= 0 }, "the built-in map names Leipzig: \(plainLabels.map(\.text))")

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 @testable import MapRender
+import GoldenSupport
 import XCTest
 
 /// A tile's thin dashed lines are deposited band by band through a ring of rows (`TileDashes`,

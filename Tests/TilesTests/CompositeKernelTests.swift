@@ -3,6 +3,7 @@ import CTileRaster
 import Foundation
 import MapRender
 @testable import Tiles
+import GoldenSupport
 import XCTest
 
 /// The tile rasteriser's compositing passes (coverage, and the hairline one the footpaths' dashes

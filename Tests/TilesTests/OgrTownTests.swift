@@ -1,6 +1,7 @@
 import Foundation
 import MapRender
 @testable import Tiles
+import GoldenSupport
 import XCTest
 
 /// A vector MBTiles made by GDAL (`ogr2ogr -f MBTiles`, gdal-bin, installed by

@@ -1,6 +1,7 @@
 import Foundation
 import MapRender
 @testable import Tiles
+import GoldenSupport
 import XCTest
 
 /// Real tiles of both schemas painted by the built-in styles, compared with reviewed PNGs.

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import MapRender
 @testable import Tiles
+import GoldenSupport
 import XCTest
 
 final class TileImageDrawingTests: XCTestCase {

@@ -5,25 +5,23 @@ import CGtk
 /// items), Keyboard Shortcuts, About and Quit. F10 opens it (a primary menu).
 final class MainMenu {
     let button: UnsafeMutablePointer<GtkWidget>
-    private let reduceMotion: OpaquePointer
-    private let darkStyle: OpaquePointer
     /// "Map": `builtin`, `osm`, `maptiler`, or `other` (a tile file or a custom URL).
     private let basemap: OpaquePointer
 
     init(window: UnsafeMutablePointer<GtkWidget>, reducedMotion: Bool, dark: Bool) {
         typealias ChangeState = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
-        func toggle(_ name: String, _ on: Bool, _ cb: ChangeState) -> OpaquePointer {
+        // The window's action map keeps the actions (their check marks follow their state).
+        func toggle(_ name: String, _ on: Bool, _ cb: ChangeState) {
             let a = g_simple_action_new_stateful(name, nil, g_variant_new_boolean(on ? 1 : 0))!
             connectSignal(a, "change-state", unsafeBitCast(cb, to: GCallback.self))
             g_action_map_add_action(OpaquePointer(window), a)
-            return a
         }
-        reduceMotion = toggle("reduce-motion", reducedMotion) { action, value, _ in
+        toggle("reduce-motion", reducedMotion) { action, value, _ in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
             currentChrome?.setReducedMotion(g_variant_get_boolean(value) != 0)
         }
-        darkStyle = toggle("dark-style", dark) { action, value, _ in
+        toggle("dark-style", dark) { action, value, _ in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
             currentChrome?.setDarkStyle(g_variant_get_boolean(value) != 0)
@@ -96,11 +94,5 @@ final class MainMenu {
         default: state = "other"  // a tile file or a custom URL: no radio item checked
         }
         g_simple_action_set_state(basemap, g_variant_new_string(state))
-    }
-
-    /// Keeps the check marks in step when the preference changes elsewhere (restored state).
-    func setChecks(reducedMotion: Bool, dark: Bool) {
-        g_simple_action_set_state(reduceMotion, g_variant_new_boolean(reducedMotion ? 1 : 0))
-        g_simple_action_set_state(darkStyle, g_variant_new_boolean(dark ? 1 : 0))
     }
 }

@@ -26,17 +26,11 @@ extension MapViewController {
             }
         }
         redraw()
-        if cameraController.isAnimating || transitions.isAnimating(at: now) || isCalloutAnimating(at: now) {
+        if cameraController.isAnimating || presentation.isAnimating(at: now) {
             return true
         }
         tickCallbackID = 0
         return false
-    }
-
-    /// Whether the callout is still growing or fading in.
-    func isCalloutAnimating(at now: Double) -> Bool {
-        guard let opened = calloutOpenedAt else { return false }
-        return now - opened < MapViewController.calloutAppearSeconds
     }
 
     func logFlightStart(_ path: FlightPath) {

@@ -42,7 +42,7 @@ extension MapViewController {
                 let firstIndex = first.index, firstMs = (ProcessClock.now() - start) * 1000
                 runOnGtkThread {
                     guard let c = MapApplication.window?.controller else { return }
-                    c.labelLayout.setIndex(firstIndex)
+                    c.presentation.setLabelIndex(firstIndex)
                     log.emit("basemap-labels-first", [("count", .int(firstIndex.count)), ("ms", .number(firstMs.rounded()))])
                     c.labelIndexDidChange()
                 }
@@ -50,7 +50,7 @@ extension MapViewController {
                 let ms = (ProcessClock.now() - start) * 1000
                 runOnGtkThread {
                     guard let c = MapApplication.window?.controller else { return }
-                    c.labelLayout.setIndex(labels)
+                    c.presentation.setLabelIndex(labels)
                     log.emit("basemap-labels", [("count", .int(labels.count)), ("ms", .number(ms.rounded()))])
                     c.labelIndexDidChange()
                 }
@@ -78,15 +78,5 @@ extension MapViewController {
         sceneDidChange()
         forceSceneEvent = true
         cameraDidChange()
-    }
-
-    /// The base-map labels for `camera` (the view, or a pan layer's larger view), measured by the
-    /// scene renderer's label sprites.
-    func baseMapLabels(for camera: Camera) -> [SceneLabel] {
-        let layout = labelLayout, labelRenderer = sceneRenderer.labelRenderer
-        let moving = isGestureActive || cameraController.isAnimating
-        // A vector street map's names are placed first; built-in names give way where it is drawn.
-        layout.setOverlay(tileLayer?.labelOverlay(for: camera, margin: layout.margin))
-        return layout.labels(for: camera, isAnimating: moving, measuredBy: labelRenderer)
     }
 }

@@ -146,9 +146,7 @@ extension MapViewController {
             if self.session == nil { chrome?.dataDidChange() }
             return
         }
-        self.session = session
-        sceneState = SceneState()
-        containerCache = nil
+        presentation.show(session)
         chrome?.dataDidChange()
         let skipMessages = session.sources.flatMap { s in s.points.report.messages.map { "\(s.points.sourceName): \($0)" } }
         if !skipMessages.isEmpty { chrome?.show(message: skipMessages.joined(separator: "\n"), isError: false) }
@@ -156,7 +154,6 @@ extension MapViewController {
         eventLog.emit("load-done", [("points", .int(session.pointCount)), ("skipped", .int(skipped)),
                                     ("ms", .number(ms.rounded())),
                                     ("at", .number(ProcessClock.millisecondsSinceStart().rounded()))])
-        dataAttribution = session.attribution
         sceneDidChange()
         liveDataDidLoad()
         // The launch's files and demos open fitted to their data; the default world cities open

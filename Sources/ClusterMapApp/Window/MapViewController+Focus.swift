@@ -28,30 +28,16 @@ extension MapViewController {
     /// Sets the focused item, logs it and tells assistive technology what it is.
     func setFocus(_ id: SceneItemID?) {
         guard id != sceneState.focused else { return }
-        sceneState.focused = id
+        let events = presentation.focus(id)
         if let id {
             focusPosition = FocusNavigator.readingOrder(lastScene, viewport: camera.viewportSize).first { $0.id == id }?.center
-            let name = describe(id)
-            let kind: JSONValue = .string({ if case .cluster = id { return "bubble" } else { return "place" } }())
-            eventLog.emit("focus", [("id", .int(id.logID)), ("name", .string(name)), ("kind", kind)])
-            AccessibleText.setLabel(of: drawingArea, to: "Map, \(name)")
+            eventLog.emit(events)
+            AccessibleText.setLabel(of: drawingArea, to: "Map, \(presentation.describe(id))")
         } else {
             focusPosition = nil
             AccessibleText.setLabel(of: drawingArea, to: "Map")
         }
         redraw()
-    }
-
-    /// Words for an item: "12 places, mostly museum" or the place's name.
-    func describe(_ id: SceneItemID) -> String {
-        guard let session else { return "" }
-        switch id {
-        case .cluster(let raw):
-            guard let item = session.clusterer.item(for: ClusterID(rawValue: raw)) else { return "" }
-            return session.summary(of: item)
-        case .point(let i):
-            return session.places.name(of: i)
-        }
     }
 
     /// After the scene settles: keep focus on its item, or move it to what took its place.
@@ -64,7 +50,7 @@ extension MapViewController {
             container = session.container(of: i, among: session.visibleItems(for: camera), camera: camera)
         }
         let next = FocusNavigator.survivor(of: focused, lastPosition: focusPosition, container: container, in: order)
-        sceneState.focused = nil
+        _ = presentation.focus(nil)  // then told afresh (nothing is logged for nil)
         setFocus(next)
     }
 }

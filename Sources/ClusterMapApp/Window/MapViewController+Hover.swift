@@ -5,14 +5,11 @@ import MapModel
 
 /// Hover (SPEC §5.5): a hand over anything clickable; over a bubble its members' hull and a tooltip.
 extension MapViewController {
-    /// Most members used for the hover hull (a hull of a sample of a huge bubble looks the same).
-    static let maxHullMembers = 5_000
-
     func pointerMoved(to p: ScreenPoint) {
         pointer = p
         isPointerInside = true
         guard !isGestureActive else { return }
-        updateHover(SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style))
+        updateHover(SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style))
     }
 
     func pointerLeft() {
@@ -24,15 +21,14 @@ extension MapViewController {
     /// under the pointer, if any, is hovered again).
     func clearHoverForMotion() {
         guard sceneState.hovered != nil else { return }
-        sceneState.hovered = nil
-        sceneState.hoverMembers = []
+        _ = presentation.hover(nil)
         gtk_widget_set_cursor_from_name(drawingArea, nil)
     }
 
     /// At rest: hover what is under the pointer now.
     func refreshHover() {
         guard isPointerInside, !isGestureActive else { return }
-        updateHover(SceneHitTester.hit(lastScene, at: pointer, style: sceneBuilder.style))
+        updateHover(SceneHitTester.hit(lastScene, at: pointer, style: presentation.sceneBuilder.style))
     }
 
     private func updateHover(_ hit: SceneHitTester.Hit?) {
@@ -44,21 +40,16 @@ extension MapViewController {
         }
         let clickable = hit != nil
         gtk_widget_set_cursor_from_name(drawingArea, clickable ? "pointer" : nil)
-        guard id != sceneState.hovered else { return }
-        sceneState.hovered = id
-        sceneState.hoverMembers = []
-        if case .cluster(let raw)? = id, let session {
-            let leaves = session.clusterer.leaves(of: ClusterID(rawValue: raw), limit: MapViewController.maxHullMembers, offset: 0)
-            sceneState.hoverMembers = leaves.map { session.places.coordinates[$0] }
-        }
-        if let id { eventLog.emit("hover", [("id", .int(id.logID))]) }
+        let (changed, events) = presentation.hover(id)
+        guard changed else { return }
+        eventLog.emit(events)
         redraw()
     }
 
     /// Tooltip text and the area it belongs to, for the item under `p`.
     func tooltip(at p: ScreenPoint) -> (String, ScreenRect)? {
         guard let session else { return nil }
-        switch SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style) {
+        switch SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style) {
         case .bubble(let id)?:
             guard case .cluster(let raw) = id, let b = lastScene.bubbles.first(where: { $0.id == id }),
                   let item = session.clusterer.item(for: ClusterID(rawValue: raw)) else { return nil }
@@ -66,7 +57,7 @@ extension MapViewController {
                                                           width: 2 * b.radius, height: 2 * b.radius))
         case .pin(_, let index)?:
             guard let pin = lastScene.pins.last(where: { $0.pointIndex == index }) else { return nil }
-            let r = sceneBuilder.style.pinRadius + 2
+            let r = presentation.sceneBuilder.style.pinRadius + 2
             return (session.places.name(of: index), ScreenRect(x: pin.center.x - r, y: pin.center.y - r, width: 2 * r, height: 2 * r))
         default:
             return nil

@@ -9,7 +9,7 @@ import MapRender
 extension MapViewController {
     /// A click (not a drag) at a point in the drawing area.
     func handleClick(at p: ScreenPoint) {
-        switch SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style) {
+        switch SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style) {
         case .bubble(let id)?:
             activateBubble(id)
         case .pin(_, let index)?:
@@ -25,7 +25,7 @@ extension MapViewController {
 
     /// Whether a bubble or place is drawn under `p`.
     func item(at p: ScreenPoint) -> Bool {
-        switch SceneHitTester.hit(lastScene, at: p, style: sceneBuilder.style) {
+        switch SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style) {
         case .bubble?, .pin?: return true
         default: return false
         }
@@ -51,16 +51,10 @@ extension MapViewController {
 
     /// Selects a place (SPEC §5.3).
     func select(point index: Int) {
-        guard let session else { return }
-        sceneState.selectedPoint = index
-        let content = calloutContent(of: index, expanded: false)
-        let size = content.size
-        sceneState.callout = content
-        sceneState.calloutFades = cameraController.motionPolicy.prefersReducedMotion
-        calloutOpenedAt = MapViewController.now()
-        containerCache = nil
-        eventLog.emit("select", [("id", .int(index)), ("name", .string(session.places.name(of: index)))])
-        revealCallout(of: index, size: size)
+        guard session != nil else { return }
+        eventLog.emit(presentation.select(point: index, now: MapViewController.now(),
+                                          reducedMotion: cameraController.motionPolicy.prefersReducedMotion))
+        if let size = sceneState.callout?.size { revealCallout(of: index, size: size) }
         sceneDidChange()
         startTicking()
     }
@@ -71,7 +65,7 @@ extension MapViewController {
         guard let session else { return }
         let pin = camera.screenPoint(for: session.places.coordinates[index])
         let frame = CalloutPlacement.frame(above: pin, size: size)
-        let shift = CalloutPlacement.revealShift(callout: frame, pin: pin, pinRadius: sceneBuilder.style.pinRadius,
+        let shift = CalloutPlacement.revealShift(callout: frame, pin: pin, pinRadius: presentation.sceneBuilder.style.pinRadius,
                                                  viewport: camera.viewportSize)
         guard shift.dx != 0 || shift.dy != 0 else { return }
         let ctx = beginInput()
@@ -84,9 +78,9 @@ extension MapViewController {
             panel.hide()
             eventLog.emit("fan-close")
         }
-        if sceneState.fan != nil {
-            sceneState.fan = nil
-            eventLog.emit("fan-close")
+        let closed = presentation.closeFan()
+        if !closed.isEmpty {
+            eventLog.emit(closed)
             redraw()
         }
     }
@@ -94,12 +88,7 @@ extension MapViewController {
     /// Clears the selection and closes an open fan (map click, Escape).
     func clearSelectionAndFan() {
         closeFan()
-        if sceneState.selectedPoint != nil {
-            sceneState.selectedPoint = nil
-            sceneState.callout = nil
-            calloutOpenedAt = nil
-            eventLog.emit("deselect")
-        }
+        eventLog.emit(presentation.clearSelection())
         sceneDidChange()
     }
 
@@ -111,7 +100,7 @@ extension MapViewController {
     func openFan(cluster id: SceneItemID, leaves: [Int], startedAt: Double = MapViewController.now()) {
         guard let session, let first = leaves.first else { return }
         closeFan()
-        if sceneBuilder.fanLayout.prefersList(count: leaves.count), let panel = MapApplication.window?.placeList {
+        if presentation.sceneBuilder.fanLayout.prefersList(count: leaves.count), let panel = MapApplication.window?.placeList {
             let p = camera.screenPoint(for: session.places.coordinates[first])
             panel.onPick = { [weak self] index in
                 panel.hide()
@@ -135,8 +124,7 @@ extension MapViewController {
                                        ("ms", .number(((MapViewController.now() - startedAt) * 1000).rounded()))])
             return
         }
-        sceneState.fan = SceneState.Fan(cluster: id, center: session.places.coordinates[first], members: leaves)
-        eventLog.emit("fan-open", [("count", .int(leaves.count))])
+        eventLog.emit(presentation.openFan(cluster: id, leaves: leaves))
         sceneDidChange()
     }
 

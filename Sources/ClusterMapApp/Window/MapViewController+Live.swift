@@ -199,19 +199,12 @@ extension MapViewController {
         guard let current = session else { return }
         let skippedBefore = current.sources.reduce(0) { $0 + $1.points.report.totalSkipped }
         let (updated, newID, names) = plan.applied()
-        session = updated
-        containerCache = nil
         if sceneState.fan != nil { closeFan() }
-        if let selected = sceneState.selectedPoint {
-            if let id = newID(selected) {
-                select(point: id, quietly: true)
-            } else {
-                sceneState.selectedPoint = nil
-                sceneState.callout = nil
-                calloutOpenedAt = nil
-                eventLog.emit("deselect")
-                chrome?.show(message: "The selected place was removed from \(live.displayName).", isError: false)
-            }
+        // One selection path: a selected place keeps its card (read again from the new data).
+        let events = presentation.dataDidChange(to: updated, newID: newID)
+        eventLog.emit(events)
+        if events.contains(where: { $0.name == "deselect" }) {
+            chrome?.show(message: "The selected place was removed from \(live.displayName).", isError: false)
         }
         chrome?.dataDidChange(names: names)
         let skipped = updated.sources.reduce(0) { $0 + $1.points.report.totalSkipped } + live.badLines.count
@@ -220,7 +213,6 @@ extension MapViewController {
                          isError: false)
         }
         logDataChanged(plan.change, session: updated, skipped: skipped)
-        transitions.dataDidChange()
         sceneDidChange()
         scheduleCompaction()
     }
@@ -229,15 +221,6 @@ extension MapViewController {
         eventLog.emit("data-changed", [("added", .int(change.added)), ("removed", .int(change.removed)),
                                        ("moved", .int(change.moved)), ("points", .int(session.clusterer.count)),
                                        ("skipped", .int(skipped))])
-    }
-
-    /// Re-reads the selected place's callout after its data changed (no camera move, no event).
-    private func select(point id: Int, quietly: Bool) {
-        guard let session else { return }
-        sceneState.selectedPoint = id
-        let text = session.calloutText(of: id)
-        let size = CalloutMeasurer.size(title: text.title, lines: text.lines)
-        sceneState.callout = SceneState.CalloutContent(pointIndex: id, title: text.title, lines: text.lines, size: size)
     }
 
     // MARK: - Menu

@@ -82,12 +82,10 @@ extension MapViewController {
         let before = replay.shown
         let added = replay.advance(seconds: MapViewController.replayStepSeconds)
         if added > 0 {
-            session = replay.session
+            presentation.dataDidGrow(to: replay.session)
             chrome?.liveNamesDidChange(MapDataSession.NameChanges(named: Array(before..<replay.shown)))
-            containerCache = nil
             logDataChanged(MapDataSession.Change(added: added), session: replay.session, skipped: 0)
             eventLog.emit("replay", [("date", .string(replay.date)), ("shown", .int(replay.shown))])
-            transitions.dataDidChange()
             sceneDidChange()
             scheduleCompaction()
         }

@@ -1,6 +1,5 @@
 import CGtk
 import AppSupport
-import ClusterCore
 import MapModel
 import MapRender
 
@@ -14,9 +13,7 @@ extension MapViewController {
             let scene = buildScene(for: view)
             panLayer.scene = scene
             lastScene = scene
-            renderer.attribution = LabelAttribution.line(dataAttribution, labels: scene.labels,
-                                                         showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
-                + (tileLayer?.attribution.map { " · " + $0 } ?? "")
+            renderer.attribution = presentation.attribution(for: scene)
         } else if case .copy(let x, let y) = panLayer.mode {
             // The layer's scene, moved to the view when someone asks for `lastScene`.
             pendingSceneShift = ScreenPoint(x: -Double(x) / scale, y: -Double(y) / scale)
@@ -26,66 +23,26 @@ extension MapViewController {
         }
     }
 
-    /// What the scene shows besides the camera, as one stamp for the pan layer; nil while it
-    /// changes from frame to frame by itself (bubbles splitting or merging, a callout growing) or
-    /// a street map places names as its tiles arrive: then every frame is drawn directly.
+    /// What the scene shows besides the camera, as one stamp for the pan layer (the
+    /// presentation's, with the palette and the marks' size); nil while every frame must be drawn.
     func panLayerContent() -> Int? {
-        let now = MapViewController.now()
-        guard tileLayer == nil, !transitions.isAnimating(at: now), !isCalloutAnimating(at: now) else { return nil }
+        guard let content = presentation.contentStamp(at: MapViewController.now()) else { return nil }
         var h = Hasher()
-        h.combine(sceneContentVersion)
-        h.combine(session.map { ObjectIdentifier($0) })
+        h.combine(content)
         h.combine(renderer.palette.name)
-        h.combine(labelLayout.index.count)
-        // Names measured off the drawing thread since (see `MapLabelRenderer.sizeIfMeasured`): a
-        // layer placed without them is out of date once they are known.
-        h.combine(sceneRenderer.labelRenderer.sizeRevision)
         h.combine(sceneRenderer.style.pinRadius)
         return h.finalize()
     }
 
-    /// The scene for `view` (the camera, or a pan layer's larger view of it) and the state.
+    /// The scene for `view` (the camera, or a pan layer's larger view of it), composed by the
+    /// presentation; frames keep coming while its bubbles move.
     func buildScene(for view: Camera) -> Scene {
-        var scene = buildDataScene(for: view)
-        session?.decorateBubbles(in: &scene)
-        scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: view.zoom) { [sceneRenderer] text in
-            sceneRenderer.labelRenderer.size(of: text, kind: .place)
-        }
-        scene.labels = baseMapLabels(for: view)
-        scene.dropLabelsUnderMarks()
-        return scene
-    }
-
-    /// Bubbles, pins, callout and the rest of what the data shows.
-    private func buildDataScene(for camera: Camera) -> Scene {
-        guard let session else { return Scene() }
         let now = MapViewController.now()
-        let queried = session.visibleItems(for: camera)
-        let indexZoom = Int(min(camera.zoom, Double(MapDataSession.clusterOptions.maxZoom + 1)).rounded(.down))
-        let items = transitions.items(for: queried, indexZoom: indexZoom, now: now,
-                                      reducedMotion: cameraController.motionPolicy.prefersReducedMotion)
-        if transitions.isAnimating(at: now) { startTicking() }
-        if let m = transitions.takeDataMotion() {
-            eventLog.emit("data-motion", [("pop", .int(m.popping)), ("fade_in", .int(m.fadingIn)),
-                                          ("fade_out", .int(m.fadingOut)), ("glide", .int(m.gliding))])
-        }
-        var container: SceneItemID?
-        if let sel = sceneState.selectedPoint {
-            let z = Int(camera.zoom.rounded(.down))
-            if let cache = containerCache, cache.point == sel, cache.zoom == z {
-                container = cache.container
-            } else {
-                container = session.container(of: sel, among: queried, camera: camera)
-                containerCache = (sel, z, container)
-            }
-        }
-        var state = sceneState
-        if let opened = calloutOpenedAt {
-            let t = min(1, max(0, (now - opened) / MapViewController.calloutAppearSeconds))
-            state.calloutProgress = Easing.easeOut(t)
-        }
-        return sceneBuilder.build(camera: camera, items: items, places: session.places, state: state,
-                                  selectedContainer: container)
+        let (scene, events) = presentation.scene(for: view, now: now, moving: isGestureActive || cameraController.isAnimating,
+                                                 reducedMotion: cameraController.motionPolicy.prefersReducedMotion)
+        if presentation.transitions.isAnimating(at: now) { startTicking() }
+        eventLog.emit(events)
+        return scene
     }
 
     /// Something other than the camera changed what is drawn (data, selection, hover).
@@ -107,54 +64,10 @@ extension MapViewController {
         return ScreenPoint(x: x + sx, y: y + sy)
     }
 
-    /// Logs the open callout's box in window surface coordinates.
-    func emitCalloutEvent() {
-        guard let c = lastScene.callout else { return }
-        let o = surfaceOffset
-        eventLog.emit("callout", [("id", .int(c.pointIndex)), ("x", .number((c.frame.x + o.x).rounded())),
-                                  ("y", .number((c.frame.y + o.y).rounded())), ("width", .number(c.frame.width.rounded())),
-                                  ("height", .number(c.frame.height.rounded())),
-                                  ("title", .string(c.title)), ("lines", .array(c.lines.map { .string($0) })),
-                                  ("buttons", .array(c.buttons.map { b in
-                                      .object([("action", .string(b.action.rawValue)),
-                                               ("x", .number((c.frame.x + b.frame.x + b.frame.width / 2 + o.x).rounded())),
-                                               ("y", .number((c.frame.y + b.frame.y + b.frame.height / 2 + o.y).rounded()))])
-                                  }))])
-    }
-
-    /// Logs what is on screen (positions in window surface coordinates).
+    /// Logs what is on screen (positions in window surface coordinates), and the open card
+    /// when it is not the one last logged.
     func emitSceneEvent() {
         guard eventLog.isEnabled else { return }
-        let o = surfaceOffset
-        func r(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
-        let vw = camera.viewportSize.width, vh = camera.viewportSize.height
-        func onScreen(_ p: ScreenPoint) -> Bool { p.x >= 0 && p.y >= 0 && p.x <= vw && p.y <= vh }
-        let bubbles: [JSONValue] = lastScene.bubbles.filter { onScreen($0.center) }.map {
-            var fields: [(String, JSONValue)] = [("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)),
-                                                 ("y", r($0.center.y + o.y)), ("r", r($0.radius)), ("count", .int($0.count))]
-            if $0.containsSelection { fields.append(("marked", .bool(true))) }
-            return .object(fields)
-        }
-        let pins: [JSONValue] = lastScene.pins.filter { onScreen($0.center) }.map {
-            var fields: [(String, JSONValue)] = [("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)),
-                                                 ("y", r($0.center.y + o.y)), ("name", .string($0.name))]
-            if $0.isSelected { fields.append(("selected", .bool(true))) }
-            return .object(fields)
-        }
-        let labels: [JSONValue] = lastScene.labels.map {
-            .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
-                     ("width", r($0.frame.width)), ("height", r($0.frame.height))])
-        }
-        let names: [JSONValue] = lastScene.placeNames.map {
-            .object([("text", .string($0.text)), ("x", r($0.frame.x + o.x)), ("y", r($0.frame.y + o.y)),
-                     ("width", r($0.frame.width)), ("height", r($0.frame.height))])
-        }
-        eventLog.emit("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels)),
-                                ("names", .array(names))])
-        if lastScene.callout?.pointIndex != lastLoggedCallout {
-            lastLoggedCallout = lastScene.callout?.pointIndex
-            emitCalloutEvent()
-        }
+        eventLog.emit(presentation.sceneEvents(for: lastScene, viewport: camera.viewportSize, offset: surfaceOffset))
     }
-
 }

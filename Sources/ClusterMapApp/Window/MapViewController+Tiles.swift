@@ -31,6 +31,7 @@ extension MapViewController {
             onlineTiles?.saveCache()
             onlineTiles = nil
             tileLayer = nil
+            presentation.setStreetMap(nil)
         }
         defer {
             chrome?.basemapDidChange(tileLayer?.path)
@@ -56,6 +57,7 @@ extension MapViewController {
 
     private func installTileLayer(_ layer: TileMapLayer) {
         tileLayer = layer
+        presentation.setStreetMap(layer)
         renderer.overlays.insert(layer, at: 0)
         eventLog.emit("basemap", [("level", .string("tiles")), ("source", .string(layer.path))])
     }

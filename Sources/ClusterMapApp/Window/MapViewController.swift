@@ -30,16 +30,12 @@ final class MapViewController {
     private var lastFrameWasMoving = false
     private var lastRestCamera: Camera?
     var tickCallbackID: UInt32 = 0
+    /// What the map shows: data, selection, fan, transitions, names; composes the scene.
+    let presentation: MapPresentation
     /// The data on the map (nil until the first load finishes).
-    var session: MapDataSession? {
-        didSet { sceneContentVersion &+= 1 }
-    }
+    var session: MapDataSession? { presentation.session }
     /// Selection, hover, focus and fan state.
-    var sceneState = SceneState() {
-        didSet { if sceneState != oldValue { sceneContentVersion &+= 1 } }
-    }
-    /// Counts changes to what the scene shows other than the camera (see `panLayerContent`).
-    var sceneContentVersion = 0
+    var sceneState: SceneState { presentation.state }
     /// What the last frame drew, in view coordinates (for hit-testing and the scene event).
     var lastScene: Scene {
         get {
@@ -47,7 +43,7 @@ final class MapViewController {
                 pendingSceneShift = nil
                 drawnScene = panLayer.layerScene.translated(by: shift.x, shift.y, keepingWithin: ScreenRect(
                     x: 0, y: 0, width: camera.viewportSize.width, height: camera.viewportSize.height),
-                                                   margin: sceneBuilder.style.radii.max() ?? 30)
+                                                   margin: presentation.sceneBuilder.style.radii.max() ?? 30)
             }
             return drawnScene
         }
@@ -57,9 +53,8 @@ final class MapViewController {
     /// How far the pan layer's scene is moved on the last frame, which copied it (`lastScene`
     /// moves it when asked).
     var pendingSceneShift: ScreenPoint?
-    let sceneBuilder = SceneBuilder()
     /// Paints the scene (sprite-cached bubbles and pins, callout) as a frame overlay.
-    let sceneRenderer = SceneRenderer()
+    let sceneRenderer: SceneRenderer
     /// The image frames are drawn into before GTK gets them.
     let offscreenFrame = OffscreenFrame()
     /// The scene overlay, copied instead of drawn while the camera pans at one zoom.
@@ -74,29 +69,16 @@ final class MapViewController {
     }()
     /// Whether the rest layer's idle steps are queued (`scheduleRestLayer`).
     var restLayerPending = false
-    /// Base-map names (seas, countries, cities, places), placed for the camera.
-    let labelLayout = MapLabelLayout()
     /// Whether the 1:10m map and the labels have started loading (after the first clustered frame).
     var fineBaseMapRequested = false
     /// Whether the 1:50m map has started loading (after the launch data, or when the camera needs it).
     var detailedBaseMapRequested = false
-    /// Credits for the base map and the data shown (GeoNames is added while its names show).
-    var dataAttribution = MapFrameRenderer.defaultAttribution
     /// The street map from `--basemap`, if any, and for an online source its fetcher and requests.
     var tileLayer: TileMapLayer?
     var onlineTiles: XYZTileSource?
     /// The person's MapTiler API key (asked for once, remembered in the state file).
     var mapTilerKey: String?
     var tileRequests: [TileMapLayer.Key: XYZTileSource.Request] = [:]
-    /// The callout last reported in the event log.
-    var lastLoggedCallout: Int?
-    /// Bubbles splitting and merging when the index zoom changes.
-    var transitions = ClusterTransitions()
-    /// When the callout started to appear (it grows, or fades under reduced motion).
-    var calloutOpenedAt: Double?
-    static let calloutAppearSeconds = 0.2
-    /// Which selected place's container was computed for which index zoom (cached).
-    var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
     var loadGeneration = 0
     /// The window's header bar, banner and progress bar.
     weak var chrome: MapChrome?
@@ -128,6 +110,9 @@ final class MapViewController {
         self.drawingArea = drawingArea
         self.options = options
         self.eventLog = MapApplication.eventLog
+        let sceneRenderer = SceneRenderer()
+        self.sceneRenderer = sceneRenderer
+        presentation = MapPresentation(labelRenderer: sceneRenderer.labelRenderer)
         let size = ScreenSize(width: Double(options.width), height: Double(options.height))
         let start = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
                            zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
@@ -212,7 +197,7 @@ final class MapViewController {
                                     ("labels", .int(lastScene.labels.count + lastScene.placeNames.count)),
                                     ("deferred", .int(sceneRenderer.labelRenderer.deferredCount)),
                                     // Whether names were left out until their texts are measured.
-                                    ("unmeasured", .bool(labelLayout.isIncomplete)),
+                                    ("unmeasured", .bool(presentation.labelLayout.isIncomplete)),
                                     ("moving", .bool(moving)),
                                     // Whether the scene was copied from the pan layer (else drawn).
                                     ("layer_copy", .bool(panLayer.mode != .direct))])
@@ -303,7 +288,7 @@ final class MapViewController {
         restCheckPending = false
         let still = ProcessClock.now() - lastCameraChange >= MapViewController.restDelaySeconds * 0.9
         let now = MapViewController.now()
-        if !still || isGestureActive || cameraController.isAnimating || transitions.isAnimating(at: now) || isCalloutAnimating(at: now) {
+        if !still || isGestureActive || cameraController.isAnimating || presentation.isAnimating(at: now) {
             scheduleRestCheck()
             return 0
         }

@@ -56,12 +56,6 @@ public final class MapLabelLayout {
         id >= 0 ? (id < index.count ? index.candidates[id] : nil) : overlay?.candidate(id: id)
     }
 
-    /// Forgets the placement (e.g. when label sizes change with the font or scale).
-    public func invalidate() {
-        cached = nil
-        inProgress = nil
-    }
-
     /// How far (in zoom levels) a placement may be reused, scaled, while the camera animates.
     public var animationReuseZooms = 0.25
 

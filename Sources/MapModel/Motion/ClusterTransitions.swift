@@ -1,5 +1,4 @@
 import ClusterCore
-import MapModel
 
 /// Animates bubbles splitting and merging when the index zoom changes (SPEC §5.2): children come
 /// out of the bubble they were in and move to their places; zooming out merges them back. Under

@@ -1,7 +1,6 @@
 import XCTest
 import ClusterCore
-import MapModel
-@testable import AppSupport
+@testable import MapModel
 
 final class ClusterTransitionsTests: XCTestCase {
     let parent = PlacedItem(item: ClusterItem(kind: .cluster(ClusterID(rawValue: 1000)), coordinate: GeoCoordinate(latitude: 10, longitude: 10), count: 2))

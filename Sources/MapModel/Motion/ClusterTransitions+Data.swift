@@ -1,5 +1,4 @@
 import ClusterCore
-import MapModel
 
 /// Motion for live data (SPEC §4): when the points change, places that stay glide to where they
 /// moved, new ones pop up (grow from small with a slight overshoot, 0.2 s), removed ones fade out, and a bubble whose count changed (a new

@@ -1,4 +1,5 @@
 import CCairo
+import MapRender
 import Foundation
 
 /// Compares two images pixel by pixel (golden-image tests).

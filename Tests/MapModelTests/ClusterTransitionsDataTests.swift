@@ -1,7 +1,6 @@
 import XCTest
 import ClusterCore
-import MapModel
-@testable import AppSupport
+@testable import MapModel
 
 /// Motion for live data: a moved place glides, a new one pops up, a removed one fades out, a
 /// bubble that re-counts slides from the old one; reduced motion only fades.
