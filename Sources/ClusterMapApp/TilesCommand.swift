@@ -93,7 +93,7 @@ func writeClusterTiles(_ options: TilesCommandOptions) throws -> String {
             guard p >= 0 else { return [] }
             return set.properties(at: p).compactMap { key, value in
                 switch value {
-                case .string(let s): return (key, .string(s))
+                case .string(let s), .date(let s): return (key, .string(s))
                 case .number(let d): return (key, d == d.rounded() && abs(d) < 1e15 ? .int(Int64(d)) : .double(d))
                 case .bool(let b): return (key, .bool(b))
                 case .json(let s): return (key, .string(s))

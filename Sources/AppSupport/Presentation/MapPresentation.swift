@@ -93,6 +93,13 @@ public final class MapPresentation {
         transitions.dataDidChange()
     }
 
+    /// The shown index regrouped its clusters in place (a background compaction): the bubbles
+    /// split and merge as after a data change; selection and fan stay.
+    public func clustersDidRegroup() {
+        containerCache = nil
+        transitions.dataDidChange()
+    }
+
     /// New base-map names (the first part, then all of them).
     public func setLabelIndex(_ index: MapLabelIndex) {
         labelLayout.setIndex(index)

@@ -63,8 +63,7 @@ extension MapViewController {
                                     ("build_ms", .number((buildMs * 10).rounded() / 10)),
                                     ("install_ms", .number((installMs * 100).rounded() / 100))])
         guard installed else { scheduleCompaction(); return }  // changed meanwhile: next rest
-        containerCache = nil
-        transitions.dataDidChange()
+        presentation.clustersDidRegroup()
         sceneDidChange()
     }
 }

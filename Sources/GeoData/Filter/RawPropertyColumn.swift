@@ -29,7 +29,8 @@ struct RawPropertyColumn: Sendable {
         case .bool(let b):
             kinds[i] = Kind.bool.rawValue
             numbers[i] = b ? 1 : 0
-        case .string(let s):
+        case .string(let s), .date(let s):
+            // A typed date (GDAL's date fields) is ISO 8601 text: type inference reads it as a date.
             kinds[i] = Kind.text.rawValue
             codes[i] = code(s)
         case .json(let s):
