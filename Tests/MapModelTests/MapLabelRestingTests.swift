@@ -74,7 +74,6 @@ final class MapLabelRestingTests: XCTestCase {
         let l = fixtures.layout(candidates)
         XCTAssertEqual(l.labels(for: cam, size: measure(l)).count, 4, "with no controls every name shows")
         l.keepClear = .standard
-        l.invalidate()
         let rest = l.labels(for: cam, size: measure(l))
         XCTAssertEqual(rest.map(\.text), ["N3"])
         for s in rest { XCTAssertFalse(areas.contains { $0.intersects(s.frame) }) }

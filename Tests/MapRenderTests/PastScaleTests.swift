@@ -28,8 +28,7 @@ final class PastScaleTests: XCTestCase {
     func departure(_ lat: Double, _ lon: Double, zoom: Double, palette: MapPalette) -> (most: Double, share: Double) {
         let size = ScreenSize(width: 640, height: 400)
         let cam = Camera(center: GeoCoordinate(latitude: lat, longitude: lon), zoom: zoom, viewportSize: size)
-        let picture = MapPicture(coarse: TestMaps.coarse, detailed: TestMaps.detailed, fine: TestMaps.fine,
-                                 labels: .empty, palette: palette)
+        let picture = StillPicture(palette: palette, labels: .empty)
         let image = picture.frameRenderer(camera: cam).renderImage(camera: cam)
         let land = palette.land
         var most = 0.0, off = 0, all = 0

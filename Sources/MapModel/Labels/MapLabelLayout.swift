@@ -14,7 +14,10 @@ public final class MapLabelLayout {
     /// Extra placement area around the view, logical pixels.
     public var margin = 384.0
     /// Where controls cover the view: at rest, names there (or cut by the view's edge) are left out.
-    public var keepClear = MapChromeAreas.standard
+    /// Setting it places again (what was placed at rest may now be under a control).
+    public var keepClear = MapChromeAreas.standard {
+        didSet { cached = nil; inProgress = nil }
+    }
     /// Placements computed so far (for tests and benchmarks).
     public private(set) var placementCount = 0
 
