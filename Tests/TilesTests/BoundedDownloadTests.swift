@@ -117,4 +117,11 @@ final class BoundedDownloadTests: XCTestCase {
         let (bad, _) = get("loop/feed.geojson")
         XCTAssertEqual(words(bad), "more than 5 redirects")
     }
+
+    func testAStuckFeedGivesUpAboutWhenTheNextRefreshIsDue() {
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: 60), 60)
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: 5), 30, "room for a big feed")
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: 3600), 120)
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: .infinity), 120)
+    }
 }
