@@ -80,6 +80,15 @@ final class BoundedDownloadTests: XCTestCase {
         XCTAssertEqual(requests(server, "/trickle/"), 1, "a deadline is not retried")
     }
 
+    func testAnHonestRedirectIsFollowed() throws {
+        let server = try LoopbackTileServer()
+        let s = source(server, "moved")
+        var outcome: Result<Data, XYZTileSource.FetchError>?
+        s.fetch(TileID(z: 2, x: 1, y: 3)) { outcome = $0 }
+        spin { outcome != nil }
+        XCTAssertEqual(try outcome?.get(), Data("tile /tiles/2/1/3".utf8))
+    }
+
     func testARedirectLoopStopsAfterFiveHops() throws {
         let server = try LoopbackTileServer()
         let (message, _, _) = fetchFailure(server, "loop")
