@@ -14,9 +14,9 @@ public enum SecretRedaction {
 
     /// `text` with every secret parameter value and URL password replaced by `***`.
     public static func redacted(_ text: String) -> String {
+        // Most strings (names, counts) hold no parameter and no URL: nothing to copy.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "@") }) else { return text }
         let bytes = Array(text.utf8)
-        // Most lines hold no parameter and no URL: nothing to copy.
-        guard bytes.contains(UInt8(ascii: "=")) || bytes.contains(UInt8(ascii: "@")) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0

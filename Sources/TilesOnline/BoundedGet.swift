@@ -74,7 +74,9 @@ final class BoundedGet {
     private var stream: UnsafeMutablePointer<GInputStream>?
     private var url: String
     private var body = Data()
-    private var buffer = [UInt8](repeating: 0, count: BoundedGet.chunkBytes)
+    /// Where a pending read writes: raw memory, as it must stay put while the read is in flight
+    /// (an array's storage is only pinned inside `withUnsafe…`).
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: BoundedGet.chunkBytes, alignment: 16)
     private var hops = 0
     private var deadlineTimer: guint = 0
     private var timedOut = false
@@ -109,6 +111,7 @@ final class BoundedGet {
         if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
         g_object_unref(UnsafeMutableRawPointer(cancellable))
         g_object_unref(UnsafeMutableRawPointer(session))
+        buffer.deallocate()
     }
 
     /// Whether the completion has run.
@@ -173,12 +176,11 @@ final class BoundedGet {
 
     private func read() {
         guard let stream else { return }
-        buffer.withUnsafeMutableBytes { raw in
-            g_input_stream_read_async(stream, raw.baseAddress, gsize(raw.count), G_PRIORITY_DEFAULT, cancellable, { _, result, data in
-                guard let data else { return }
-                Unmanaged<BoundedGet>.fromOpaque(data).takeRetainedValue().didRead(result)
-            }, Unmanaged.passRetained(self).toOpaque())
-        }
+        // The pending read holds a reference to self, and so to the buffer.
+        g_input_stream_read_async(stream, buffer, gsize(BoundedGet.chunkBytes), G_PRIORITY_DEFAULT, cancellable, { _, result, data in
+            guard let data else { return }
+            Unmanaged<BoundedGet>.fromOpaque(data).takeRetainedValue().didRead(result)
+        }, Unmanaged.passRetained(self).toOpaque())
     }
 
     private func didRead(_ result: OpaquePointer?) {
@@ -188,7 +190,7 @@ final class BoundedGet {
         if let error { return finish(.failure(failure(from: error))) }
         if n <= 0 { return finish(.success(body)) }
         guard body.count + n <= limits.maxBytes else { return finish(.failure(.tooLarge(limit: limits.maxBytes))) }
-        buffer.withUnsafeBytes { body.append($0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n) }
+        body.append(buffer.assumingMemoryBound(to: UInt8.self), count: n)
         read()
     }
 

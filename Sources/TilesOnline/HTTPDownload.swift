@@ -15,6 +15,13 @@ public final class HTTPDownload: @unchecked Sendable {
     /// The documented feed limit: 256 MB (binary), decompressed.
     public static let defaultMaxBytes = 256 << 20
 
+    /// The deadline for a feed refreshed every `refreshSeconds`: a stuck fetch gives up about when
+    /// the next one is due, so the refresh after it is scheduled on time (at least 30 s for a big
+    /// feed on a slow line, at most 120 s).
+    public static func feedDeadline(refreshSeconds: Double) -> Double {
+        refreshSeconds.isFinite ? min(120, max(30, refreshSeconds)) : 120
+    }
+
     /// Body bytes accepted at most, decompressed.
     public var maxBytes = HTTPDownload.defaultMaxBytes
     /// Seconds a GET may take from request to last byte.

@@ -80,6 +80,15 @@ final class BoundedDownloadTests: XCTestCase {
         XCTAssertEqual(requests(server, "/trickle/"), 1, "a deadline is not retried")
     }
 
+    func testAnHonestRedirectIsFollowed() throws {
+        let server = try LoopbackTileServer()
+        let s = source(server, "moved")
+        var outcome: Result<Data, XYZTileSource.FetchError>?
+        s.fetch(TileID(z: 2, x: 1, y: 3)) { outcome = $0 }
+        spin { outcome != nil }
+        XCTAssertEqual(try outcome?.get(), Data("tile /tiles/2/1/3".utf8))
+    }
+
     func testARedirectLoopStopsAfterFiveHops() throws {
         let server = try LoopbackTileServer()
         let (message, _, _) = fetchFailure(server, "loop")
@@ -116,5 +125,12 @@ final class BoundedDownloadTests: XCTestCase {
         XCTAssertEqual(words(stuck), "the answer took longer than 1 s")
         let (bad, _) = get("loop/feed.geojson")
         XCTAssertEqual(words(bad), "more than 5 redirects")
+    }
+
+    func testAStuckFeedGivesUpAboutWhenTheNextRefreshIsDue() {
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: 60), 60)
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: 5), 30, "room for a big feed")
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: 3600), 120)
+        XCTAssertEqual(HTTPDownload.feedDeadline(refreshSeconds: .infinity), 120)
     }
 }

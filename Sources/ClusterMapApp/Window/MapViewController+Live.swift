@@ -120,7 +120,8 @@ extension MapViewController {
     private func startFeed(url: String) {
         live.stop()
         live.source = .feed(url: url, refreshSeconds: options.refreshSeconds ?? 60)
-        live.download = HTTPDownload(userAgent: OnlineBasemap.userAgent)
+        live.download = HTTPDownload(userAgent: OnlineBasemap.userAgent,
+                                     deadlineSeconds: HTTPDownload.feedDeadline(refreshSeconds: options.refreshSeconds ?? 60))
         chrome?.loadDidStart(name: url)
         refreshFeed()
     }

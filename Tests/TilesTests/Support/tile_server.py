@@ -6,7 +6,7 @@ cacheable), /slow/… (200 after 0.4 s), /notfound/… (404),
 /error/… (500), /garbage/… (200 with bytes that are no image).
 Hostile answers: /huge/… (200 declaring 2 GiB and sending zeros), /endless/… (200, chunked, never
 ends), /bomb/… (200, gzip-encoded, 1 GiB of zeros in about 1 MB), /trickle/… (200, 100 bytes, one
-every 0.3 s), /loop/… (302 to itself, forever). After every request the statistics (number of tile requests,
+every 0.3 s), /loop/… (302 to itself, forever), /moved/… (301 to /tiles/…). After every request the statistics (number of tile requests,
 the highest number in flight at once, the User-Agents and paths seen) are written as JSON to the
 file named by the first argument. Prints the port on the first line of stdout."""
 import json, sys, threading, time
@@ -103,6 +103,9 @@ class Handler(BaseHTTPRequestHandler):
                         time.sleep(0.3)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
+            elif kind == "moved":
+                # A relative redirect to the same tile under /tiles (followed: the tile arrives).
+                self.reply(301, b"", [("Location", "/tiles/" + self.path.split("/", 2)[2]), ("Cache-Control", "no-store")])
             elif kind == "loop":
                 self.reply(302, b"", [("Location", self.path), ("Cache-Control", "no-store")])
             elif kind in ("tiles", "slow"):
