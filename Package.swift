@@ -74,7 +74,8 @@ let package = Package(
                                                      "CTileRaster", "GoldenSupport"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
+        // Depends on the app so that building the tests builds the `clustermap` they run (never a stale one).
+        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo", "ClusterMapApp"],
                     exclude: ["Support"]),  // helper scripts the tests run
     ]
 )

@@ -27,6 +27,8 @@ final class InViewPanel {
     private(set) var rows: [InViewRow] = []
     /// The selected place's callout text, read out as the description of its row.
     private var selectedDescription: (id: SceneItemID, text: String)?
+    /// The map it lists (given once both exist; see `attach(controller:)`).
+    private weak var controller: MapViewController?
     /// True while the panel itself changes the list's selection (not the person).
     private var isSyncing = false
     /// The header-bar toggle (nil until installed).
@@ -85,16 +87,19 @@ final class InViewPanel {
         gtk_widget_set_visible(root, 0)
 
         connectSignal(factory, "setup", unsafeBitCast(InViewPanel.setupRow, to: GCallback.self))
-        connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self))
-        let activated: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, _ in
-            MapApplication.window?.inView?.activate(row: Int(position))
+        connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self), owner: self)
+        let activated: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, data in
+            UserData.object(data, as: InViewPanel.self)?.activate(row: Int(position))
         }
-        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self))
-        let changed: @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, _ in
-            MapApplication.window?.inView?.selectionDidChange()
+        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self), owner: self)
+        let changed: @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, data in
+            UserData.object(data, as: InViewPanel.self)?.selectionDidChange()
         }
-        connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self))
+        connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
     }
+
+    /// The map controller the panel lists and drives (made after the panel, which it is given).
+    func attach(controller: MapViewController) { self.controller = controller }
 
     /// The map with the panel on its right, hidden until toggled. An overlay, so that the one
     /// panel can sit beside the map on wide windows (the map gives it room) and float over it on
@@ -106,10 +111,11 @@ final class InViewPanel {
         gtk_overlay_set_child(opaque(overlay), map)
         gtk_overlay_add_overlay(opaque(overlay), root)
         // The map's size changes with the window: re-decide beside/over once layout is done.
-        let resized: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, _ in
-            runOnGtkThread { MapApplication.window?.inView?.adaptToWindowWidth() }
+        let resized: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, data in
+            guard let panel = UserData.object(data, as: InViewPanel.self) else { return }
+            runOnGtkThread { [weak panel] in panel?.adaptToWindowWidth() }
         }
-        connectSignal(drawingArea, "resize", unsafeBitCast(resized, to: GCallback.self))
+        connectSignal(drawingArea, "resize", unsafeBitCast(resized, to: GCallback.self), owner: self)
         return overlay
     }
 
@@ -126,7 +132,7 @@ final class InViewPanel {
         if overlaying != isOverlaying {
             isOverlaying = overlaying
             if overlaying { gtk_widget_add_css_class(root, "cm-floating") } else { gtk_widget_remove_css_class(root, "cm-floating") }
-            MapApplication.window?.controller.eventLog.emit("list-panel-layout", [("overlay", .bool(overlaying))])
+            controller?.eventLog.emit("list-panel-layout", [("overlay", .bool(overlaying))])
         }
         gtk_widget_set_size_request(root, Int32(width), -1)
         let margin = Int32(isShown && !overlaying ? width : 0)
@@ -141,12 +147,12 @@ final class InViewPanel {
     /// of the header bar.
     func installToggle(window: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new_stateful(InViewPanel.actionName, nil, g_variant_new_boolean(0))!
-        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, _ in
+        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
-            MapApplication.window?.inView?.setShown(g_variant_get_boolean(value) != 0)
+            UserData.object(data, as: InViewPanel.self)?.setShown(g_variant_get_boolean(value) != 0)
         }
-        connectSignal(action, "change-state", unsafeBitCast(changeState, to: GCallback.self))
+        connectSignal(action, "change-state", unsafeBitCast(changeState, to: GCallback.self), owner: self)
         g_action_map_add_action(OpaquePointer(window), action)
         if let app = gtk_window_get_application(gcast(window)) {
             var accels: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("F9")), nil]
@@ -167,7 +173,7 @@ final class InViewPanel {
         guard shown != isShown else { return }
         gtk_widget_set_visible(root, shown ? 1 : 0)
         adaptToWindowWidth()
-        guard let c = MapApplication.window?.controller else { return }
+        guard let c = controller, !c.isClosed else { return }
         if shown {
             // Where the window's own coordinates (those of the accessibility tree) start in its
             // surface (CSD margins), so tests can click rows found through AT-SPI with xdotool.
@@ -250,7 +256,7 @@ final class InViewPanel {
 
     /// The person picked a row: a place is selected on the map; a bubble gets the map's focus ring.
     private func selectionDidChange() {
-        guard !isSyncing, let c = MapApplication.window?.controller, let row = selectedRow else { return }
+        guard !isSyncing, let c = controller, !c.isClosed, let row = selectedRow else { return }
         switch row.id {
         case .point(let i):
             if c.sceneState.selectedPoint != i { c.select(point: i) }
@@ -261,7 +267,7 @@ final class InViewPanel {
 
     /// Enter or double click on a row: what clicking the item on the map does.
     private func activate(row position: Int) {
-        guard rows.indices.contains(position), let c = MapApplication.window?.controller else { return }
+        guard rows.indices.contains(position), let c = controller, !c.isClosed else { return }
         let row = rows[position]
         c.eventLog.emit("list-activate", [("id", .int(row.id.logID)), ("kind", .string(row.kind.rawValue))])
         switch row.id {
@@ -299,8 +305,8 @@ final class InViewPanel {
         gtk_list_item_set_child(item, box)
     }
 
-    private static let bindRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
-        guard let item, let panel = MapApplication.window?.inView,
+    private static let bindRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, data in
+        guard let item, let panel = UserData.object(data, as: InViewPanel.self),
               let box = gtk_list_item_get_child(item),
               let badge = gtk_widget_get_first_child(box),
               let texts = gtk_widget_get_next_sibling(badge),
