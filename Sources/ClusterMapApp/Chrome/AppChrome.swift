@@ -193,7 +193,7 @@ final class AppChrome: MapChrome {
             datasetMenu.setCurrent(nil)
         }
         search.dataDidChange(session, names: names)
-        legend.update(session?.legend, eventLog: controller.eventLog)
+        legend.update(controller.presentation.legend, eventLog: controller.eventLog)
         if fitThisLoad {
             fitThisLoad = false
             runOnGtkThread { [weak self] in self?.controller.showAllData(animated: true) }

@@ -7,8 +7,11 @@ import GeoData
 import MapModel
 import MapRender
 
-/// What the map shows and how it moves: the camera controller, the frame renderer, redraws, the
-/// event log and rest detection. Gesture files hand it `CameraChange`s; the draw callback paints.
+/// The GTK side of the map: turns signals into intents and presentations into pixels. It owns
+/// how the map moves (the camera controller, the frame clock, rest detection) and the frame
+/// renderer; what the map shows — data, selection, fan, names, the scene — is `presentation`'s
+/// (AppSupport's `MapPresentation`), whose events it writes to the log. Gesture files hand it
+/// `CameraChange`s; the draw callback paints. Callbacks find it in their user data (`UserData`).
 final class MapViewController {
     let drawingArea: UnsafeMutablePointer<GtkWidget>
     let options: LaunchOptions
