@@ -81,7 +81,8 @@ let package = Package(
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo"],
+        // Depends on the app so that building the tests builds the `clustermap` they run (never a stale one).
+        .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo", "ClusterMapApp"],
                     exclude: ["Support"]),  // helper scripts the tests run
     ]
 )

@@ -20,7 +20,7 @@ extension AppChrome {
             check: { MapTilerSource.validKey($0) == nil ? "That doesn't look like a MapTiler key (letters and digits, no spaces)." : nil },
             accept: { [weak self] key in
                 guard let self, let template = MapTilerSource.template(key: key) else { return }
-                self.controller.mapTilerKey = MapTilerSource.validKey(key)
+                self.controller.remember(mapTilerKey: MapTilerSource.validKey(key))
                 self.controller.switchBaseMap(to: template)
                 WindowState.save(window: self.window, controller: self.controller)
             })

@@ -31,9 +31,9 @@ final class AppChrome: MapChrome {
         _ = WindowState.restore(window: window, controller: controller)
 
         banner = Banner(overlay: overlay, eventLog: controller.eventLog)
-        progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog)
+        progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog, controller: controller)
         fileOpening = FileOpening(window: window, dropOn: overlay)
-        legend = LegendView(overlay: overlay)
+        legend = LegendView(overlay: overlay, dark: controller.renderer.palette.isDark)
         replayChip = ReplayChip(overlay: overlay, eventLog: controller.eventLog)
         gtk_widget_add_css_class(overlay, "cm-drop-target")
         let options = controller.options
@@ -48,6 +48,8 @@ final class AppChrome: MapChrome {
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
         reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         installActions()
+        mainMenu.connect(to: self)
+        datasetMenu.connect(to: self)
     }
 
     // MARK: Actions and shortcuts
@@ -57,25 +59,25 @@ final class AppChrome: MapChrome {
         typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         func add(_ name: String, _ cb: Activate) {
             let action = g_simple_action_new(name, nil)!
-            connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self))
+            connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self), owner: self)
             g_action_map_add_action(map, action)
             g_object_unref(gpointer(action))
         }
-        add("open") { _, _, _ in currentChrome?.fileOpening.showChooser() }
-        add("search") { _, _, _ in currentChrome?.search.focus() }
-        add("show-help-overlay") { _, _, _ in
-            guard let c = currentChrome else { return }
+        add("open") { _, _, data in UserData.object(data, as: AppChrome.self)?.fileOpening.showChooser() }
+        add("search") { _, _, data in UserData.object(data, as: AppChrome.self)?.search.focus() }
+        add("show-help-overlay") { _, _, data in
+            guard let c = UserData.object(data, as: AppChrome.self) else { return }
             ShortcutsWindow.present(over: c.window)
         }
-        add("about") { _, _, _ in
-            guard let c = currentChrome else { return }
+        add("about") { _, _, data in
+            guard let c = UserData.object(data, as: AppChrome.self) else { return }
             AboutDialog.present(over: c.window, dataDirectory: c.controller.dataDirectory)
         }
-        add("replay-faster") { _, _, _ in currentChrome?.controller.changeReplaySpeed(by: 2) }
-        add("replay-slower") { _, _, _ in currentChrome?.controller.changeReplaySpeed(by: 0.5) }
-        add("replay-pause") { _, _, _ in currentChrome?.controller.toggleReplayPause() }
-        add("quit") { _, _, _ in
-            guard let c = currentChrome else { return }
+        add("replay-faster") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.changeReplaySpeed(by: 2) }
+        add("replay-slower") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.changeReplaySpeed(by: 0.5) }
+        add("replay-pause") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.toggleReplayPause() }
+        add("quit") { _, _, data in
+            guard let c = UserData.object(data, as: AppChrome.self) else { return }
             gtk_window_close(gcast(c.window))
         }
         guard let app = gtk_window_get_application(gcast(window)) else { return }
@@ -92,14 +94,14 @@ final class AppChrome: MapChrome {
         mainMenu.setBasemap(source)
     }
 
-    func paletteDidChange() { legend.paletteDidChange() }
+    func paletteDidChange() { legend.paletteDidChange(dark: controller.renderer.palette.isDark) }
 
     func setReducedMotion(_ on: Bool) {
         controller.setReducedMotionToggle(on)
     }
 
     func setDarkStyle(_ on: Bool) {
-        controller.userDarkStyle = on
+        controller.setDarkStyleToggle(on)
         AppChrome.setThemeDark(on)
         controller.applyPreferences()
         controller.eventLog.emit("dark-style", [("on", .bool(on))])
@@ -192,10 +194,10 @@ final class AppChrome: MapChrome {
             datasetMenu.setCurrent(nil)
         }
         search.dataDidChange(session, names: names)
-        legend.update(session?.legend, eventLog: controller.eventLog)
+        legend.update(controller.presentation.legend, eventLog: controller.eventLog)
         if fitThisLoad {
             fitThisLoad = false
-            runOnGtkThread { currentChrome?.controller.showAllData(animated: true) }
+            runOnGtkThread { [weak self] in self?.controller.showAllData(animated: true) }
         }
     }
 }

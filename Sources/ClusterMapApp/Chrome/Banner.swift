@@ -51,10 +51,10 @@ final class Banner {
         gtk_widget_add_css_class(close, "circular")
         gtk_widget_set_valign(close, GTK_ALIGN_START)
         gtk_widget_set_tooltip_text(close, "Dismiss")
-        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, _ in
-            currentChrome?.banner.dismiss()
+        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
+            UserData.object(data, as: Banner.self)?.dismiss()
         }
-        connectSignal(close, "clicked", unsafeBitCast(clicked, to: GCallback.self))
+        connectSignal(close, "clicked", unsafeBitCast(clicked, to: GCallback.self), owner: self)
 
         gtk_box_append(gcast(box), icon)
         gtk_box_append(gcast(box), label)
@@ -63,11 +63,11 @@ final class Banner {
         gtk_revealer_set_reveal_child(opaque(revealer), 0)
         gtk_overlay_add_overlay(opaque(overlay), revealer)
         // Tests wait for this instead of sleeping through the slide-down.
-        let revealed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, _ in
-            guard let b = currentChrome?.banner, gtk_revealer_get_child_revealed(opaque(b.revealer)) != 0 else { return }
+        let revealed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, data in
+            guard let b = UserData.object(data, as: Banner.self), gtk_revealer_get_child_revealed(opaque(b.revealer)) != 0 else { return }
             b.eventLog.emit("widget", [("name", .string("banner"))])
         }
-        connectSignal(revealer, "notify::child-revealed", unsafeBitCast(revealed, to: GCallback.self))
+        connectSignal(revealer, "notify::child-revealed", unsafeBitCast(revealed, to: GCallback.self), owner: self)
     }
 
     var isShown: Bool { gtk_revealer_get_reveal_child(opaque(revealer)) != 0 }
@@ -91,8 +91,8 @@ final class Banner {
         hideGeneration += 1
         if errorText == nil {
             let generation = hideGeneration
-            runAfter(milliseconds: Banner.infoSeconds * 1000) {
-                guard let b = currentChrome?.banner, b.hideGeneration == generation, b.errorText == nil else { return }
+            runAfter(milliseconds: Banner.infoSeconds * 1000) { [weak self] in
+                guard let b = self, b.hideGeneration == generation, b.errorText == nil else { return }
                 b.dismiss()
             }
         }

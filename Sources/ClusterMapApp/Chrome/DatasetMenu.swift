@@ -9,16 +9,13 @@ final class DatasetMenu {
     let button: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let action: OpaquePointer
+    /// The chrome it loads through (it is made after the menu; see `connect(to:)`).
+    private weak var chrome: AppChrome?
 
     init(window: UnsafeMutablePointer<GtkWidget>, initial: String?) {
         let type = g_variant_type_new("s")
         action = g_simple_action_new_stateful("dataset", type, g_variant_new_string(initial ?? ""))
         g_variant_type_free(type)
-        let change: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, _ in
-            guard let value, let s = g_variant_get_string(value, nil) else { return }
-            currentChrome?.datasetMenu.choose(String(cString: s))
-        }
-        connectSignal(action, "change-state", unsafeBitCast(change, to: GCallback.self))
         g_action_map_add_action(OpaquePointer(window), action)
 
         let menu = g_menu_new()!
@@ -71,14 +68,24 @@ final class DatasetMenu {
         g_simple_action_set_state(action, g_variant_new_string(id ?? ""))
     }
 
+    /// Connects the menu's action to the chrome, which the callback finds in its user data.
+    func connect(to chrome: AppChrome) {
+        self.chrome = chrome
+        let change: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
+            guard let value, let s = g_variant_get_string(value, nil) else { return }
+            UserData.object(data, as: AppChrome.self)?.datasetMenu.choose(String(cString: s))
+        }
+        connectSignal(action, "change-state", unsafeBitCast(change, to: GCallback.self), owner: chrome)
+    }
+
     private func choose(_ id: String) {
-        if id == LaunchOptions.liveEarthquakes, let chrome = currentChrome {
+        if id == LaunchOptions.liveEarthquakes, let chrome {
             chrome.controller.eventLog.emit("open", [("dataset", .string(id)), ("from", .string("menu"))])
             chrome.willLoad(title: DatasetMenu.replayTitle, dataset: id)
             chrome.controller.loadReplay()
             return
         }
-        guard let chrome = currentChrome, let ds = DatasetCatalog.dataset(id: id) else { return }
+        guard let chrome, let ds = DatasetCatalog.dataset(id: id) else { return }
         guard let dir = chrome.controller.dataDirectory else {
             chrome.show(message: "Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).", isError: true)
             return

@@ -13,8 +13,11 @@ final class LegendView {
     private(set) var legend: MapLegend?
     /// The same legend at the bottom of the In View panel (nil until attached).
     private var panelArea: UnsafeMutablePointer<GtkWidget>?
+    /// Whether the map is dark (the swatches follow its palette).
+    private var isDark: Bool
 
-    init(overlay: UnsafeMutablePointer<GtkWidget>) {
+    init(overlay: UnsafeMutablePointer<GtkWidget>, dark: Bool) {
+        isDark = dark
         card = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(card, "cm-legend")
         gtk_widget_set_halign(card, GTK_ALIGN_START)
@@ -25,7 +28,7 @@ final class LegendView {
         gtk_expander_set_expanded(opaque(expander), 1)
         area = gtk_drawing_area_new()!
         gtk_widget_set_margin_top(area, 6)
-        gtk_drawing_area_set_draw_func(gcast(area), LegendView.draw, nil, nil)
+        gtk_drawing_area_set_draw_func(gcast(area), LegendView.draw, UserData.retain(self), UserData.release)
         gtk_expander_set_child(opaque(expander), area)
         gtk_box_append(gcast(card), expander)
         gtk_widget_set_visible(card, 0)
@@ -33,11 +36,11 @@ final class LegendView {
     }
 
     /// Draws the legend in either of its places, in the theme's text colour.
-    private static let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, _, _, _ in
-            guard let a, let cr, let view = currentChrome?.legend, let legend = view.legend else { return }
+    private static let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, _, _, data in
+            guard let a, let cr, let view = UserData.object(data, as: LegendView.self), let legend = view.legend else { return }
             var rgba = GdkRGBA()
             gtk_style_context_get_color(gtk_widget_get_style_context(asWidget(a)), &rgba)
-            let dark = MapApplication.window?.controller.renderer.palette.isDark ?? false
+            let dark = view.isDark
             LegendPainter.draw(legend, in: cr, textColor: MapColor(red: Double(rgba.red), green: Double(rgba.green),
                                                                     blue: Double(rgba.blue), alpha: Double(rgba.alpha)),
                                dark: dark)
@@ -54,7 +57,7 @@ final class LegendView {
         gtk_widget_set_margin_start(a, 12)
         gtk_widget_set_margin_top(a, 6)
         gtk_widget_set_margin_bottom(a, 12)
-        gtk_drawing_area_set_draw_func(gcast(a), LegendView.draw, nil, nil)
+        gtk_drawing_area_set_draw_func(gcast(a), LegendView.draw, UserData.retain(self), UserData.release)
         gtk_box_append(gcast(slot), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
         gtk_box_append(gcast(slot), heading)
         gtk_box_append(gcast(slot), a)
@@ -85,7 +88,8 @@ final class LegendView {
     }
 
     /// The map's palette changed: redraw the swatches.
-    func paletteDidChange() {
+    func paletteDidChange(dark: Bool) {
+        isDark = dark
         gtk_widget_queue_draw(area)
         if let panelArea { gtk_widget_queue_draw(panelArea) }
     }

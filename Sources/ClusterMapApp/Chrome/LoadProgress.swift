@@ -23,7 +23,7 @@ final class LoadProgress {
     /// Loads shorter than this never show the panel.
     static let showDelayMs: UInt32 = 150
 
-    init(overlay: UnsafeMutablePointer<GtkWidget>, eventLog: EventLog) {
+    init(overlay: UnsafeMutablePointer<GtkWidget>, eventLog: EventLog, controller: MapViewController) {
         self.eventLog = eventLog
         panel = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
         gtk_widget_add_css_class(panel, "cm-progress")
@@ -46,10 +46,10 @@ final class LoadProgress {
         cancelButton = gtk_button_new_with_mnemonic("_Cancel")!
         gtk_widget_set_valign(cancelButton, GTK_ALIGN_CENTER)
         gtk_widget_set_tooltip_text(cancelButton, "Stop loading; the map keeps what it shows")
-        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, _ in
-            MapApplication.window?.controller.cancelLoad()
+        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
+            UserData.controller(data)?.cancelLoad()
         }
-        connectSignal(cancelButton, "clicked", unsafeBitCast(clicked, to: GCallback.self))
+        connectSignal(cancelButton, "clicked", unsafeBitCast(clicked, to: GCallback.self), owner: controller)
 
         gtk_box_append(gcast(panel), column)
         gtk_box_append(gcast(panel), cancelButton)
@@ -65,8 +65,8 @@ final class LoadProgress {
         gtk_progress_bar_set_fraction(opaque(bar), 0)
         indexing = false
         let number = loadNumber
-        runAfter(milliseconds: LoadProgress.showDelayMs) {
-            guard let p = currentChrome?.progress, p.loading, p.loadNumber == number else { return }
+        runAfter(milliseconds: LoadProgress.showDelayMs) { [weak self] in
+            guard let p = self, p.loading, p.loadNumber == number else { return }
             p.reveal()
         }
     }
@@ -90,7 +90,7 @@ final class LoadProgress {
     private func pulse(_ number: Int) {
         guard loading, indexing, loadNumber == number else { return }
         gtk_progress_bar_pulse(opaque(bar))
-        runAfter(milliseconds: LoadProgress.pulseMs) { currentChrome?.progress.pulse(number) }
+        runAfter(milliseconds: LoadProgress.pulseMs) { [weak self] in self?.pulse(number) }
     }
 
     /// A stream of unknown size: the bar pulses and the title counts what has arrived.
@@ -126,6 +126,6 @@ final class LoadProgress {
             return
         }
         guard attempt < 80 else { return }
-        runAfter(milliseconds: 40) { currentChrome?.progress.reportCancelPosition(attempt: attempt + 1, previous: now) }
+        runAfter(milliseconds: 40) { [weak self] in self?.reportCancelPosition(attempt: attempt + 1, previous: now) }
     }
 }

@@ -7,30 +7,33 @@ final class MainMenu {
     let button: UnsafeMutablePointer<GtkWidget>
     /// "Map": `builtin`, `osm`, `maptiler`, or `other` (a tile file or a custom URL).
     private let basemap: OpaquePointer
+    /// The actions and what they do, connected to the chrome once it exists (`connect(to:)`).
+    private var handlers: [(action: OpaquePointer, signal: String, callback: GCallback)] = []
 
     init(window: UnsafeMutablePointer<GtkWidget>, reducedMotion: Bool, dark: Bool) {
         typealias ChangeState = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         // The window's action map keeps the actions (their check marks follow their state).
+        var handlers: [(action: OpaquePointer, signal: String, callback: GCallback)] = []
         func toggle(_ name: String, _ on: Bool, _ cb: ChangeState) {
             let a = g_simple_action_new_stateful(name, nil, g_variant_new_boolean(on ? 1 : 0))!
-            connectSignal(a, "change-state", unsafeBitCast(cb, to: GCallback.self))
+            handlers.append((a, "change-state", unsafeBitCast(cb, to: GCallback.self)))
             g_action_map_add_action(OpaquePointer(window), a)
         }
-        toggle("reduce-motion", reducedMotion) { action, value, _ in
+        toggle("reduce-motion", reducedMotion) { action, value, data in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
-            currentChrome?.setReducedMotion(g_variant_get_boolean(value) != 0)
+            UserData.object(data, as: AppChrome.self)?.setReducedMotion(g_variant_get_boolean(value) != 0)
         }
-        toggle("dark-style", dark) { action, value, _ in
+        toggle("dark-style", dark) { action, value, data in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
-            currentChrome?.setDarkStyle(g_variant_get_boolean(value) != 0)
+            UserData.object(data, as: AppChrome.self)?.setDarkStyle(g_variant_get_boolean(value) != 0)
         }
 
         typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         basemap = g_simple_action_new_stateful("basemap", g_variant_type_new("s"), g_variant_new_string("builtin"))!
-        let chooseMap: ChangeState = { action, value, _ in
-            guard let action, let value, let chrome = currentChrome else { return }
+        let chooseMap: ChangeState = { action, value, data in
+            guard let action, let value, let chrome = UserData.object(data, as: AppChrome.self) else { return }
             let choice = String(cString: g_variant_get_string(value, nil))
             g_simple_action_set_state(action, value)
             switch choice {
@@ -40,16 +43,17 @@ final class MainMenu {
             default: break
             }
         }
-        connectSignal(basemap, "change-state", unsafeBitCast(chooseMap, to: GCallback.self))
+        handlers.append((basemap, "change-state", unsafeBitCast(chooseMap, to: GCallback.self)))
         g_action_map_add_action(OpaquePointer(window), basemap)
         let openTiles = g_simple_action_new("open-tile-file", nil)!
-        let openTilesCallback: Activate = { _, _, _ in currentChrome?.fileOpening.showChooser() }
-        connectSignal(openTiles, "activate", unsafeBitCast(openTilesCallback, to: GCallback.self))
+        let openTilesCallback: Activate = { _, _, data in UserData.object(data, as: AppChrome.self)?.fileOpening.showChooser() }
+        handlers.append((openTiles, "activate", unsafeBitCast(openTilesCallback, to: GCallback.self)))
         g_action_map_add_action(OpaquePointer(window), openTiles)
 
         let customURL = g_simple_action_new("custom-tile-url", nil)!
-        let customURLCallback: Activate = { _, _, _ in currentChrome?.chooseCustomTileURL() }
-        connectSignal(customURL, "activate", unsafeBitCast(customURLCallback, to: GCallback.self))
+        let customURLCallback: Activate = { _, _, data in UserData.object(data, as: AppChrome.self)?.chooseCustomTileURL() }
+        handlers.append((customURL, "activate", unsafeBitCast(customURLCallback, to: GCallback.self)))
+        self.handlers = handlers
         g_action_map_add_action(OpaquePointer(window), customURL)
 
         let menu = g_menu_new()!
@@ -82,6 +86,13 @@ final class MainMenu {
         gtk_menu_button_set_primary(opaque(button), 1)
         gtk_widget_set_tooltip_text(button, "Main Menu (F10)")
         for m in [map, view, help, quit, menu] { unref(m) }
+    }
+
+    /// Connects the menu's actions to the chrome (made after the menu, which it holds): each
+    /// callback finds the chrome in its user data.
+    func connect(to chrome: AppChrome) {
+        for h in handlers { connectSignal(h.action, h.signal, h.callback, owner: chrome) }
+        handlers = []
     }
 
     /// Shows which map is in use (the radio items), without switching anything.

@@ -57,42 +57,43 @@ final class SearchField {
         connectSignal(entry, "destroy", unsafeBitCast(unparent, to: GCallback.self), data: gpointer(popover))
 
         typealias EntryCB = @convention(c) (OpaquePointer?, gpointer?) -> Void
-        let changed: EntryCB = { _, _ in currentChrome?.search.textDidChange() }
-        let activate: EntryCB = { _, _ in currentChrome?.search.activate(row: nil) }
-        let stop: EntryCB = { _, _ in currentChrome?.search.stop() }
-        connectSignal(entry, "search-changed", unsafeBitCast(changed, to: GCallback.self))
-        connectSignal(entry, "activate", unsafeBitCast(activate, to: GCallback.self))
-        connectSignal(entry, "stop-search", unsafeBitCast(stop, to: GCallback.self))
-        let rowActivated: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, _ in
+        let changed: EntryCB = { _, data in UserData.object(data, as: SearchField.self)?.textDidChange() }
+        let activate: EntryCB = { _, data in UserData.object(data, as: SearchField.self)?.activate(row: nil) }
+        let stop: EntryCB = { _, data in UserData.object(data, as: SearchField.self)?.stop() }
+        connectSignal(entry, "search-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
+        connectSignal(entry, "activate", unsafeBitCast(activate, to: GCallback.self), owner: self)
+        connectSignal(entry, "stop-search", unsafeBitCast(stop, to: GCallback.self), owner: self)
+        let rowActivated: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, data in
             guard let row else { return }
-            currentChrome?.search.activate(row: Int(gtk_list_box_row_get_index(row)))
+            UserData.object(data, as: SearchField.self)?.activate(row: Int(gtk_list_box_row_get_index(row)))
         }
-        connectSignal(list, "row-activated", unsafeBitCast(rowActivated, to: GCallback.self))
+        connectSignal(list, "row-activated", unsafeBitCast(rowActivated, to: GCallback.self), owner: self)
 
         // Up/Down move through the matches while the text keeps the focus.
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, _, _ in
-            guard let s = currentChrome?.search else { return 0 }
+        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, _, data in
+            guard let s = UserData.object(data, as: SearchField.self) else { return 0 }
             switch Int32(keyval) {
             case GDK_KEY_Down, GDK_KEY_KP_Down: return s.moveSelection(+1) ? 1 : 0
             case GDK_KEY_Up, GDK_KEY_KP_Up: return s.moveSelection(-1) ? 1 : 0
             default: return 0
             }
         }
-        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self))
+        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self), owner: self)
         addController(keys, to: entry)
 
         // Leaving the field closes the matches.
         let focus = gtk_event_controller_focus_new()!
-        let leave: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
-            runAfter(milliseconds: 150) {   // after a click on a match was handled
-                guard let s = currentChrome?.search, gtk_widget_has_focus(s.entry) == 0,
+        let leave: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+            // After a click on a match was handled.
+            runAfter(milliseconds: 150) { [weak field = UserData.object(data, as: SearchField.self)] in
+                guard let s = field, gtk_widget_has_focus(s.entry) == 0,
                       gtk_widget_is_focus(s.entry) == 0 else { return }
                 s.hidePopover()
             }
         }
-        connectSignal(focus, "leave", unsafeBitCast(leave, to: GCallback.self))
+        connectSignal(focus, "leave", unsafeBitCast(leave, to: GCallback.self), owner: self)
         // Tests type once the field has the focus, instead of sleeping after Ctrl+F.
         let enter: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
             MapApplication.eventLog.emit("widget", [("name", .string("search")), ("focus", .bool(true))])
@@ -131,11 +132,11 @@ final class SearchField {
         indexedSession = session
         guard let session else { refresh(); return }
         let generation = indexGeneration
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             let started = ProcessClock.now()
             let search = session.makePlaceSearch()
             let ms = (ProcessClock.now() - started) * 1000
-            runOnGtkThread { currentChrome?.search.indexDidLoad(search, generation: generation, ms: ms) }
+            runOnGtkThread { [weak self] in self?.indexDidLoad(search, generation: generation, ms: ms) }
         }
     }
 

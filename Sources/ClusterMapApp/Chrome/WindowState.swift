@@ -21,19 +21,18 @@ enum WindowState {
             let c = controller.camera
             controller.apply(.set(Camera(center: center, zoom: zoom, viewportSize: size, minZoom: c.minZoom, maxZoom: c.maxZoom)))
         }
-        if let dark = saved.darkStyle { controller.userDarkStyle = dark }
-        if let reduce = saved.reduceMotion { controller.userReducedMotion = reduce }
+        controller.restoreToggles(dark: saved.darkStyle, reducedMotion: saved.reduceMotion)
         controller.applyPreferences()
-        controller.mapTilerKey = saved.mapTilerKey
+        controller.remember(mapTilerKey: saved.mapTilerKey)
         // The remembered map, unless the command line chose one.
         if controller.options.basemap == nil, let basemap = saved.basemap { controller.switchBaseMap(to: basemap) }
 
-        let close: @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, _ in
-            guard let window, let c = MapApplication.window?.controller else { return 0 }
+        let close: @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, data in
+            guard let window, let c = UserData.controller(data) else { return 0 }
             WindowState.save(window: asWidget(window), controller: c)
             return 0 // let it close
         }
-        connectSignal(window, "close-request", unsafeBitCast(close, to: GCallback.self))
+        connectSignal(window, "close-request", unsafeBitCast(close, to: GCallback.self), owner: controller)
         return saved
     }
 

@@ -17,10 +17,10 @@ enum ClickGesture {
         now - doubleClickZoomStartedAt < 0.05
     }
 
-    static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
+    static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let click = gtk_gesture_click_new()!
-        let pressed: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, _ in
-            guard let c = MapApplication.window?.controller else { return }
+        let pressed: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
+            guard let c = UserData.controller(data) else { return }
             gtk_widget_grab_focus(c.drawingArea)
             ClickGesture.doubleClickOnItem = false
             guard n == 2 else { return }
@@ -33,14 +33,14 @@ enum ClickGesture {
             ClickGesture.doubleClickZoomStartedAt = MapViewController.now()
             c.gestureDidEnd()
         }
-        let released: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, _ in
-            guard let c = MapApplication.window?.controller else { return }
+        let released: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
+            guard let c = UserData.controller(data) else { return }
             // GTK reports "released" after a drag too: only a press that barely moved is a click.
             guard n == 1 || ClickGesture.doubleClickOnItem, DragGesture.handler.isClick else { return }
             c.handleClick(at: ScreenPoint(x: x, y: y))
         }
-        connectSignal(click, "pressed", unsafeBitCast(pressed, to: GCallback.self))
-        connectSignal(click, "released", unsafeBitCast(released, to: GCallback.self))
+        connectSignal(click, "pressed", unsafeBitCast(pressed, to: GCallback.self), owner: controller)
+        connectSignal(click, "released", unsafeBitCast(released, to: GCallback.self), owner: controller)
         addController(click, to: widget)
     }
 }

@@ -4,15 +4,15 @@ import MapModel
 /// Map keys (SPEC §5.1): arrows pan, `+`/`-` zoom, `0`/Home shows all the data, Escape backs out.
 /// Installed on the window in the bubble phase, so a focused text field keeps its own keys.
 enum KeyboardShortcuts {
-    static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
+    static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let keys = gtk_event_controller_key_new()!
-        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, _ in
-            guard let c = MapApplication.window?.controller else { return 0 }
+        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
+            guard let c = UserData.controller(data) else { return 0 }
             let ctrlOrAlt = state.rawValue & (GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue)
             guard ctrlOrAlt == 0 else { return 0 }
             return c.handleKey(keyval) ? 1 : 0
         }
-        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self))
+        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self), owner: controller)
         addController(keys, to: widget)
     }
 

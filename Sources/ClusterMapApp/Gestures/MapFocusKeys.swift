@@ -4,10 +4,10 @@ import CGtk
 /// order, Enter or Space to activate, Escape to back out. On the map widget itself, so Tab only
 /// walks the items while the map has focus and leaves it after the last one.
 enum MapFocusKeys {
-    static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
+    static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let keys = gtk_event_controller_key_new()!
-        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, _ in
-            guard let c = MapApplication.window?.controller else { return 0 }
+        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
+            guard let c = UserData.controller(data) else { return 0 }
             let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
             switch Int32(keyval) {
             case GDK_KEY_Tab, GDK_KEY_KP_Tab:
@@ -20,7 +20,7 @@ enum MapFocusKeys {
                 return 0
             }
         }
-        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self))
+        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self), owner: controller)
         addController(keys, to: widget)
     }
 }

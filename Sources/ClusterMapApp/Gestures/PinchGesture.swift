@@ -5,27 +5,27 @@ import MapModel
 enum PinchGesture {
     nonisolated(unsafe) static var handler = PinchZoomHandler()
 
-    static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
+    static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let zoom = gtk_gesture_zoom_new()!
-        let begin: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { gesture, _, _ in
-            guard let c = MapApplication.window?.controller else { return }
-            c.isGestureActive = true
+        let begin: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { gesture, _, data in
+            guard let c = UserData.controller(data) else { return }
+            c.gestureDidBegin()
             c.apply(PinchGesture.handler.begin(center: PinchGesture.center(gesture, fallback: c.pointer), in: c.beginInput()))
         }
-        let changed: @convention(c) (OpaquePointer?, Double, gpointer?) -> Void = { gesture, scale, _ in
-            guard let c = MapApplication.window?.controller else { return }
+        let changed: @convention(c) (OpaquePointer?, Double, gpointer?) -> Void = { gesture, scale, data in
+            guard let c = UserData.controller(data) else { return }
             let centre = PinchGesture.center(gesture, fallback: c.pointer)
             c.apply(PinchGesture.handler.update(scale: scale, center: centre, in: c.beginInput()))
         }
-        let end: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
-            guard let c = MapApplication.window?.controller else { return }
-            c.isGestureActive = false
+        let end: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
+            guard let c = UserData.controller(data) else { return }
+            c.gestureDidStop()
             c.apply(PinchGesture.handler.end(in: c.beginInput()))
             c.gestureDidEnd()
         }
-        connectSignal(zoom, "begin", unsafeBitCast(begin, to: GCallback.self))
-        connectSignal(zoom, "scale-changed", unsafeBitCast(changed, to: GCallback.self))
-        connectSignal(zoom, "end", unsafeBitCast(end, to: GCallback.self))
+        connectSignal(zoom, "begin", unsafeBitCast(begin, to: GCallback.self), owner: controller)
+        connectSignal(zoom, "scale-changed", unsafeBitCast(changed, to: GCallback.self), owner: controller)
+        connectSignal(zoom, "end", unsafeBitCast(end, to: GCallback.self), owner: controller)
         addController(zoom, to: widget)
     }
 

@@ -5,11 +5,11 @@ import MapModel
 /// Ctrl+scroll on a touchpad) is continuous. GTK 4.8 scroll events carry no position, so the
 /// pointer position comes from `PointerMotion`.
 enum ScrollGesture {
-    static func install(on widget: UnsafeMutablePointer<GtkWidget>) {
+    static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let flags = GtkEventControllerScrollFlags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_VERTICAL.rawValue)
         let scroll = gtk_event_controller_scroll_new(flags)!
-        let onScroll: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> gboolean = { ctl, _, dy, _ in
-            guard let c = MapApplication.window?.controller else { return 0 }
+        let onScroll: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> gboolean = { ctl, _, dy, data in
+            guard let c = UserData.controller(data) else { return 0 }
             let ctx = c.beginInput()
             if gtk_event_controller_scroll_get_unit(ctl) == GDK_SCROLL_UNIT_WHEEL {
                 c.apply(WheelZoomHandler().scroll(notches: dy, at: c.pointer, in: ctx))
@@ -19,7 +19,7 @@ enum ScrollGesture {
             c.gestureDidEnd()
             return 1
         }
-        connectSignal(scroll, "scroll", unsafeBitCast(onScroll, to: GCallback.self))
+        connectSignal(scroll, "scroll", unsafeBitCast(onScroll, to: GCallback.self), owner: controller)
         addController(scroll, to: widget)
     }
 }

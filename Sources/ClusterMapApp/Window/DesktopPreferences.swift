@@ -33,12 +33,12 @@ enum DesktopPreferences {
     }
 
     /// Calls `changed` on the GTK thread whenever one of these settings changes.
-    static func observe(_ changed: @escaping @convention(c) (gpointer?, gpointer?, gpointer?) -> Void) {
+    static func observe(owner: AnyObject, _ changed: @escaping @convention(c) (gpointer?, gpointer?, gpointer?) -> Void) {
         guard let raw = gtk_settings_get_default() else { return }
         settings = raw
         let s = UnsafeMutableRawPointer(raw)
         var names = ["notify::gtk-application-prefer-dark-theme", "notify::gtk-theme-name", "notify::gtk-enable-animations"]
         if hasProperty(s, "gtk-interface-reduced-motion") { names.append("notify::gtk-interface-reduced-motion") }
-        for n in names { connectSignal(raw, n, unsafeBitCast(changed, to: GCallback.self)) }
+        for n in names { connectSignal(raw, n, unsafeBitCast(changed, to: GCallback.self), owner: owner) }
     }
 }

@@ -26,7 +26,9 @@ final class InViewPanel {
     /// The rows shown, in list order.
     private(set) var rows: [InViewRow] = []
     /// The selected place's callout text, read out as the description of its row.
-    private var selectedDescription: (id: SceneItemID, text: String)?
+    private(set) var selectedDescription: (id: SceneItemID, text: String)?
+    /// The map it lists (given once both exist; see `attach(controller:)`).
+    private weak var controller: MapViewController?
     /// True while the panel itself changes the list's selection (not the person).
     private var isSyncing = false
     /// The header-bar toggle (nil until installed).
@@ -85,16 +87,19 @@ final class InViewPanel {
         gtk_widget_set_visible(root, 0)
 
         connectSignal(factory, "setup", unsafeBitCast(InViewPanel.setupRow, to: GCallback.self))
-        connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self))
-        let activated: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, _ in
-            MapApplication.window?.inView?.activate(row: Int(position))
+        connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self), owner: self)
+        let activated: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, data in
+            UserData.object(data, as: InViewPanel.self)?.activate(row: Int(position))
         }
-        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self))
-        let changed: @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, _ in
-            MapApplication.window?.inView?.selectionDidChange()
+        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self), owner: self)
+        let changed: @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, data in
+            UserData.object(data, as: InViewPanel.self)?.selectionDidChange()
         }
-        connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self))
+        connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
     }
+
+    /// The map controller the panel lists and drives (made after the panel, which it is given).
+    func attach(controller: MapViewController) { self.controller = controller }
 
     /// The map with the panel on its right, hidden until toggled. An overlay, so that the one
     /// panel can sit beside the map on wide windows (the map gives it room) and float over it on
@@ -106,10 +111,11 @@ final class InViewPanel {
         gtk_overlay_set_child(opaque(overlay), map)
         gtk_overlay_add_overlay(opaque(overlay), root)
         // The map's size changes with the window: re-decide beside/over once layout is done.
-        let resized: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, _ in
-            runOnGtkThread { MapApplication.window?.inView?.adaptToWindowWidth() }
+        let resized: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, data in
+            guard let panel = UserData.object(data, as: InViewPanel.self) else { return }
+            runOnGtkThread { [weak panel] in panel?.adaptToWindowWidth() }
         }
-        connectSignal(drawingArea, "resize", unsafeBitCast(resized, to: GCallback.self))
+        connectSignal(drawingArea, "resize", unsafeBitCast(resized, to: GCallback.self), owner: self)
         return overlay
     }
 
@@ -126,7 +132,7 @@ final class InViewPanel {
         if overlaying != isOverlaying {
             isOverlaying = overlaying
             if overlaying { gtk_widget_add_css_class(root, "cm-floating") } else { gtk_widget_remove_css_class(root, "cm-floating") }
-            MapApplication.window?.controller.eventLog.emit("list-panel-layout", [("overlay", .bool(overlaying))])
+            controller?.eventLog.emit("list-panel-layout", [("overlay", .bool(overlaying))])
         }
         gtk_widget_set_size_request(root, Int32(width), -1)
         let margin = Int32(isShown && !overlaying ? width : 0)
@@ -141,12 +147,12 @@ final class InViewPanel {
     /// of the header bar.
     func installToggle(window: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new_stateful(InViewPanel.actionName, nil, g_variant_new_boolean(0))!
-        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, _ in
+        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
-            MapApplication.window?.inView?.setShown(g_variant_get_boolean(value) != 0)
+            UserData.object(data, as: InViewPanel.self)?.setShown(g_variant_get_boolean(value) != 0)
         }
-        connectSignal(action, "change-state", unsafeBitCast(changeState, to: GCallback.self))
+        connectSignal(action, "change-state", unsafeBitCast(changeState, to: GCallback.self), owner: self)
         g_action_map_add_action(OpaquePointer(window), action)
         if let app = gtk_window_get_application(gcast(window)) {
             var accels: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("F9")), nil]
@@ -167,7 +173,7 @@ final class InViewPanel {
         guard shown != isShown else { return }
         gtk_widget_set_visible(root, shown ? 1 : 0)
         adaptToWindowWidth()
-        guard let c = MapApplication.window?.controller else { return }
+        guard let c = controller, !c.isClosed else { return }
         if shown {
             // Where the window's own coordinates (those of the accessibility tree) start in its
             // surface (CSD margins), so tests can click rows found through AT-SPI with xdotool.
@@ -250,7 +256,7 @@ final class InViewPanel {
 
     /// The person picked a row: a place is selected on the map; a bubble gets the map's focus ring.
     private func selectionDidChange() {
-        guard !isSyncing, let c = MapApplication.window?.controller, let row = selectedRow else { return }
+        guard !isSyncing, let c = controller, !c.isClosed, let row = selectedRow else { return }
         switch row.id {
         case .point(let i):
             if c.sceneState.selectedPoint != i { c.select(point: i) }
@@ -261,87 +267,12 @@ final class InViewPanel {
 
     /// Enter or double click on a row: what clicking the item on the map does.
     private func activate(row position: Int) {
-        guard rows.indices.contains(position), let c = MapApplication.window?.controller else { return }
+        guard rows.indices.contains(position), let c = controller, !c.isClosed else { return }
         let row = rows[position]
         c.eventLog.emit("list-activate", [("id", .int(row.id.logID)), ("kind", .string(row.kind.rawValue))])
         switch row.id {
         case .cluster: c.activateBubble(row.id)
         case .point(let i): c.select(point: i)
         }
-    }
-
-    // MARK: Row widgets
-
-    /// Row layout: a badge (bubble or pin), then the title over a dim subtitle.
-    private static let setupRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
-        guard let item else { return }
-        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
-        gtk_widget_set_margin_top(box, 6); gtk_widget_set_margin_bottom(box, 6)
-        gtk_widget_set_margin_start(box, 4); gtk_widget_set_margin_end(box, 4)
-        let badge = gtk_drawing_area_new()!
-        gtk_widget_set_size_request(badge, 28, 28)
-        gtk_widget_set_valign(badge, GTK_ALIGN_CENTER)
-        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-        gtk_widget_set_valign(texts, GTK_ALIGN_CENTER)
-        gtk_widget_set_hexpand(texts, 1)
-        let title = gtk_label_new("")!
-        gtk_label_set_xalign(opaque(title), 0)
-        gtk_label_set_ellipsize(opaque(title), PANGO_ELLIPSIZE_END)
-        let subtitle = gtk_label_new("")!
-        gtk_label_set_xalign(opaque(subtitle), 0)
-        gtk_label_set_ellipsize(opaque(subtitle), PANGO_ELLIPSIZE_END)
-        gtk_widget_add_css_class(subtitle, "dim-label")
-        gtk_widget_add_css_class(subtitle, "caption")
-        gtk_box_append(gcast(texts), title)
-        gtk_box_append(gcast(texts), subtitle)
-        gtk_box_append(gcast(box), badge)
-        gtk_box_append(gcast(box), texts)
-        gtk_list_item_set_child(item, box)
-    }
-
-    private static let bindRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
-        guard let item, let panel = MapApplication.window?.inView,
-              let box = gtk_list_item_get_child(item),
-              let badge = gtk_widget_get_first_child(box),
-              let texts = gtk_widget_get_next_sibling(badge),
-              let title = gtk_widget_get_first_child(texts),
-              let subtitle = gtk_widget_get_next_sibling(title) else { return }
-        let position = Int(gtk_list_item_get_position(item))
-        guard panel.rows.indices.contains(position) else { return }
-        let row = panel.rows[position]
-        gtk_label_set_text(opaque(title), row.title)
-        gtk_label_set_text(opaque(subtitle), row.subtitle)
-        gtk_widget_set_visible(subtitle, row.subtitle.isEmpty ? 0 : 1)
-        gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in" : nil)
-        // Badge: bubble step or pin colour, packed into the draw function's data pointer.
-        // A bubble the data colours (e.g. by its strongest earthquake) shows that colour, as on the map.
-        let code = row.kind == .bubble
-            ? (row.color != 0 ? (0x5000000 | UInt(row.color & 0xFFFFFF)) : (0x1000000 | UInt(min(max(row.step, 0), 2))))
-            : (0x2000000 | UInt(row.color & 0xFFFFFF))
-        gtk_drawing_area_set_draw_func(gcast(badge), InViewPanel.drawBadge, UnsafeMutableRawPointer(bitPattern: code), nil)
-        gtk_widget_queue_draw(badge)
-        // Screen readers: the row (GtkListView's item widget) says the exact count and category.
-        var description = ""
-        if let sel = panel.selectedDescription, sel.id == row.id { description = sel.text }
-        for w in [box, gtk_widget_get_parent(box)].compactMap({ $0 }) {
-            AccessibleText.setLabel(of: w, to: row.accessibleLabel)
-            AccessibleText.setDescription(of: w, to: description)
-        }
-    }
-
-    private static let drawBadge: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
-        guard let cr else { return }
-        let code = UInt(bitPattern: data)
-        let isBubble = code & 0x1000000 != 0
-        let palette = MapApplication.window?.controller.renderer.palette ?? .light
-        let ownFill = code & 0x4000000 != 0
-        let fill: MapColor = isBubble && !ownFill ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
-        let radius = isBubble ? 11.0 : 6.0
-        cairo_arc(cr, Double(w) / 2, Double(h) / 2, radius, 0, 2 * Double.pi)
-        cairo_set_source_rgb(cr, fill.red, fill.green, fill.blue)
-        cairo_fill_preserve(cr)
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_set_line_width(cr, isBubble ? 2 : 1.5)
-        cairo_stroke(cr)
     }
 }

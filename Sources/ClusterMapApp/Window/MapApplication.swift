@@ -53,7 +53,6 @@ enum MapApplication {
             g_application_run(gapp, Int32(buf.count), buf.baseAddress)
         }
         for p in cargs { free(p) }
-        window?.controller.saveTileCache()
         g_object_unref(app)
         return status
     }
@@ -65,6 +64,9 @@ enum MapApplication {
         isClosed = true
         initialLoad?.cancel()
         window?.controller.stopLoadingForClose()
+        // The online tiles' cache index now, while the controller surely exists (at the end of
+        // the run the window is gone; a loading thread may still hold the controller then).
+        window?.controller.saveTileCache()
         window?.controller.renderer.baseMap.tileWorker?.stop()
         window = nil
     }

@@ -6,7 +6,7 @@ import MapModel
 extension MapViewController {
     /// The scene came to rest (after the camera and scene events): the list follows it.
     func sceneDidSettle() {
-        MapApplication.window?.inView?.update(from: self)
+        inView?.update(from: self)
     }
 
     /// The map's accessible description is the selected place's callout text (so a screen reader

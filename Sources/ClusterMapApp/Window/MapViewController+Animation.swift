@@ -7,11 +7,11 @@ import MapModel
 extension MapViewController {
     func startTicking() {
         guard tickCallbackID == 0 else { return }
-        let tick: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, clock, _ in
-            guard let c = MapApplication.window?.controller, let clock else { return 0 }
+        let tick: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, clock, data in
+            guard let c = UserData.controller(data), let clock else { return 0 }
             return c.tick(frameTime: Double(gdk_frame_clock_get_frame_time(clock)) / 1e6) ? 1 : 0
         }
-        tickCallbackID = gtk_widget_add_tick_callback(drawingArea, tick, nil, nil)
+        tickCallbackID = gtk_widget_add_tick_callback(drawingArea, tick, UserData.retain(self), UserData.release)
     }
 
     /// Advances the running animations (camera, bubble transitions, callout); returns whether

@@ -97,6 +97,7 @@ extension MapViewController {
 
     /// The window is closing: the load stops and nothing it reports is delivered any more.
     func stopLoadingForClose() {
+        markClosed()
         currentLoadCancel?.cancel()
         currentLoadCancel = nil
         loadGeneration += 1

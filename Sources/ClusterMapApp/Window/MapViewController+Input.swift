@@ -74,8 +74,8 @@ extension MapViewController {
 
     /// Closes an open fan or place list (map click, Escape, zoom).
     func closeFan() {
-        if let panel = MapApplication.window?.placeList, panel.isShown {
-            panel.hide()
+        if placeList.isShown {
+            placeList.hide()
             eventLog.emit("fan-close")
         }
         let closed = presentation.closeFan()
@@ -100,7 +100,8 @@ extension MapViewController {
     func openFan(cluster id: SceneItemID, leaves: [Int], startedAt: Double = MapViewController.now()) {
         guard let session, let first = leaves.first else { return }
         closeFan()
-        if presentation.sceneBuilder.fanLayout.prefersList(count: leaves.count), let panel = MapApplication.window?.placeList {
+        if presentation.sceneBuilder.fanLayout.prefersList(count: leaves.count) {
+            let panel = placeList
             let p = camera.screenPoint(for: session.places.coordinates[first])
             panel.onPick = { [weak self] index in
                 panel.hide()
@@ -136,7 +137,7 @@ extension MapViewController {
             return true
         }
         if Int32(keyval) == GDK_KEY_Escape {
-            let listShown = MapApplication.window?.placeList.isShown ?? false
+            let listShown = placeList.isShown
             guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else {
                 // Then a running load stops (like its Cancel button), what is shown stays.
                 if currentLoadCancel != nil {

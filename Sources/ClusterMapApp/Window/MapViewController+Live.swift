@@ -47,10 +47,10 @@ extension MapViewController {
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { return }
         live.monitor = OpaquePointer(monitor)
-        let changed: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, _ in
-            MapApplication.window?.controller.fileDidChange(event)
+        let changed: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, data in
+            UserData.controller(data)?.fileDidChange(event)
         }
-        connectSignal(monitor, "changed", unsafeBitCast(changed, to: GCallback.self))
+        connectSignal(monitor, "changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
         eventLog.emit("watch", [("path", .string(PointSetLoader.displayName(of: path)))])
     }
 
@@ -76,7 +76,7 @@ extension MapViewController {
         let generation = live.generation
         let options = LoadOptions(latitudeColumn: MapApplication.options.latColumn, longitudeColumn: MapApplication.options.lonColumn)
         let idProperty = self.options.idProperty
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             var badLines: [Int] = [], reason: String?
             let result: Result<MapDataSession.UpdatePlan?, Error> = Result {
                 let read = try LiveFileReader.load(path: path, options: options)
@@ -85,8 +85,8 @@ extension MapViewController {
                 return session.planUpdate(to: read.set, dataset: nil, idProperty: idProperty)
             }
             let bad = badLines, why = reason
-            runOnGtkThread {
-                guard let c = MapApplication.window?.controller else { return }
+            runOnGtkThread { [weak self] in
+                guard let c = self, !c.isClosed else { return }
                 c.live.badLines = bad
                 if let first = bad.first, let why {
                     let count = bad.count == 1 ? "1 line" : "\(bad.count) lines"
@@ -158,14 +158,14 @@ extension MapViewController {
         let name = url.split(separator: "/").last.map(String.init) ?? url
         let idProperty = options.idProperty
         let started = ProcessClock.now()
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             let result: Result<(MapDataSession.UpdatePlan?, MapDataSession?), Error> = Result {
                 let set = try PointSetLoader.load(bytes: [UInt8](data), name: name, options: LoadOptions(format: .geoJSON))
                 if let old, old.sources.count == 1 { return (old.planUpdate(to: set, dataset: nil, idProperty: idProperty), nil) }
                 return (nil, MapDataSession(pointSets: [set], datasets: [nil]))
             }
-            runOnGtkThread {
-                guard let c = MapApplication.window?.controller, generation == c.live.generation else { return }
+            runOnGtkThread { [weak self] in
+                guard let c = self, !c.isClosed, generation == c.live.generation else { return }
                 switch result {
                 case .success((let plan, let fresh)):
                     c.live.lastRefreshFailed = false
@@ -228,15 +228,15 @@ extension MapViewController {
 
     private func installRefreshAction(window: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new("refresh-now", nil)!
-        let activate: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
-            guard let c = MapApplication.window?.controller else { return }
+        let activate: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
+            guard let c = UserData.controller(data) else { return }
             switch c.live.source {
             case .feed: c.refreshFeed()
             case .file: c.reloadWatchedFile()
             default: break
             }
         }
-        connectSignal(action, "activate", unsafeBitCast(activate, to: GCallback.self))
+        connectSignal(action, "activate", unsafeBitCast(activate, to: GCallback.self), owner: self)
         g_action_map_add_action(OpaquePointer(window), action)
         g_object_unref(gpointer(action))
     }

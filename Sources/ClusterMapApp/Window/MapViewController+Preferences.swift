@@ -6,17 +6,26 @@ import MapRender
 extension MapViewController {
     /// Reads the preferences now and subscribes to their changes.
     func followDesktopPreferences() {
-        DesktopPreferences.observe { _, _, _ in
-            MapApplication.window?.controller.applyPreferences()
+        DesktopPreferences.observe(owner: self) { _, _, data in
+            UserData.controller(data)?.applyPreferences()
         }
         applyPreferences()
     }
 
     /// The reduced-motion toggle from the main menu (nil until the person uses it).
     func setReducedMotionToggle(_ on: Bool?) {
-        userReducedMotion = on
+        setToggles(reducedMotion: on)
         applyPreferences()
     }
+
+    /// The remembered menu choices (nil: never used); the caller applies them (`applyPreferences`).
+    func restoreToggles(dark: Bool?, reducedMotion: Bool?) {
+        if let dark { setToggles(dark: dark) }
+        if let reducedMotion { setToggles(reducedMotion: reducedMotion) }
+    }
+
+    /// The dark-style toggle from the main menu; the caller applies it (after the theme follows).
+    func setDarkStyleToggle(_ on: Bool) { setToggles(dark: on) }
 
     func applyPreferences() {
         let dark = options.dark || userDarkStyle ?? DesktopPreferences.prefersDark

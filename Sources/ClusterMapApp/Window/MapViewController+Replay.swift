@@ -20,13 +20,13 @@ extension MapViewController {
         let generation = live.generation
         let started = ProcessClock.now()
         chrome?.loadDidStart(name: "Earthquakes, replayed")
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             let result = Result { () throws -> EarthquakeReplay in
                 let set = try PointSetLoader.load(path: ds.path(in: dir), options: ds.loadOptions)
                 return EarthquakeReplay(set: set, dataset: ds, daysPerSecond: speed)
             }
-            runOnGtkThread {
-                guard let c = MapApplication.window?.controller, generation == c.live.generation else { return }
+            runOnGtkThread { [weak self] in
+                guard let c = self, !c.isClosed, generation == c.live.generation else { return }
                 switch result {
                 case .success(let replay):
                     c.live.replay = replay

@@ -12,15 +12,15 @@ extension MapViewController {
     func scheduleRestLayer() {
         guard !restLayerPending else { return }
         restLayerPending = true
-        let step: @convention(c) (gpointer?) -> gboolean = { _ in
-            guard let c = MapApplication.window?.controller else { return 0 }
+        let step: @convention(c) (gpointer?) -> gboolean = { data in
+            guard let c = UserData.controller(data) else { return 0 }
             let more = c.restLayerStep()
             if !more { c.restLayerPending = false }
             return more ? 1 : 0
         }
         // Default idle priority: below input, redraws and the frame clock, so a step never delays
         // a frame that is due; an input arriving during a step waits for one band at most.
-        g_idle_add(step, nil)
+        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, step, UserData.retain(self), UserData.release)
     }
 
     /// One step of the rest layer; whether more are due.

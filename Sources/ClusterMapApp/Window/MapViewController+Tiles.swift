@@ -73,15 +73,17 @@ extension MapViewController {
                 online.cancel(request)  // its completion reports .cancelled
             }
             for key in missing {
-                tileRequests[key] = online.fetch(key.tile, scale: key.scale) { result in
-                    guard let c = MapApplication.window?.controller, let layer = c.tileLayer,
+                tileRequests[key] = online.fetch(key.tile, scale: key.scale) { [weak self] result in
+                    guard let c = self, !c.isClosed, let layer = c.tileLayer,
                           ObjectIdentifier(layer) == owner else { return }
                     c.tileRequests[key] = nil
                     switch result {
                     case .success(let data):
                         MapViewController.tileQueue.async {
                             let outcome = TileMapLayer.decodeRaster(data)
-                            runOnGtkThread { MapApplication.window?.controller.tileDidArrive(outcome, key: key, owner: owner) }
+                            runOnGtkThread { [weak c] in
+                                if let c, !c.isClosed { c.tileDidArrive(outcome, key: key, owner: owner) }
+                            }
                         }
                     case .failure(.cancelled):
                         layer.cancelled(key)
@@ -94,10 +96,10 @@ extension MapViewController {
             let source = layer.source, style = layer.style, size = layer.tileSize, maxZoom = layer.maxZoom
             let decoded = layer.decodedAncestors
             for key in missing {
-                MapViewController.tileQueue.async {
+                MapViewController.tileQueue.async { [weak self] in
                     let outcome = TileMapLayer.renderTile(key, source: source, style: style, tileSize: size,
                                                           maxZoom: maxZoom, decoded: decoded)
-                    runOnGtkThread { MapApplication.window?.controller.tileDidArrive(outcome, key: key, owner: owner) }
+                    runOnGtkThread { if let c = self, !c.isClosed { c.tileDidArrive(outcome, key: key, owner: owner) } }
                 }
             }
         }

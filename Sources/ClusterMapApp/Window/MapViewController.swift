@@ -7,8 +7,11 @@ import GeoData
 import MapModel
 import MapRender
 
-/// What the map shows and how it moves: the camera controller, the frame renderer, redraws, the
-/// event log and rest detection. Gesture files hand it `CameraChange`s; the draw callback paints.
+/// The GTK side of the map: turns signals into intents and presentations into pixels. It owns
+/// how the map moves (the camera controller, the frame clock, rest detection) and the frame
+/// renderer; what the map shows — data, selection, fan, names, the scene — is `presentation`'s
+/// (AppSupport's `MapPresentation`), whose events it writes to the log. Gesture files hand it
+/// `CameraChange`s; the draw callback paints. Callbacks find it in their user data (`UserData`).
 final class MapViewController {
     let drawingArea: UnsafeMutablePointer<GtkWidget>
     let options: LaunchOptions
@@ -19,7 +22,9 @@ final class MapViewController {
     /// Last pointer position over the map (scroll events carry none in GTK 4.8; ARCHITECTURE §4).
     var pointer = ScreenPoint(x: 0, y: 0)
     /// True while a drag or pinch is in progress (the camera is not at rest).
-    var isGestureActive = false
+    private(set) var isGestureActive = false
+    /// Set when the window closes: callbacks still on their way find nothing to do.
+    private(set) var isClosed = false
     /// Whether the pointer is over the map (hover is refreshed there when the camera rests).
     var isPointerInside = false
 
@@ -77,11 +82,15 @@ final class MapViewController {
     var tileLayer: TileMapLayer?
     var onlineTiles: XYZTileSource?
     /// The person's MapTiler API key (asked for once, remembered in the state file).
-    var mapTilerKey: String?
+    private(set) var mapTilerKey: String?
     var tileRequests: [TileMapLayer.Key: XYZTileSource.Request] = [:]
     var loadGeneration = 0
     /// The window's header bar, banner and progress bar.
-    weak var chrome: MapChrome?
+    private(set) weak var chrome: MapChrome?
+    /// The list of a same-spot bubble's members (more than a fan can show), over the map.
+    let placeList: PlaceListPanel
+    /// The list of what is in view, beside the map (F9).
+    let inView: InViewPanel?
     /// Where the focused item was last drawn (to find its successor after re-clustering).
     var focusPosition: ScreenPoint?
     /// Log the scene at the next rest even if the camera did not move.
@@ -100,14 +109,16 @@ final class MapViewController {
     let live = LiveData()
     let dataDirectory = DataDirectory.locate()
     /// Main-menu overrides (nil until the person uses them).
-    var userReducedMotion: Bool?
-    var userDarkStyle: Bool?
+    private(set) var userReducedMotion: Bool?
+    private(set) var userDarkStyle: Bool?
 
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
 
-    init(drawingArea: UnsafeMutablePointer<GtkWidget>, options: LaunchOptions) {
+    init(drawingArea: UnsafeMutablePointer<GtkWidget>, options: LaunchOptions, placeList: PlaceListPanel, inView: InViewPanel?) {
         self.drawingArea = drawingArea
+        self.placeList = placeList
+        self.inView = inView
         self.options = options
         self.eventLog = MapApplication.eventLog
         let sceneRenderer = SceneRenderer()
@@ -118,33 +129,13 @@ final class MapViewController {
                            zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
         cameraController = CameraController(camera: start, motionPolicy: MotionPolicy(commandLineFlag: options.reduceMotion))
 
-        var coarse: BaseMap?
-        if let dir = dataDirectory.map({ URL(fileURLWithPath: $0) }) {
-            do { coarse = try BaseMap.load(level: .coarse, dataDirectory: dir) } catch {
-                ErrorOutput.write("clustermap: base map", "\(error)")
-            }
-        } else {
-            ErrorOutput.write("clustermap", "cannot find the data folder (set CLUSTERMAP_DATA_DIR)")
-        }
-        renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
-        renderer.baseMap.progressiveAtRest = true
-        // Base-map tiles render off the GTK thread; each one finished asks for a frame when the
-        // frame on screen shows stand-ins it would sharpen (not after an exact direct paint).
-        let tileWorker = BaseMapTileWorker()
-        tileWorker.onTileReady = {
-            runOnGtkThread {
-                guard let c = MapApplication.window?.controller, c.renderer.baseMap.improvesWithNewTiles else { return }
-                c.redraw()
-            }
-        }
-        renderer.baseMap.tileWorker = tileWorker
-        // Label sprites made off the GTK thread while the map moves ask for a frame the same way.
-        sceneRenderer.labelRenderer.onSpriteReady = { runOnGtkThread { MapApplication.window?.controller.redraw() } }
+        renderer = MapViewController.makeRenderer(options: options, dataDirectory: dataDirectory)
+        startBaseMapWorkers()
 
-        let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, _ in
-            MapApplication.window?.controller.draw(cr!, width: Int(w), height: Int(h))
+        let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
+            UserData.controller(data)?.draw(cr!, width: Int(w), height: Int(h))
         }
-        gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, nil, nil)
+        gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, UserData.retain(self), UserData.release)
         followDesktopPreferences()
         renderer.overlays = [panLayer]
         openTileBaseMap()
@@ -238,37 +229,6 @@ final class MapViewController {
     /// Seconds on the monotonic clock GTK's frame clock uses.
     static func now() -> Double { Double(g_get_monotonic_time()) / 1e6 }
 
-    /// Stops any running animation and returns the context a gesture handler needs.
-    func beginInput() -> GestureContext {
-        let ctx = cameraController.interrupt(at: MapViewController.now())
-        if let stopped = ctx.interrupted, stopped.isFlight {
-            eventLog.emit("flight-end", [("interrupted", .bool(true))])
-        }
-        return ctx
-    }
-
-    /// Applies a gesture's change: sets the camera or starts an animation driven by the frame clock.
-    func apply(_ change: CameraChange) {
-        let now = MapViewController.now()
-        let before = camera
-        if let animation = cameraController.apply(change, at: now) {
-            if case .flight(let path) = animation.kind { logFlightStart(path) }
-            clearHoverForMotion()
-            startTicking()
-        }
-        if camera != before { cameraDidChange(); redraw() }
-        // The fan belongs to one zoom: any zoom change (gesture or animation) closes it.
-        if camera.zoom != before.zoom || cameraController.animation.map({ $0.target.zoom != before.zoom }) == true {
-            closeFan()
-        }
-    }
-
-    /// Zooms one step around the viewport centre (buttons).
-    func zoomStep(_ direction: Double) {
-        let ctx = beginInput()
-        apply(KeyboardNavigationHandler().press(direction > 0 ? .zoomIn : .zoomOut, in: ctx))
-    }
-
     func cameraDidChange() {
         lastCameraChange = ProcessClock.now()
         scheduleRestCheck()
@@ -277,10 +237,11 @@ final class MapViewController {
     private func scheduleRestCheck() {
         guard !restCheckPending else { return }
         restCheckPending = true
-        let check: @convention(c) (gpointer?) -> gboolean = { _ in
-            MapApplication.window?.controller.restCheck() ?? 0
+        let check: @convention(c) (gpointer?) -> gboolean = { data in
+            UserData.controller(data)?.restCheck() ?? 0
         }
-        g_timeout_add(UInt32(MapViewController.restDelaySeconds * 1000), check, nil)
+        g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(MapViewController.restDelaySeconds * 1000), check,
+                           UserData.retain(self), UserData.release)
     }
 
     /// Called from a GLib timeout: emits `camera` and `scene` once the camera has been still.
@@ -320,23 +281,30 @@ final class MapViewController {
         return 0
     }
 
+    /// Sets the main menu's overrides (`.some(nil)` clears one; `nil` leaves it as it is).
+    func setToggles(dark: Bool?? = nil, reducedMotion: Bool?? = nil) {
+        if let dark { userDarkStyle = dark }
+        if let reducedMotion { userReducedMotion = reducedMotion }
+    }
+
+    /// The person's MapTiler API key (remembered in the state file; nil: none).
+    func remember(mapTilerKey key: String?) { mapTilerKey = key }
+
+    /// The window is closing: callbacks still on their way do nothing from now on.
+    func markClosed() { isClosed = true }
+
+    /// The window's chrome, once it exists (it is made after the controller, which it drives).
+    func attach(chrome: MapChrome) { self.chrome = chrome }
+
+    /// A drag or pinch started: the camera is not at rest until it stops.
+    func gestureDidBegin() { isGestureActive = true }
+
+    /// The drag or pinch stopped (its last change may still be applied).
+    func gestureDidStop() { isGestureActive = false }
+
     /// Called when a gesture ends so the rest check can fire.
     func gestureDidEnd() {
         cameraDidChange()
         redraw()
-    }
-}
-
-extension MapViewController {
-    /// Attaches every gesture controller to the map and the key controller to the window.
-    func installGestures(window: UnsafeMutablePointer<GtkWidget>) {
-        DragGesture.install(on: drawingArea)
-        ClickGesture.install(on: drawingArea)
-        ScrollGesture.install(on: drawingArea)
-        PinchGesture.install(on: drawingArea)
-        PointerMotion.install(on: drawingArea)
-        MapFocusKeys.install(on: drawingArea)
-        AccessibleText.setLabel(of: drawingArea, to: "Map")
-        KeyboardShortcuts.install(on: window)
     }
 }

@@ -13,9 +13,9 @@ final class MapWindow {
     let controller: MapViewController
     private(set) var chrome: AppChrome?
     /// The list of a same-spot bubble's members (more than a fan can show).
-    private(set) var placeList: PlaceListPanel!
+    let placeList: PlaceListPanel
     /// The list of what is in view, beside the map (F9).
-    private(set) var inView: InViewPanel?
+    let inView: InViewPanel?
 
     init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
         window = gtk_application_window_new(application)
@@ -36,7 +36,13 @@ final class MapWindow {
 
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(opaque(overlay), drawingArea)
-        controller = MapViewController(drawingArea: drawingArea, options: options)
+        // The panels first: the controller is given them (it never looks them up).
+        let placeList = PlaceListPanel()
+        self.placeList = placeList
+        let inView = InViewPanel()
+        self.inView = inView
+        controller = MapViewController(drawingArea: drawingArea, options: options, placeList: placeList, inView: inView)
+        inView.attach(controller: controller)
 
         let zoomBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(zoomBox, "linked")
@@ -51,15 +57,14 @@ final class MapWindow {
         gtk_box_append(gcast(zoomBox), zoomIn)
         gtk_box_append(gcast(zoomBox), zoomOut)
         gtk_overlay_add_overlay(opaque(overlay), zoomBox)
-        placeList = PlaceListPanel(overlay: overlay)
+        // After the zoom buttons: the list opens over them.
+        placeList.attach(to: overlay)
 
-        let inView = InViewPanel()
-        self.inView = inView
         gtk_window_set_child(gcast(window), inView.wrap(map: overlay, drawingArea: drawingArea))
         installActions()
         controller.installGestures(window: window)
         chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
-        controller.chrome = chrome
+        if let chrome { controller.attach(chrome: chrome) }
         chrome?.legend.attach(to: inView.legendSlot)
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
@@ -81,10 +86,10 @@ final class MapWindow {
         let map = OpaquePointer(window)
         func add(_ name: String, _ cb: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void) {
             let action = g_simple_action_new(name, nil)!
-            connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self))
+            connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self), owner: controller)
             g_action_map_add_action(map, action)
         }
-        add("zoom-in") { _, _, _ in MapApplication.window?.controller.zoomStep(+1) }
-        add("zoom-out") { _, _, _ in MapApplication.window?.controller.zoomStep(-1) }
+        add("zoom-in") { _, _, data in UserData.controller(data)?.zoomStep(+1) }
+        add("zoom-out") { _, _, data in UserData.controller(data)?.zoomStep(-1) }
     }
 }

@@ -29,7 +29,7 @@ final class PlaceListPanel {
     /// The point indices shown, in row order.
     var points: [Int] { model.rows }
 
-    init(overlay: UnsafeMutablePointer<GtkWidget>) {
+    init() {
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         gtk_widget_add_css_class(root, "background")
         gtk_widget_add_css_class(root, "card")
@@ -67,28 +67,32 @@ final class PlaceListPanel {
         gtk_box_append(gcast(root), search)
         gtk_box_append(gcast(root), scroller)
         gtk_widget_set_visible(root, 0)
-        gtk_overlay_add_overlay(opaque(overlay), root)
         connectSignals(close: close)
     }
 
+    /// Puts the (hidden) panel over the map, above what the overlay holds so far.
+    func attach(to overlay: UnsafeMutablePointer<GtkWidget>) {
+        gtk_overlay_add_overlay(opaque(overlay), root)
+    }
+
     private func connectSignals(close: UnsafeMutablePointer<GtkWidget>) {
-        let activated: @convention(c) (OpaquePointer?, UInt32, gpointer?) -> Void = { _, position, _ in
-            MapApplication.window?.placeList.pick(row: Int(position))
+        let activated: @convention(c) (OpaquePointer?, UInt32, gpointer?) -> Void = { _, position, data in
+            UserData.object(data, as: PlaceListPanel.self)?.pick(row: Int(position))
         }
-        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self))
-        let closed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
-            MapApplication.window?.placeList.onClose?()
+        connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self), owner: self)
+        let closed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+            UserData.object(data, as: PlaceListPanel.self)?.onClose?()
         }
-        connectSignal(close, "clicked", unsafeBitCast(closed, to: GCallback.self))
-        let changed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
-            MapApplication.window?.placeList.searchDidChange()
+        connectSignal(close, "clicked", unsafeBitCast(closed, to: GCallback.self), owner: self)
+        let changed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+            UserData.object(data, as: PlaceListPanel.self)?.searchDidChange()
         }
-        connectSignal(search, "search-changed", unsafeBitCast(changed, to: GCallback.self))
+        connectSignal(search, "search-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
         // Enter in the search field picks the first match.
-        let enter: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
-            MapApplication.window?.placeList.pick(row: 0)
+        let enter: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+            UserData.object(data, as: PlaceListPanel.self)?.pick(row: 0)
         }
-        connectSignal(search, "activate", unsafeBitCast(enter, to: GCallback.self))
+        connectSignal(search, "activate", unsafeBitCast(enter, to: GCallback.self), owner: self)
     }
 
     /// Rows are plain labels (names are text, never markup), filled as they come into view.
@@ -162,15 +166,15 @@ final class PlaceListPanel {
         let generation = filterGeneration
         let cancel = CancelFlag()
         filterCancel = cancel
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             var matches: [Int] = []
             for (k, i) in all.enumerated() {
                 if k & 4095 == 0 && cancel.isCancelled { return }
                 if nameOf(i).lowercased().contains(query) { matches.append(i) }
             }
             let result = matches
-            runOnGtkThread {
-                guard let panel = MapApplication.window?.placeList, panel.filterGeneration == generation else { return }
+            runOnGtkThread { [weak self] in
+                guard let panel = self, panel.filterGeneration == generation else { return }
                 panel.setRows(result, query: query)
             }
         }
