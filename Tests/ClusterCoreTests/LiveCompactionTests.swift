@@ -42,4 +42,26 @@ final class LiveCompactionTests: XCTestCase {
         XCTAssertEqual(job.map(index.finish), true)
         assertSameItems(index, LiveClusterIndex(points: all))
     }
+
+    func testAClusterIdIsNeverGivenToAnotherClusterAfterACompaction() {
+        var crowd = LiveRepairRulesTests.Crowd(seed: 33, initial: 300)
+        let index = LiveClusterIndex(points: crowd.model)
+        func clusters() -> [ClusterID: Int] {
+            var byID: [ClusterID: Int] = [:]
+            for z in index.minZoom...index.maxZoom {
+                for item in index.clusters(in: .world, zoom: Double(z)) { if let id = item.clusterID { byID[id] = item.count } }
+            }
+            return byID
+        }
+        for _ in 0..<3 { index.apply(crowd.batch(size: 30)) }
+        let before = clusters()
+        index.compact()
+        for _ in 0..<3 { index.apply(crowd.batch(size: 30)) }
+        let after = clusters()
+        for (id, count) in after {
+            XCTAssertEqual(index.item(for: id)?.count, count, "item(for:) finds \(id.rawValue)")
+            if let old = before[id], index.baseID(id) == nil { XCTFail("made id \(id.rawValue) named a cluster of \(old) and now one of \(count)") }
+        }
+        XCTAssertEqual(hierarchicalRuleViolations(index, options: index.options), [])
+    }
 }

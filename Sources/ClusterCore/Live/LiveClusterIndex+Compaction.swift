@@ -14,6 +14,9 @@ extension LiveClusterIndex {
         let options: Options
         /// The full build, once `build()` has run.
         var built: HierarchicalClusterer?
+        /// What `finish` replaced (the old base and repair state: at 1M points, tens of MB in
+        /// a few hundred thousand allocations), kept so it is freed where `releaseRetired` runs.
+        var retired: [Any] = []
 
         init(_ index: LiveClusterIndex) {
             generation = index.changeGeneration
@@ -30,6 +33,10 @@ extension LiveClusterIndex {
             guard built == nil else { return }
             built = LiveClusterIndex.buildBase(coordinates, alive, categories, values, options)
         }
+
+        /// Frees the state `finish` replaced (call off the owning thread: freeing it takes
+        /// a while, and nothing reads it any more).
+        public func releaseRetired() { retired = [] }
     }
 
     /// A snapshot of the points to compact in the background, nil when there is nothing to
@@ -48,6 +55,7 @@ extension LiveClusterIndex {
         guard compaction.generation == changeGeneration, let built = compaction.built,
               compaction.coordinates.count == coordinates.count else { return false }
         changeGeneration &+= 1
+        compaction.retired = [base, pNode, cNode, overlay, madeChildren, madeAggregates, baseBlocks] as [Any]
         install(built)
         return true
     }

@@ -195,7 +195,7 @@ extension LiveClusterIndex {
     /// The public id of cluster number c.
     func clusterID(ofCluster c: Int) -> ClusterID {
         if c < baseClusterCount { return ClusterID(rawValue: base.clusterID(ofCluster: c).rawValue - base.inputCount + Self.idBase) }
-        return ClusterID(rawValue: Self.madeBase + (c << 5) + Int(cNode[c].top) + 1)
+        return ClusterID(rawValue: Self.madeBase + ((c - baseClusterCount + madeSerialOffset) << 5) + Int(cNode[c].top) + 1)
     }
 
     /// The base build's own id for one of its clusters' public ids, nil for other ids.
@@ -219,8 +219,8 @@ extension LiveClusterIndex {
         }
         let v = id.rawValue - Self.madeBase
         guard v >= 0 else { return nil }
-        let c = v >> 5
-        guard c < cNode.count, cNode[c].alive, Int(cNode[c].top) + 1 == v & 31 else { return nil }
+        let c = (v >> 5) - madeSerialOffset + baseClusterCount
+        guard c >= baseClusterCount, c < cNode.count, cNode[c].alive, Int(cNode[c].top) + 1 == v & 31 else { return nil }
         return c
     }
 

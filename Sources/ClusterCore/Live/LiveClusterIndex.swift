@@ -40,7 +40,8 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
     static let notInBase: Int8 = .max
     /// Cluster ids, apart from every point id: the base build's clusters are `idBase` + their
     /// supercluster id less the base's input count (`(origin << 5) + zoom + 1`, below 2^37);
-    /// clusters made by changes are `madeBase + (cluster number << 5) + zoom + 1`.
+    /// clusters made by changes are `madeBase + (serial << 5) + zoom + 1`, serials counting on
+    /// across compactions (`madeSerialOffset`), so an id is never given to another cluster.
     static let idBase = 1 << 40
     static let madeBase = 1 << 45
 
@@ -77,6 +78,9 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
 
     @exclusivity(unchecked) var base: HierarchicalClusterer
     @exclusivity(unchecked) var baseClusterCount = 0
+    /// Clusters made by changes before the last full build: the serial of made cluster number c
+    /// is `c - baseClusterCount + madeSerialOffset`.
+    var madeSerialOffset = 0
     /// Per level (`zoom - minZoom`, `minZoom…maxZoom + 1`): items the base doesn't hold there.
     @exclusivity(unchecked) var overlay: [OverlayGrid] = []
     /// Per level: block starts of the base's index (nil for very fine grids; levels sharing a
@@ -187,6 +191,7 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
 
     /// Makes a full build of the current points the base and resets the overlay.
     func install(_ built: HierarchicalClusterer) {
+        if materialized { madeSerialOffset += max(0, cNode.count - baseClusterCount) }
         base = built
         count = coordinates.count - base.skippedCount
         changedSinceBuild = false

@@ -59,11 +59,15 @@ extension MapViewController {
         let started = ProcessClock.now()
         let installed = index.finish(job)
         let installMs = (ProcessClock.now() - started) * 1000
+        // The replaced state is freed off the GTK thread (at 1M points it takes tens of ms).
+        Thread.detachNewThread { job.releaseRetired() }
         eventLog.emit("compacted", [("installed", .bool(installed)), ("points", .int(index.count)),
                                     ("build_ms", .number((buildMs * 10).rounded() / 10)),
                                     ("install_ms", .number((installMs * 100).rounded() / 100))])
         guard installed else { scheduleCompaction(); return }  // changed meanwhile: next rest
         presentation.clustersDidRegroup()
+        // The session is the same object, its index regrouped: a pan layer drawn before is stale.
+        sceneContentVersion &+= 1
         sceneDidChange()
     }
 }

@@ -172,6 +172,7 @@ extension MapViewController {
                     if let fresh {
                         c.loadGeneration += 1
                         c.loadDidFinish(c.loadGeneration, session: fresh, failures: [], ms: (ProcessClock.now() - started) * 1000)
+                        c.captureLiveIdentity()
                     } else if let plan {
                         c.applyLiveUpdate(plan)
                     }

@@ -1,10 +1,10 @@
 import Foundation
 import AppSupport
 
-/// Who is who in a watched file (issue 34 item 3, issue 33 item 3): the identity keys of the
-/// shown places are read as soon as the file is watched, while its bytes are surely the ones
-/// loaded (a big file is mapped, and its old bytes can't be read once it changes). Places
-/// superseded by a later line of their id are removed then.
+/// Who is who in a watched file or a feed (issue 34 item 3, issue 33 item 3): the identity keys
+/// of the shown places are read as soon as the file is watched (or the feed's first document is
+/// shown), while its bytes are surely the ones loaded (a big file is mapped, and its old bytes
+/// can't be read once it changes). Places superseded by a later line of their id are removed then.
 extension MapViewController {
     func captureLiveIdentity() {
         guard let session else { return }

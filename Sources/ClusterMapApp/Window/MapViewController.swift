@@ -162,6 +162,9 @@ final class MapViewController {
         let size = ScreenSize(width: Double(width), height: Double(height))
         if size != camera.viewportSize { cameraController.setViewportSize(size) }
         let moving = isGestureActive || cameraController.isAnimating
+        // A frame begun in the middle of a bubble transition is not the scene at rest either (the
+        // rest check could otherwise report one whose merging bubbles have not yet disappeared).
+        let inTransition = transitions.isAnimating(at: MapViewController.now())
         // Into an image of our own, handed to GTK in one copy (see `OffscreenFrame`). While moving,
         // the base map may come from scaled cached tiles (fast, slightly soft); the frame at rest
         // is exact.
@@ -170,7 +173,7 @@ final class MapViewController {
             prepareScene(image, moving: moving)
             renderer.draw(in: image, camera: camera, isAnimating: moving)
         }
-        lastFrameWasMoving = moving
+        lastFrameWasMoving = moving || inTransition
         // Settled (the rest check has run for this camera) and drawn again at rest (a selection,
         // new data): the layer a pan starts from is drawn anew in idle time.
         if !moving && lastRestCamera == camera { scheduleRestLayer() }
