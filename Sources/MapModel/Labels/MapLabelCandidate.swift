@@ -6,6 +6,8 @@ public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
     case district
     /// A street's name, placed along it (from a street map's tiles).
     case road
+    /// A landmark's name: a church, museum, monument, station (from a street map's tiles).
+    case landmark
     /// The name of one of the data's places, beside its pin (drawn by the scene, not the base map).
     case place
 
