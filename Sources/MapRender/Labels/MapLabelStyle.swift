@@ -34,6 +34,9 @@ struct MapLabelStyle: Equatable {
         case .city:
             return MapLabelStyle(font: "DejaVu Sans 9", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xCDD1D6) : MapColor(hex: 0x3E4349), halo: landHalo, haloWidth: 3)
+        case .majorCity:
+            return MapLabelStyle(font: "DejaVu Sans Bold 10", letterSpacing: 0,
+                                 ink: dark ? MapColor(hex: 0xDADDE1) : MapColor(hex: 0x33373C), halo: landHalo, haloWidth: 3)
         case .town:
             return MapLabelStyle(font: "DejaVu Sans 8.5", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xB5BAC0) : MapColor(hex: 0x50555B), halo: landHalo, haloWidth: 3)

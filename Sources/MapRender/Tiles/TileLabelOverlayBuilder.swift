@@ -182,7 +182,7 @@ struct TileLabelOverlayBuilder {
         case .place:
             switch c.featureClass {
             case "country": return .country
-            case "city": return .city
+            case "city": return .majorCity  // names sized by rank: a city above its towns and villages
             case "town": return .town
             case "village", "hamlet", "locality", "isolated_dwelling": return .village
             default: return .district  // state, region, suburb, quarter, neighbourhood
