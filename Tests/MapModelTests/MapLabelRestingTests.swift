@@ -38,6 +38,30 @@ final class MapLabelRestingTests: XCTestCase {
         }
     }
 
+    func testPanningAtOneZoomShowsNoFaintNames() {
+        let candidates = fixtures.randomCandidates(6000, seed: 9, around: GeoCoordinate(latitude: 20, longitude: 30), spread: 100)
+            .enumerated().map { i, c -> MapLabelCandidate in
+                var c = c
+                c.minZoom = 4 + Double(i % 7) * 0.1
+                return c
+            }
+        let l = fixtures.layout(candidates)
+        var cam = fixtures.camera(20, 30, zoom: 4.1)
+        _ = l.labels(for: cam, size: measure(l))  // at rest
+        // A drag far enough to leave the placed region: new ground is placed in motion.
+        for _ in 0..<8 {
+            cam.pan(by: -100, -20)
+            let moving = l.labels(for: cam, isAnimating: true, size: measure(l))
+            XCTAssertFalse(moving.isEmpty)
+            XCTAssertTrue(moving.allSatisfy { $0.alpha == 1 }, "no faint name while panning at one zoom")
+        }
+        XCTAssertGreaterThan(l.placementCount, 1, "the drag placed new ground")
+        // A zoom still fades.
+        cam.setZoom(4.05)
+        let zooming = l.labels(for: cam, isAnimating: true, size: measure(l))
+        XCTAssertTrue(zooming.contains { $0.alpha < 1 })
+    }
+
     func testAtRestNoNameIsCutByTheViewsEdge() {
         let cam = fixtures.camera(0, 0, zoom: 5)
         // A town whose name runs past the right edge, and one well inside.

@@ -16,7 +16,7 @@ final class TileLabelOverlayTests: XCTestCase {
         let tiles = try TileMapLayer(path: fixture)
         tiles.loadSynchronously(camera: camera, scale: 1, dark: false)
         let overlay = try XCTUnwrap(tiles.labelOverlay(for: camera, margin: 384))
-        XCTAssertTrue(overlay.candidates.contains { $0.text == "Leipzig" && $0.kind == .city })
+        XCTAssertTrue(overlay.candidates.contains { $0.text == "Leipzig" && $0.kind == .majorCity })
         XCTAssertTrue(overlay.candidates.contains { $0.text == "Grimmaischer Steinweg" && $0.kind == .road && $0.angle != 0 })
         XCTAssertTrue(overlay.candidates.contains { $0.kind == .district && $0.text == $0.text.uppercased() })
         XCTAssertGreaterThan(overlay.candidates.count, 50)

@@ -164,6 +164,12 @@ private struct ReferenceOverlayBuilder {
             if a.candidate.text != b.candidate.text { return a.candidate.text < b.candidate.text }
             return a.candidate.id > b.candidate.id
         }
+        // One name per water (a lake or river named by several tiles): the first in that order.
+        var waterNames = Set<String>()
+        list = list.filter { e in
+            let isWater = [MapLabelKind.lake, .river, .sea, .ocean].contains(e.candidate.kind)
+            return !isWater || waterNames.insert(e.candidate.text).inserted
+        }
         revision += 1
         let overlay = MapLabelOverlay(candidates: list.map(\.candidate), covered: covered, revision: revision)
         (last, lastVersion, lastInput, lastCovered) = (overlay, version, input, covered)

@@ -50,6 +50,8 @@ final class TileLabelsOracleTests: XCTestCase {
                     priority -= min(9, max(0, r)) * 0.5
                 }
                 guard let anchor = TileLabels.anchor(of: feature) else { continue }
+                // An area smaller than the rule's least size (in 512-px tile pixels) is not named.
+                if rule.minimumSize > 0, anchor.length * scale * 512 / tileSize < rule.minimumSize { continue }
                 let (x, y) = (anchor.x * scale, anchor.y * scale)
                 guard x >= 0, y >= 0, x < tileSize, y < tileSize else { continue }
                 let candidate = TileLabelCandidate(text: text, x: x, y: y, angle: anchor.angle, priority: priority,

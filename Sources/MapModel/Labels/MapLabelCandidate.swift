@@ -1,11 +1,17 @@
 /// What a base-map label names: its style, and (by declaration order) its rank among labels of
 /// equal data priority.
 public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
-    case ocean, sea, country, capital, city, town, village, lake, river
+    case ocean, sea, country, capital, city
+    /// A street map's city (its top class of settlement), in a bigger, bolder type than its towns
+    /// and villages so that a zoom-12 view reads by importance.
+    case majorCity
+    case town, village, lake, river
     /// A district, suburb or neighbourhood, or a state (from a street map's tiles).
     case district
     /// A street's name, placed along it (from a street map's tiles).
     case road
+    /// A landmark's name: a church, museum, monument, station (from a street map's tiles).
+    case landmark
     /// The name of one of the data's places, beside its pin (drawn by the scene, not the base map).
     case place
 
@@ -13,7 +19,7 @@ public enum MapLabelKind: Int, Sendable, CaseIterable, Comparable {
 
     /// Whether the label marks a point with a small dot and sits beside it (cities at low zoom);
     /// otherwise the text is centred on its anchor (seas, countries, lakes, neighbourhoods).
-    public var isPointLabel: Bool { self == .capital || self == .city || self == .town }
+    public var isPointLabel: Bool { self == .capital || self == .city || self == .majorCity || self == .town }
 
     /// Names of long things (rivers, streets) that may be offered several times along them, and
     /// are kept from repeating close together.

@@ -135,8 +135,12 @@ public final class MapLabelLayout {
             return project(run.placed, left: left, top: top, width: w, height: h, scale: f, zoom: f == 1 ? nil : camera.zoom)
         }
         inProgress = nil
+        // Names whole or not at all at rest, and while panning at the zoom of a placement made so
+        // (a drag at a fractional zoom would otherwise bring faint names in and take them out
+        // again at rest); names fade only while the zoom changes.
+        let wholeNames = !isAnimating || (cached.map { $0.zoom == camera.zoom && $0.atRest } ?? false)
         var run = MapLabelPlacement(placer: placer, index: index, overlay: overlay, zoom: camera.zoom,
-                                    minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: keep, atRest: !isAnimating)
+                                    minX: minX, minY: minY, maxX: maxX, maxY: maxY, keeping: keep, atRest: wholeNames)
         run.advance(budget: .max, sizeOfCandidate: sizeOfCandidate)
         keepPlacement(run, sizeRevision: sizeRevision)
         return project(run.placed, left: left, top: top, width: w, height: h, atRest: !isAnimating)

@@ -34,6 +34,9 @@ struct MapLabelStyle: Equatable {
         case .city:
             return MapLabelStyle(font: "DejaVu Sans 9", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xCDD1D6) : MapColor(hex: 0x3E4349), halo: landHalo, haloWidth: 3)
+        case .majorCity:
+            return MapLabelStyle(font: "DejaVu Sans Bold 10", letterSpacing: 0,
+                                 ink: dark ? MapColor(hex: 0xDADDE1) : MapColor(hex: 0x33373C), halo: landHalo, haloWidth: 3)
         case .town:
             return MapLabelStyle(font: "DejaVu Sans 8.5", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xB5BAC0) : MapColor(hex: 0x50555B), halo: landHalo, haloWidth: 3)
@@ -47,6 +50,10 @@ struct MapLabelStyle: Equatable {
         case .district:
             return MapLabelStyle(font: "DejaVu Sans 7.5", letterSpacing: 1.2,
                                  ink: dark ? MapColor(hex: 0x948F88) : MapColor(hex: 0x857C72), halo: landHalo, haloWidth: 2.5)
+        case .landmark:
+            // Italic and warm, between a district's and a street's: a sight, not a settlement.
+            return MapLabelStyle(font: "DejaVu Sans Oblique 7.5", letterSpacing: 0.2,
+                                 ink: dark ? MapColor(hex: 0xB9AB98) : MapColor(hex: 0x75624D), halo: landHalo, haloWidth: 2.5)
         case .road:
             return MapLabelStyle(font: "DejaVu Sans 7", letterSpacing: 0,
                                  ink: dark ? MapColor(hex: 0xA9AEB4) : MapColor(hex: 0x5A5F65), halo: landHalo, haloWidth: 2.5)

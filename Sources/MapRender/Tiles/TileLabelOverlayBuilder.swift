@@ -128,6 +128,15 @@ struct TileLabelOverlayBuilder {
             }
             return a.candidate.id > b.candidate.id
         }
+        // One name per water: a lake or a river crossing several tiles is named by each of them
+        // (the Arno three times across central Florence); the first in the order above stands for it.
+        var waters = Set<String>()
+        list.removeAll { e in
+            switch e.candidate.kind {
+            case .lake, .river, .sea, .ocean: return !waters.insert(e.candidate.text).inserted
+            default: return false
+            }
+        }
         lastCount = list.count
         let candidates = list.map(\.candidate)
         // The same names over the same area: the same overlay (and revision). Why: tiles keep
@@ -162,6 +171,8 @@ struct TileLabelOverlayBuilder {
         switch c.kind {
         case .road:
             return .road
+        case .landmark:
+            return .landmark
         case .water:
             switch c.featureClass {
             case "ocean": return .ocean
@@ -171,7 +182,7 @@ struct TileLabelOverlayBuilder {
         case .place:
             switch c.featureClass {
             case "country": return .country
-            case "city": return .city
+            case "city": return .majorCity  // names sized by rank: a city above its towns and villages
             case "town": return .town
             case "village", "hamlet", "locality", "isolated_dwelling": return .village
             default: return .district  // state, region, suburb, quarter, neighbourhood

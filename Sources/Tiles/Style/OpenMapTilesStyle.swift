@@ -22,6 +22,9 @@ extension TileStyle {
             fill("landuse-cemetery", "landuse", .in("class", "cemetery"), cemetery, minZoom: 11),
             fill("landuse-pitch", "landuse", .in("class", "pitch", "stadium", "playground"), grass, minZoom: 12),
             fill("park", "park", .always, park),
+            // Squares and pedestrian areas (polygons among the roads).
+            fill("transportation-pedestrian-area", "transportation", .in("subclass", "pedestrian", "platform"), pedestrianArea,
+                 minZoom: 13),
             fill("water", "water", .notEquals(keys: ["brunnel"], values: ["tunnel"]), water),
             StyleLayer("waterway-river", "waterway", filter: .all([line, .in("class", "river")]), minZoom: 8,
                        paint: .line(waterway, width: ZoomFunction([S(8, 0.6), S(12, 1.4), S(14, 2.6), S(16, 5)]))),
@@ -42,7 +45,9 @@ extension TileStyle {
         layers += RoadClass.rules(sourceLayer: "transportation", filters: [
             (.motorway, roads("motorway")), (.trunk, roads("trunk")), (.primary, roads("primary")),
             (.secondary, roads("secondary")), (.tertiary, roads("tertiary")), (.minor, roads("minor")),
-            (.service, roads("service", "track")), (.path, roads("path")), (.rail, roads("rail", "transit")),
+            (.service, roads("service", "track")),
+            (.pedestrian, .all([roads("path"), .in("subclass", "pedestrian")])),
+            (.path, .all([roads("path"), .notEquals(keys: ["subclass"], values: ["pedestrian"])])), (.rail, roads("rail", "transit")),
         ], open: .notEquals(keys: ["brunnel"], values: ["tunnel"]), tunnel: .equals(keys: ["brunnel"], values: ["tunnel"]))
         layers += [
             StyleLayer("boundary-country", "boundary", filter: .all([.in("admin_level", "2"),
@@ -62,6 +67,11 @@ extension TileStyle {
                 "motorway": 30, "trunk": 29, "primary": 28, "secondary": 25, "tertiary": 22,
                 "minor": 18, "service": 10, "path": 8, "track": 6,
             ], defaultPriority: 5),
+            // Landmarks among the points of interest (not every shop and café); `rank` orders them.
+            LabelRule("poi", kind: .landmark, filter: .all([.geometry(.point), .any([
+                .equals(keys: ["class"], values: Set(landmarkPriorities.keys).subtracting(["railway"])),
+                .all([.in("class", "railway"), .in("subclass", "station")]),
+            ])]), minZoom: 14, priorities: landmarkPriorities, defaultPriority: 15, rankKey: "rank"),
         ]
         return TileStyle(name: "openmaptiles", schema: .openMapTiles, background: land, layers: layers, labels: labels)
     }()

@@ -41,6 +41,9 @@ extension TileStyle {
                                                           .in("leisure", "pitch", "garden", "playground", "dog_park")])]),
                      grass, minZoom: 11),
                 fill("\(layer)-park", layer, kindIs("park", "nature_reserve", "national_park", "garden", "golf_course"), park),
+                // Squares (later builds give them their own kind).
+                fill("\(layer)-pedestrian", layer, .any([kindIs("pedestrian", "plaza"), .in("highway", "pedestrian"),
+                                                         .in("place", "square")]), pedestrianArea, minZoom: 13),
             ]
         }
         layers += [
@@ -57,7 +60,10 @@ extension TileStyle {
         let notTunnel = StyleFilter.notEquals(keys: ["tunnel"], values: ["yes", "true", "1"])
         func roads(_ f: StyleFilter) -> StyleFilter { .all([line, f]) }
         let paths = StyleFilter.any([kindIs("path"), .in("highway", "footway", "path", "cycleway", "steps",
-                                                         "pedestrian", "track", "bridleway", "corridor")])
+                                                         "track", "bridleway", "corridor")])
+        // Pedestrian streets and squares (the lanes of an old town): drawn as wide as streets,
+        // paler than the buildings, not as footpaths.
+        let pedestrian = StyleFilter.in("highway", "pedestrian")
         layers += RoadClass.rules(sourceLayer: "roads", filters: [
             (.motorway, roads(kindIs("highway"))),
             (.trunk, roads(.all([kindIs("major_road"), .in("highway", "trunk", "trunk_link")]))),
@@ -66,6 +72,7 @@ extension TileStyle {
             (.minor, roads(.all([kindIs("minor_road"), .notEquals(keys: ["highway"], values: ["service"])]))),
             (.service, roads(.any([.all([kindIs("minor_road"), .in("highway", "service")]),
                                    .all([kindIs("other"), .in("highway", "service", "living_street", "unclassified")])]))),
+            (.pedestrian, roads(.all([.notEquals(keys: kind, values: ["highway", "major_road", "medium_road"]), pedestrian]))),
             (.path, roads(.all([.notEquals(keys: kind, values: ["highway", "major_road", "medium_road", "minor_road"]), paths]))),
         ], open: notTunnel, tunnel: .equals(keys: ["tunnel"], values: ["yes", "true", "1"]))
         layers += RoadClass.rules(sourceLayer: "transit", filters: [
@@ -76,6 +83,7 @@ extension TileStyle {
                                           kindIs("country", "region")])
         layers.append(StyleLayer("boundaries", "boundaries", filter: .all([line, bigBorders]), minZoom: 3,
                                  paint: .line(boundary, width: ZoomFunction([S(3, 0.8), S(10, 1.4), S(14, 2)]), dash: [5, 2.5])))
+        let landmarkKeys = ["pmap:kind", "kind", "tourism", "amenity", "railway", "historic"]
         let labels = [
             LabelRule("places", kind: .place, classKeys: kind, priorities: [
                 "country": 120, "region": 90, "city": 100, "town": 80, "village": 60, "suburb": 50,
@@ -88,6 +96,17 @@ extension TileStyle {
             LabelRule("roads", kind: .road, filter: .all([line, .has("name")]), minZoom: 13, classKeys: kind, priorities: [
                 "highway": 30, "major_road": 28, "medium_road": 24, "minor_road": 18, "path": 8,
             ], defaultPriority: 8),
+            // Landmarks: sights and stations among the points of interest (older builds keep the
+            // OSM tags, later ones a `kind`), and named buildings (the 2023 builds name the
+            // Uffizi, Palazzo Vecchio and Santa Croce there, not among the points).
+            LabelRule("pois", kind: .landmark, filter: .all([.geometry(.point), .has("name"), .any(landmarkKeys.map {
+                .equals(keys: [$0], values: Set(landmarkPriorities.keys))
+            })]), minZoom: 14, classKeys: landmarkKeys, priorities: landmarkPriorities, defaultPriority: 15),
+            {
+                var big = LabelRule("buildings", kind: .landmark, filter: .all([polygon, .has("name")]), minZoom: 14, defaultPriority: 16)
+                big.minimumSize = 28  // about 100 m at zoom 14: the Uffizi, Santa Croce, not every palazzo
+                return big
+            }(),
         ]
         return TileStyle(name: "protomaps", schema: .protomaps, background: land, layers: layers, labels: labels)
     }()

@@ -1,7 +1,7 @@
 /// Road classes shared by the built-in styles: one look for the same kind of road whatever the
 /// schema calls it.
 public enum RoadClass: String, CaseIterable, Sendable {
-    case motorway, trunk, primary, secondary, tertiary, minor, service, path, rail
+    case motorway, trunk, primary, secondary, tertiary, minor, service, pedestrian, path, rail
 
     /// Fill width in logical pixels on a 512-px tile, by tile zoom. Roads stay thin at city scale
     /// so the data on top reads first; they widen toward street level, and keep widening past
@@ -16,6 +16,8 @@ public enum RoadClass: String, CaseIterable, Sendable {
         case .tertiary: return ZoomFunction([S(10, 0.5), S(12, 1.0), S(14, 3.2), S(16, 7), S(18, 19)])
         case .minor: return ZoomFunction([S(12, 0.4), S(13, 0.9), S(14, 2.2), S(16, 5.5), S(18, 15)])
         case .service: return ZoomFunction([S(13, 0.4), S(14, 1.1), S(16, 3), S(18, 8)])
+        // As wide as a street: a lane of the old town is walked, not a footpath.
+        case .pedestrian: return ZoomFunction([S(13, 0.6), S(14, 1.8), S(16, 5), S(18, 14)])
         case .path: return ZoomFunction([S(13, 0.5), S(14, 0.8), S(16, 1.4), S(18, 2.6)])
         case .rail: return ZoomFunction([S(10, 0.5), S(14, 1.0), S(16, 1.6), S(18, 2.6)])
         }
@@ -30,7 +32,7 @@ public enum RoadClass: String, CaseIterable, Sendable {
         case .secondary: return 9
         case .tertiary: return 10
         case .minor: return 12
-        case .service, .path: return 13
+        case .service, .pedestrian, .path: return 13
         case .rail: return 10
         }
     }
@@ -43,6 +45,7 @@ public enum RoadClass: String, CaseIterable, Sendable {
         case .trunk: return StyleColor(0xF9E3BC, 0x625541)
         case .primary: return StyleColor(0xFBEDD3, 0x58504A)
         case .secondary, .tertiary, .minor, .service: return StyleColor(0xFFFFFF, 0x474D57)
+        case .pedestrian: return TileStyle.pedestrianArea
         case .path: return StyleColor(0xD2C9BE, 0x50565F)
         case .rail: return StyleColor(0xB3ADA8, 0x5A606B)
         }
@@ -55,6 +58,7 @@ public enum RoadClass: String, CaseIterable, Sendable {
         case .trunk: return StyleColor(0xE0C497, 0x37332E)
         case .primary: return StyleColor(0xE0CFB2, 0x35343A)
         case .secondary, .tertiary, .minor, .service: return StyleColor(0xDCD6CD, 0x30343B)
+        case .pedestrian: return StyleColor(0xE2D9CB, 0x33353A)
         case .path, .rail: return nil
         }
     }

@@ -68,6 +68,7 @@ public enum TileLabels {
                             priority -= min(9, max(0, r)) * 0.5
                         }
                         guard let anchor = anchor(of: feature.pointee) else { continue }
+                        if rule.minimumSize > 0, anchor.length * scale * 512 / tileSize < rule.minimumSize { continue }
                         let (x, y) = (anchor.x * scale, anchor.y * scale)
                         guard x >= 0, y >= 0, x < tileSize, y < tileSize else { continue }
                         let candidate = TileLabelCandidate(text: text, x: x, y: y, angle: anchor.angle, priority: priority,
@@ -86,8 +87,8 @@ public enum TileLabels {
         return result.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : ($0.text, $0.x) < ($1.text, $1.x) }
     }
 
-    /// Where to anchor a feature's label, in tile units, with the text angle and (for lines) the
-    /// length of the stretch chosen.
+    /// Where to anchor a feature's label, in tile units, with the text angle and the length of
+    /// the stretch chosen (for lines) or the longer side of the outer ring's box (for areas).
     static func anchor(of f: VectorTileFeature) -> (x: Double, y: Double, angle: Double, length: Double)? {
         func point(_ i: Int) -> (Double, Double) {
             let p = f.point(i)
@@ -106,7 +107,7 @@ public enum TileLabels {
                 let (x, y) = point(i)
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
-            return ((minX + maxX) / 2, (minY + maxY) / 2, 0, 0)
+            return ((minX + maxX) / 2, (minY + maxY) / 2, 0, max(maxX - minX, maxY - minY))
         case .lineString:
             var best: (x: Double, y: Double, angle: Double, length: Double)?
             for p in 0..<f.parts.count {

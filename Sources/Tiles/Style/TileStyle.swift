@@ -61,6 +61,18 @@ public struct TileStyle: Sendable {
     static let building = StyleColor(0xE4DFD7, 0x363B44)
     static let buildingEdge = StyleColor(0xD6D0C6, 0x3F454F)
     static let boundary = StyleColor(0xBFAFC6, 0x5E5668)
+    /// Squares and pedestrian areas: paler and warmer than the buildings around them, so a
+    /// city centre of lanes and piazzas reads as open ground, not one grey mass.
+    static let pedestrianArea = StyleColor(0xF8F4EC, 0x57565A)
+
+    /// Landmark classes named on the map (OpenMapTiles `poi` classes, Protomaps `kind`s and OSM
+    /// tags): the buildings and sights people find their way by, not every shop and café.
+    /// The sights people steer by come before a side street's name (18), the rest after it.
+    static let landmarkPriorities: [String: Double] = [
+        "place_of_worship": 19, "attraction": 19, "castle": 19, "railway": 19, "station": 19, "train_station": 19,
+        "museum": 17, "monument": 17, "theatre": 17, "townhall": 17, "town_hall": 17, "stadium": 16, "zoo": 16,
+        "memorial": 15, "art_gallery": 15, "gallery": 15, "viewpoint": 15, "university": 15,
+    ]
 }
 
 /// The kinds of label a tile offers.
@@ -71,6 +83,9 @@ public enum TileLabelKind: String, Sendable, Hashable {
     case water
     /// A street name (placed along its line).
     case road
+    /// A landmark's name: a church, museum, monument, station or named building (the Duomo,
+    /// the Thomaskirche, the Hauptbahnhof).
+    case landmark
 }
 
 /// Which features give label candidates, and how important they are.
@@ -91,6 +106,9 @@ public struct LabelRule: Sendable, Hashable {
     public var defaultPriority: Double
     /// A property that lowers the priority by its value (OpenMapTiles `rank`, Protomaps `pmap:rank`).
     public var rankKey: String?
+    /// For areas: the least size (the longer side of the outline's box, in pixels of a 512-px
+    /// tile) that is named; 0 names every area. Only the big named buildings are landmarks.
+    public var minimumSize: Double = 0
 
     /// Creates a rule.
     public init(_ sourceLayer: String, kind: TileLabelKind, filter: StyleFilter = .always, minZoom: Double = 0,
