@@ -45,15 +45,22 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
         inputCount = n
         // Members per group, in input order.
         var position: [Int32: Int] = [:]
+        // Group values −1…4094 (category codes) are looked up in an array, not hashed: this
+        // loop runs once per chosen point.
+        var smallPosition = [Int](repeating: -1, count: 4096)
         var values_: [Int32] = []
         var members: [[Int32]] = []
         var groupOf = [Int32](repeating: -1, count: n)
         func add(_ i: Int) {
             let g = groupOfInput.isEmpty ? 0 : groupOfInput[i]
             let p: Int
-            if let found = position[g] {
+            let isSmall = g >= -1 && g < 4095
+            if isSmall && smallPosition[Int(g) + 1] >= 0 {
+                p = smallPosition[Int(g) + 1]
+            } else if !isSmall, let found = position[g] {
                 p = found
             } else {
+                if isSmall { smallPosition[Int(g) + 1] = members.count }
                 p = members.count
                 position[g] = p
                 values_.append(g)
