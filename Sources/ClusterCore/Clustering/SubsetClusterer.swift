@@ -92,7 +92,13 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
             let sub = m.map { points[Int($0)] }
             let cats = categories.isEmpty ? [] : m.map { categories[Int($0)] }
             let vals = values.isEmpty ? [] : m.map { values[Int($0)] }
-            let index = method.build(points: sub, categories: cats, values: vals)
+            // The grid's per-point predicate speaks input indices: translate the group's own.
+            var groupMethod = method
+            if case .grid(var o) = method, let shouldCluster = o.shouldCluster {
+                o.shouldCluster = { j in shouldCluster(Int(m[j])) }
+                groupMethod = .grid(o)
+            }
+            let index = groupMethod.build(points: sub, categories: cats, values: vals)
             built.set(g, index)
         }
         groups = zip(sortedMembers, built.indexes).map { Group(members: $0, index: $1!) }
