@@ -97,6 +97,17 @@ func runFilterBenchmark(_ args: [String]) {
             liveRemoveMs.append((monotonicSeconds() - t0) * 1000)
         }
     }
+    // The baseline: a plain fresh build of the passing points of the largest filter, already
+    // gathered (what SubsetClusterer adds on top is the gathering and the id translation).
+    var baselineCPU: [Double] = []
+    if let most = try? evaluator.selection(for: filters[2].text) {
+        let chosen = most.chosenIndices.map { points[$0] }
+        for _ in 0..<runs {
+            let c0 = processCPUMilliseconds()
+            _ = HierarchicalClusterer(points: chosen)
+            baselineCPU.append(processCPUMilliseconds() - c0)
+        }
+    }
     // The time bar playing: a 7-day window moved one day per frame through March–April,
     // each frame re-evaluated and exactly re-clustered, then queried.
     let timeColumn = evaluator.column("time")!
@@ -119,6 +130,7 @@ func runFilterBenchmark(_ args: [String]) {
     }
     line += ",\"change_1pct_then_frame_ms\":\(median(changeMs)),\"change_1pct_cpu_ms\":\(median(cpu["change"]!))"
     if !liveRemoveMs.isEmpty { line += ",\"live_remove_1pct_then_frame_ms\":\(median(liveRemoveMs))" }
+    if !baselineCPU.isEmpty { line += ",\"most_plain_build_cpu_ms\":\(median(baselineCPU))" }
     line += ",\"play_7day_window_fps\":\(fixed(playFPS))"
     line += ",\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}"
     print(line)

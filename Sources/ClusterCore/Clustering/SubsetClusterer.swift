@@ -69,7 +69,19 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
             members[p].append(Int32(i))
             groupOf[i] = Int32(p)
         }
-        if let selection {
+        if groupOfInput.isEmpty {
+            // One group: its members are the chosen indices.
+            var all: [Int32] = []
+            all.reserveCapacity(selection?.chosenCount ?? n)
+            if let selection {
+                selection.forEachChosen { all.append(Int32($0)) }
+            } else {
+                all = (0..<n).map(Int32.init)
+            }
+            for i in all { groupOf[Int(i)] = 0 }
+            members = [all]
+            values_ = [0]
+        } else if let selection {
             selection.forEachChosen(add)
         } else {
             for i in 0..<n { add(i) }
