@@ -173,3 +173,22 @@ final class FilteredClusteringTests: XCTestCase {
         XCTAssertEqual(ClusterTotal.abbreviated(12.345), "12.35")
     }
 }
+
+extension FilteredClusteringTests {
+    /// The grid's `shouldCluster` predicate is asked about input indices, as without a filter.
+    func testGridPredicateSeesInputIndices() {
+        let pts = (0..<400).map { i in GeoCoordinate(latitude: 10 + Double(i % 20) * 0.001, longitude: 10 + Double(i / 20) * 0.001) }
+        let selection = PointSelection(count: 400) { $0 % 2 == 0 }
+        let options = GridClusterer.Options(shouldCluster: { $0 % 4 != 0 })  // input indices 0, 4, 8… stand alone
+        let sub = SubsetClusterer(points: pts, selection: selection, method: .grid(options))
+        let chosen = selection.chosenIndices
+        let oracle = GridClusterer(points: chosen.map { pts[$0] },
+                                   options: GridClusterer.Options(shouldCluster: { chosen[$0] % 4 != 0 }))
+        for z in [0, 8, 14] {
+            let alone = sub.clusters(in: .world, zoom: Double(z)).compactMap(\.pointIndex).sorted()
+            XCTAssertEqual(alone, oracle.clusters(in: .world, zoom: Double(z)).compactMap(\.pointIndex).map { chosen[$0] }.sorted())
+            XCTAssertTrue(alone.allSatisfy { $0 % 2 == 0 })
+            if z == 0 { XCTAssertEqual(alone, chosen.filter { $0 % 4 == 0 }) }
+        }
+    }
+}

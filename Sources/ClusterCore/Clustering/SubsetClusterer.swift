@@ -45,15 +45,22 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
         inputCount = n
         // Members per group, in input order.
         var position: [Int32: Int] = [:]
+        // Group values −1…4094 (category codes) are looked up in an array, not hashed: this
+        // loop runs once per chosen point.
+        var smallPosition = [Int](repeating: -1, count: 4096)
         var values_: [Int32] = []
         var members: [[Int32]] = []
         var groupOf = [Int32](repeating: -1, count: n)
         func add(_ i: Int) {
             let g = groupOfInput.isEmpty ? 0 : groupOfInput[i]
             let p: Int
-            if let found = position[g] {
+            let isSmall = g >= -1 && g < 4095
+            if isSmall && smallPosition[Int(g) + 1] >= 0 {
+                p = smallPosition[Int(g) + 1]
+            } else if !isSmall, let found = position[g] {
                 p = found
             } else {
+                if isSmall { smallPosition[Int(g) + 1] = members.count }
                 p = members.count
                 position[g] = p
                 values_.append(g)
@@ -62,7 +69,19 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
             members[p].append(Int32(i))
             groupOf[i] = Int32(p)
         }
-        if let selection {
+        if groupOfInput.isEmpty {
+            // One group: its members are the chosen indices.
+            var all: [Int32] = []
+            all.reserveCapacity(selection?.chosenCount ?? n)
+            if let selection {
+                selection.forEachChosen { all.append(Int32($0)) }
+            } else {
+                all = (0..<n).map(Int32.init)
+            }
+            for i in all { groupOf[Int(i)] = 0 }
+            members = [all]
+            values_ = [0]
+        } else if let selection {
             selection.forEachChosen(add)
         } else {
             for i in 0..<n { add(i) }
@@ -85,7 +104,13 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
             let sub = m.map { points[Int($0)] }
             let cats = categories.isEmpty ? [] : m.map { categories[Int($0)] }
             let vals = values.isEmpty ? [] : m.map { values[Int($0)] }
-            let index = method.build(points: sub, categories: cats, values: vals)
+            // The grid's per-point predicate speaks input indices: translate the group's own.
+            var groupMethod = method
+            if case .grid(var o) = method, let shouldCluster = o.shouldCluster {
+                o.shouldCluster = { j in shouldCluster(Int(m[j])) }
+                groupMethod = .grid(o)
+            }
+            let index = groupMethod.build(points: sub, categories: cats, values: vals)
             built.set(g, index)
         }
         groups = zip(sortedMembers, built.indexes).map { Group(members: $0, index: $1!) }

@@ -64,3 +64,11 @@ public struct PropertyColumn: Sendable {
         return out
     }
 }
+
+extension PropertyColumn {
+    /// The places whose number or date is in `lower..<upper` (the time bar's window; a pass of
+    /// about a millisecond per million places).
+    public func selection(from lower: Double, below upper: Double) -> PointSelection {
+        FilterEvaluator.select(numbers) { $0 >= lower && $0 < upper }
+    }
+}
