@@ -94,6 +94,19 @@ final class GDALRoundTripTests: XCTestCase {
         XCTAssertEqual(own.format, .csv)
     }
 
+    /// An `id` property becomes the GeoPackage's feature id: the layer has no attribute columns
+    /// at all, only its geometry (the benchmark's 1M-point file is like this).
+    func testGeoPackageWithOnlyGeometry() throws {
+        let src = fx.write("ids.geojson", """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":0},"geometry":{"type":"Point","coordinates":[23.9621671,39.3250812]}},
+            {"type":"Feature","properties":{"id":1},"geometry":{"type":"Point","coordinates":[169.5609913,-8.9025253]}}]}
+            """)
+        let set = try PointSetLoader.load(path: try fx.convert(src, to: "ids.gpkg", driver: "GPKG"))
+        XCTAssertEqual(set.count, 2, "\(set.report.messages)")
+        XCTAssertEqual(set.coordinates.last?.longitude ?? .nan, 169.5609913, accuracy: 1e-7)
+    }
+
     func testGeoJSONStaysWithOurReader() throws {
         XCTAssertEqual(try PointSetLoader.load(path: source).format, .geoJSON)
     }

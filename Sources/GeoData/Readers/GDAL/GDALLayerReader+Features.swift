@@ -6,7 +6,7 @@ extension GDALLayerReader {
     mutating func readFeatures(_ crs: GDALCoordinates) throws {
         OGR_L_ResetReading(layer)
         let defn = OGR_L_GetLayerDefn(layer)
-        var kinds: [(field: Int32, column: Int, type: OGRFieldType)] = []
+        var kinds: [(field: Int32, column: Int)] = []
         for i in 0..<OGR_FD_GetFieldCount(defn) {
             guard let fd = OGR_FD_GetFieldDefn(defn, i) else { continue }
             let type = OGR_Fld_GetType(fd)
@@ -22,7 +22,7 @@ extension GDALLayerReader {
             case OFTIntegerList, OFTInteger64List, OFTRealList, OFTStringList, OFTWideStringList: kind = .list
             default: continue   // binary
             }
-            kinds.append((i, table.columns.count, type))
+            kinds.append((i, table.columns.count))
             table.columns.append(AttributeTable.Column(name: String(cString: OGR_Fld_GetNameRef(fd)), kind: kind))
         }
         var wkb = [UInt8](repeating: 0, count: 256)
@@ -30,9 +30,9 @@ extension GDALLayerReader {
             defer { OGR_F_Destroy(f) }
             let row = table.rowCount
             if row & 4095 == 0 { try checkpoint() }
-            for (field, c, type) in kinds {
+            for (field, c) in kinds {
                 guard OGR_F_IsFieldSetAndNotNull(f, field) != 0 else { table.columns[c].appendNull(); continue }
-                appendField(f, field, type, to: &table.columns[c])
+                GDALLayerReader.appendField(f, field, to: &table.columns[c])
             }
             if let g = OGR_F_GetGeometryRef(f) {
                 let size = Int(OGR_G_WkbSize(g))
@@ -55,7 +55,9 @@ extension GDALLayerReader {
         }
     }
 
-    private func appendField(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType, to col: inout AttributeTable.Column) {
+    /// Static, not a method: a call on `self` would copy the reader (and its columns) while a
+    /// column is borrowed inout, and each append would then copy the whole column.
+    private static func appendField(_ f: OGRFeatureH, _ i: Int32, to col: inout AttributeTable.Column) {
         switch col.kind {
         case .integer, .bool: col.append(int: OGR_F_GetFieldAsInteger64(f, i))
         case .real: col.append(real: OGR_F_GetFieldAsDouble(f, i))
@@ -78,11 +80,11 @@ extension GDALLayerReader {
                 col.append(int: days * 86_400_000 + ms)
             }
         case .list:
-            col.append(text: listJSON(f, i, type))
+            col.append(text: listJSON(f, i, OGR_Fld_GetType(OGR_F_GetFieldDefnRef(f, i))))
         }
     }
 
-    private func listJSON(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType) -> String {
+    private static func listJSON(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType) -> String {
         var n: Int32 = 0
         var items: [String] = []
         switch type {

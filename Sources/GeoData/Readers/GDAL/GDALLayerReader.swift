@@ -72,7 +72,8 @@ struct GDALLayerReader {
     private mutating func readArrow(_ crs: GDALCoordinates) throws {
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         list = CSLAddString(list, "GEOMETRY_ENCODING=WKB")
-        list = CSLAddString(list, "INCLUDE_FID=NO")
+        // The feature id column is asked for and left out here: GDAL 3.6's GeoPackage stream with
+        // INCLUDE_FID=NO and no attribute columns gives empty geometries.
         defer { CSLDestroy(list) }
         var stream = ArrowArrayStream()
         guard OGR_L_GetArrowStream(layer, &stream, list) else { try readFeatures(crs); return }
@@ -81,6 +82,7 @@ struct GDALLayerReader {
         guard stream.get_schema(&stream, &schema) == 0 else { throw streamFailure(&stream) }
         defer { schema.release?(&schema) }
         let geometryName = OGR_L_GetGeometryColumn(layer).map { String(cString: $0) } ?? ""
+        let fidName = OGR_L_GetFIDColumn(layer).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "OGC_FID"
         // Which child is the geometry, and which become attribute columns.
         var geometryChild = -1
         var columnOfChild: [Int?] = []
@@ -92,6 +94,7 @@ struct GDALLayerReader {
                 continue
             }
             let format = String(cString: child.pointee.format)
+            if c == 0 && String(cString: child.pointee.name) == fidName { columnOfChild.append(nil); continue }
             guard let kind = ArrowColumns.kind(format: format) else { columnOfChild.append(nil); continue }
             var column = AttributeTable.Column(name: String(cString: child.pointee.name), kind: kind)
             if kind == .dateTime, let colon = format.firstIndex(of: ":") { column.hasTimeZone = format[format.index(after: colon)...] != "" }
