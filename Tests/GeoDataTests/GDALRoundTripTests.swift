@@ -107,6 +107,25 @@ final class GDALRoundTripTests: XCTestCase {
         XCTAssertEqual(set.coordinates.last?.longitude ?? .nan, 169.5609913, accuracy: 1e-7)
     }
 
+    /// TopoJSON is JSON but not GeoJSON: our reader says so, GDAL reads it.
+    func testTopoJSONFallsBackToGDAL() throws {
+        let topo = fx.write("topo.json", """
+            {"type":"Topology","arcs":[],"objects":{"places":{"type":"GeometryCollection","geometries":[
+             {"type":"Point","coordinates":[-0.1275,51.5072],"properties":{"name":"Trafalgar"}}]}}}
+            """)
+        let set = try PointSetLoader.load(path: topo)
+        XCTAssertEqual(set.format, .gdal)
+        XCTAssertEqual(set.count, 1)
+        guard set.count == 1 else { return }
+        XCTAssertEqual(set.name(at: 0), "Trafalgar")
+        XCTAssertEqual(set.coordinates[0].latitude, 51.5072, accuracy: 1e-7)
+        // JSON nobody reads keeps our reader's message.
+        let other = fx.write("other.json", "{\"hello\":[1,2,3]}")
+        XCTAssertThrowsError(try PointSetLoader.load(path: other)) { e in
+            XCTAssertEqual((e as? GeoDataError)?.kind, .notGeoJSON, "\(e)")
+        }
+    }
+
     func testGeoJSONStaysWithOurReader() throws {
         XCTAssertEqual(try PointSetLoader.load(path: source).format, .geoJSON)
     }

@@ -80,6 +80,12 @@ public enum GDALFormats {
         }.map { "." + $0 }
     }
 
+    /// Whether `path` is a regular file (not standard input, a pipe or a folder).
+    static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return path != "-" && stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Whether a path names delimited text (CSV/TSV).
     static func isDelimitedText(_ path: String) -> Bool {
         let ext = fileExtension(path)
