@@ -60,7 +60,7 @@ public enum PointSetLoader {
         } catch let e as GeoDataError where e.kind == .noCoordinateColumns && GDALFormats.mayHoldWKT(path) {
             // A CSV with a WKT geometry column instead of latitude/longitude: GDAL's CSV driver.
             return try throughGDAL()
-        } catch let e as GeoDataError where e.kind == .notGeoJSON && GDALFormats.isRegularFile(path) {
+        } catch let e as GeoDataError where e.kind == .notGeoJSON && GDALFormats.startsLikeJSONObject(path) {
             // JSON that is not GeoJSON may be TopoJSON or Esri JSON, which GDAL reads; if it
             // can't either, our reader's message is the one that says what is wrong.
             do { return try throughGDAL() } catch is GeoDataError { throw e }
