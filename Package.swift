@@ -28,8 +28,9 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
         // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
-        // GDAL/OGR in process: every vector format GDAL reads (issue 30).
-        .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
+        // GDAL/OGR in process: every vector format GDAL reads (issue 30). Its headers (libgdal-dev),
+        // and libgdal loaded with dlopen on first use, not linked (see include/cgdal.h).
+        .target(name: "CGDAL"),
         .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib", "CDeflate", "CGDAL"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.

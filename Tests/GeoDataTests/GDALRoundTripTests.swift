@@ -94,6 +94,38 @@ final class GDALRoundTripTests: XCTestCase {
         XCTAssertEqual(own.format, .csv)
     }
 
+    /// An `id` property becomes the GeoPackage's feature id: the layer has no attribute columns
+    /// at all, only its geometry (the benchmark's 1M-point file is like this).
+    func testGeoPackageWithOnlyGeometry() throws {
+        let src = fx.write("ids.geojson", """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":0},"geometry":{"type":"Point","coordinates":[23.9621671,39.3250812]}},
+            {"type":"Feature","properties":{"id":1},"geometry":{"type":"Point","coordinates":[169.5609913,-8.9025253]}}]}
+            """)
+        let set = try PointSetLoader.load(path: try fx.convert(src, to: "ids.gpkg", driver: "GPKG"))
+        XCTAssertEqual(set.count, 2, "\(set.report.messages)")
+        XCTAssertEqual(set.coordinates.last?.longitude ?? .nan, 169.5609913, accuracy: 1e-7)
+    }
+
+    /// TopoJSON is JSON but not GeoJSON: our reader says so, GDAL reads it.
+    func testTopoJSONFallsBackToGDAL() throws {
+        let topo = fx.write("topo.json", """
+            {"type":"Topology","arcs":[],"objects":{"places":{"type":"GeometryCollection","geometries":[
+             {"type":"Point","coordinates":[-0.1275,51.5072],"properties":{"name":"Trafalgar"}}]}}}
+            """)
+        let set = try PointSetLoader.load(path: topo)
+        XCTAssertEqual(set.format, .gdal)
+        XCTAssertEqual(set.count, 1)
+        guard set.count == 1 else { return }
+        XCTAssertEqual(set.name(at: 0), "Trafalgar")
+        XCTAssertEqual(set.coordinates[0].latitude, 51.5072, accuracy: 1e-7)
+        // JSON nobody reads keeps our reader's message.
+        let other = fx.write("other.json", "{\"hello\":[1,2,3]}")
+        XCTAssertThrowsError(try PointSetLoader.load(path: other)) { e in
+            XCTAssertEqual((e as? GeoDataError)?.kind, .notGeoJSON, "\(e)")
+        }
+    }
+
     func testGeoJSONStaysWithOurReader() throws {
         XCTAssertEqual(try PointSetLoader.load(path: source).format, .geoJSON)
     }

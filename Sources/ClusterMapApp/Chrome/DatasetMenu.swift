@@ -36,6 +36,7 @@ final class DatasetMenu {
         g_menu_append_section(menu, "Live Demo", menuModel(live))
         let files = g_menu_new()!
         g_menu_append(files, "Open Files…", "win.open")
+        g_menu_append(files, "Save Places As…", "win.save-places")   // FileOpening+Saving.swift
         g_menu_append_section(menu, nil, menuModel(files))
 
         button = gtk_menu_button_new()!

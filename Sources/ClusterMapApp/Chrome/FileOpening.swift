@@ -6,7 +6,7 @@ import GeoData
 /// GTK 4.8 has no GtkFileDialog, so the chooser is a GtkFileChooserNative (the portal's dialog
 /// when there is one). Several files open together, each in its own colour.
 final class FileOpening {
-    private let window: UnsafeMutablePointer<GtkWidget>
+    let window: UnsafeMutablePointer<GtkWidget>
     private var chooser: OpaquePointer?
     /// Where the last chooser was (the next one starts there).
     private var lastFolder: String?
@@ -14,6 +14,7 @@ final class FileOpening {
     init(window: UnsafeMutablePointer<GtkWidget>, dropOn target: UnsafeMutablePointer<GtkWidget>) {
         self.window = window
         installDropTarget(on: target)
+        installSaveAction(window: window)
     }
 
     // MARK: File chooser

@@ -34,12 +34,12 @@ public enum GDALExport {
             }
             return
         }
-        GDALReader.register()
+        try GDALReader.register(for: name)
         try GDALMessages.capturing { messages in
-            guard let source = GDALOpenEx(geoJSONPath, UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY), nil, nil, nil) else {
+            guard let source = gdal.GDALOpenEx!(geoJSONPath, UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY), nil, nil, nil) else {
                 throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot read what was to be saved")
             }
-            defer { GDALClose(source) }
+            defer { gdal.GDALClose!(source) }
             var args: [String] = ["-overwrite", "-nln", layerName]
             switch format {
             case .csv: args += ["-f", "CSV", "-lco", "GEOMETRY=AS_XY"]
@@ -49,19 +49,19 @@ public enum GDALExport {
             // The output is replaced whole (a CSV can't be overwritten in place by the driver).
             unlink(outputPath)
             var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-            for a in args { list = CSLAddString(list, a) }
-            defer { CSLDestroy(list) }
-            guard let options = GDALVectorTranslateOptionsNew(list, nil) else {
+            for a in args { list = gdal.CSLAddString!(list, a) }
+            defer { gdal.CSLDestroy!(list) }
+            guard let options = gdal.GDALVectorTranslateOptionsNew!(list, nil) else {
                 throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot be written")
             }
-            defer { GDALVectorTranslateOptionsFree(options) }
+            defer { gdal.GDALVectorTranslateOptionsFree!(options) }
             var sources: [GDALDatasetH?] = [source]
             var usageError: Int32 = 0
-            guard let written = GDALVectorTranslate(outputPath, nil, 1, &sources, options, &usageError) else {
+            guard let written = gdal.GDALVectorTranslate!(outputPath, nil, 1, &sources, options, &usageError) else {
                 let why = messages.lastFailure.map { $0.replacingPath(outputPath, with: name) } ?? "GDAL could not write it"
                 throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot be written: \(MessageText.excerpt(why, limit: 160))")
             }
-            GDALClose(written)
+            gdal.GDALClose!(written)
         }
     }
 }

@@ -34,19 +34,8 @@ public enum PointSetLoader {
     static func load(path: String, options: LoadOptions, progress: (@Sendable (Double) -> Void)?,
                      streamProgress: (@Sendable (Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
                      mapThreshold: Int) throws -> PointSet {
-        let name = displayName(of: path)
-        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) {
-            return try firstLayer(of: GDALReader.load(path: path, name: name, options: options, progress: progress,
-                                                      isCancelled: isCancelled))
-        }
-        do {
-            return try loadOwn(path: path, name: name, options: options, progress: progress, streamProgress: streamProgress,
-                               isCancelled: isCancelled, mapThreshold: mapThreshold)
-        } catch let e as GeoDataError where e.kind == .noCoordinateColumns && GDALFormats.mayHoldWKT(path) {
-            // A CSV with a WKT geometry column instead of latitude/longitude: GDAL's CSV driver.
-            return try firstLayer(of: GDALReader.load(path: path, name: name, options: options, progress: progress,
-                                                      isCancelled: isCancelled))
-        }
+        try firstLayer(of: loadLayers(path: path, options: options, progress: progress, streamProgress: streamProgress,
+                                      isCancelled: isCancelled, mapThreshold: mapThreshold))
     }
 
     /// Loads every layer of a file as a point set of its own (a GeoPackage's tables, a GPX's
@@ -55,15 +44,26 @@ public enum PointSetLoader {
                                   progress: (@Sendable (Double) -> Void)? = nil,
                                   streamProgress: (@Sendable (Int) -> Void)? = nil,
                                   isCancelled: (@Sendable () -> Bool)? = nil) throws -> [PointSet] {
+        try loadLayers(path: path, options: options, progress: progress, streamProgress: streamProgress,
+                       isCancelled: isCancelled, mapThreshold: InputReader.mapThreshold)
+    }
+
+    static func loadLayers(path: String, options: LoadOptions, progress: (@Sendable (Double) -> Void)?,
+                           streamProgress: (@Sendable (Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
+                           mapThreshold: Int) throws -> [PointSet] {
         let name = displayName(of: path)
-        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) {
-            return try GDALReader.load(path: path, name: name, options: options, progress: progress, isCancelled: isCancelled)
-        }
+        let throughGDAL = { try GDALReader.load(path: path, name: name, options: options, progress: progress, isCancelled: isCancelled) }
+        if options.format == .gdal || GDALFormats.readsThroughGDAL(path) { return try throughGDAL() }
         do {
             return [try loadOwn(path: path, name: name, options: options, progress: progress, streamProgress: streamProgress,
-                                isCancelled: isCancelled, mapThreshold: InputReader.mapThreshold)]
+                                isCancelled: isCancelled, mapThreshold: mapThreshold)]
         } catch let e as GeoDataError where e.kind == .noCoordinateColumns && GDALFormats.mayHoldWKT(path) {
-            return try GDALReader.load(path: path, name: name, options: options, progress: progress, isCancelled: isCancelled)
+            // A CSV with a WKT geometry column instead of latitude/longitude: GDAL's CSV driver.
+            return try throughGDAL()
+        } catch let e as GeoDataError where e.kind == .notGeoJSON && GDALFormats.startsLikeJSONObject(path) {
+            // JSON that is not GeoJSON may be TopoJSON or Esri JSON, which GDAL reads; if it
+            // can't either, our reader's message is the one that says what is wrong.
+            do { return try throughGDAL() } catch is GeoDataError { throw e }
         }
     }
 

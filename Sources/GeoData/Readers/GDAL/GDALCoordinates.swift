@@ -12,27 +12,27 @@ final class GDALCoordinates {
     let summary: String?
 
     init(layer: OGRLayerH, fileName: String) throws {
-        guard let declared = OGR_L_GetSpatialRef(layer) else {
+        guard let declared = gdal.OGR_L_GetSpatialRef!(layer) else {
             isUndeclared = true
             summary = "no coordinate system declared: coordinates read as longitude/latitude"
             return
         }
         isUndeclared = false
-        let source = OSRClone(declared)!
-        let wgs84 = OSRNewSpatialReference(nil)!
+        let source = gdal.OSRClone!(declared)!
+        let wgs84 = gdal.OSRNewSpatialReference!(nil)!
         defer {
-            OSRDestroySpatialReference(source)
-            OSRDestroySpatialReference(wgs84)
+            gdal.OSRDestroySpatialReference!(source)
+            gdal.OSRDestroySpatialReference!(wgs84)
         }
-        OSRSetAxisMappingStrategy(source, OAMS_TRADITIONAL_GIS_ORDER)
-        _ = OSRSetWellKnownGeogCS(wgs84, "WGS84")
-        OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
-        if OSRIsSame(source, wgs84) != 0 {
+        gdal.OSRSetAxisMappingStrategy!(source, OAMS_TRADITIONAL_GIS_ORDER)
+        _ = gdal.OSRSetWellKnownGeogCS!(wgs84, "WGS84")
+        gdal.OSRSetAxisMappingStrategy!(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
+        if gdal.OSRIsSame!(source, wgs84) != 0 {
             summary = nil
             return
         }
         let name = GDALCoordinates.name(of: source)
-        guard OSRIsLocal(source) == 0, let ct = OCTNewCoordinateTransformation(source, wgs84) else {
+        guard gdal.OSRIsLocal!(source) == 0, let ct = gdal.OCTNewCoordinateTransformation!(source, wgs84) else {
             throw GeoDataError(kind: .notGeoJSON, fileName: fileName,
                                message: "cannot convert coordinates from \(name) to WGS 84 longitude/latitude")
         }
@@ -41,14 +41,14 @@ final class GDALCoordinates {
     }
 
     deinit {
-        if let transformation { OCTDestroyCoordinateTransformation(transformation) }
+        if let transformation { gdal.OCTDestroyCoordinateTransformation!(transformation) }
     }
 
     /// "OSGB36 / British National Grid, EPSG:27700"; the name alone without an authority code.
     static func name(of srs: OGRSpatialReferenceH) -> String {
-        let title = OSRGetName(srs).map { MessageText.excerpt(String(cString: $0)) }
+        let title = gdal.OSRGetName!(srs).map { MessageText.excerpt(String(cString: $0)) }
         var code: String?
-        if let authority = OSRGetAuthorityName(srs, nil), let number = OSRGetAuthorityCode(srs, nil) {
+        if let authority = gdal.OSRGetAuthorityName!(srs, nil), let number = gdal.OSRGetAuthorityCode!(srs, nil) {
             code = String(cString: authority) + ":" + String(cString: number)
         }
         switch (title, code) {
@@ -70,7 +70,7 @@ final class GDALCoordinates {
                     var start = 0
                     while start < x.count {
                         let n = min(chunk, x.count - start)
-                        _ = OCTTransformEx(ct, Int32(n), x.baseAddress! + start, y.baseAddress! + start, nil, s.baseAddress! + start)
+                        _ = gdal.OCTTransformEx!(ct, Int32(n), x.baseAddress! + start, y.baseAddress! + start, nil, s.baseAddress! + start)
                         start += n
                     }
                 }

@@ -80,6 +80,22 @@ public enum GDALFormats {
         }.map { "." + $0 }
     }
 
+    /// Whether `path` is a regular file (not standard input, a pipe or a folder) whose text starts
+    /// with a JSON object: JSON that is not GeoJSON may be TopoJSON or Esri JSON. (Random bytes
+    /// named .geojson are not: they must not load GDAL for nothing.)
+    static func startsLikeJSONObject(_ path: String) -> Bool {
+        var st = stat()
+        guard path != "-", stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 256)
+        let n = read(fd, &head, head.count)
+        var i = n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF ? 3 : 0
+        while i < n && (head[i] == 32 || head[i] == 9 || head[i] == 10 || head[i] == 13) { i += 1 }
+        return i < n && head[i] == UInt8(ascii: "{")
+    }
+
     /// Whether a path names delimited text (CSV/TSV).
     static func isDelimitedText(_ path: String) -> Bool {
         let ext = fileExtension(path)

@@ -4,15 +4,15 @@ import CGDAL
 // Shapefile in GDAL 3.6, MapInfo…): each feature's fields by type, its geometry as ISO WKB.
 extension GDALLayerReader {
     mutating func readFeatures(_ crs: GDALCoordinates) throws {
-        OGR_L_ResetReading(layer)
-        let defn = OGR_L_GetLayerDefn(layer)
-        var kinds: [(field: Int32, column: Int, type: OGRFieldType)] = []
-        for i in 0..<OGR_FD_GetFieldCount(defn) {
-            guard let fd = OGR_FD_GetFieldDefn(defn, i) else { continue }
-            let type = OGR_Fld_GetType(fd)
+        gdal.OGR_L_ResetReading!(layer)
+        let defn = gdal.OGR_L_GetLayerDefn!(layer)
+        var kinds: [(field: Int32, column: Int)] = []
+        for i in 0..<gdal.OGR_FD_GetFieldCount!(defn) {
+            guard let fd = gdal.OGR_FD_GetFieldDefn!(defn, i) else { continue }
+            let type = gdal.OGR_Fld_GetType!(fd)
             let kind: AttributeTable.Kind
             switch type {
-            case OFTInteger: kind = OGR_Fld_GetSubType(fd) == OFSTBoolean ? .bool : .integer
+            case OFTInteger: kind = gdal.OGR_Fld_GetSubType!(fd) == OFSTBoolean ? .bool : .integer
             case OFTInteger64: kind = .integer
             case OFTReal: kind = .real
             case OFTString, OFTWideString: kind = .text
@@ -22,22 +22,22 @@ extension GDALLayerReader {
             case OFTIntegerList, OFTInteger64List, OFTRealList, OFTStringList, OFTWideStringList: kind = .list
             default: continue   // binary
             }
-            kinds.append((i, table.columns.count, type))
-            table.columns.append(AttributeTable.Column(name: String(cString: OGR_Fld_GetNameRef(fd)), kind: kind))
+            kinds.append((i, table.columns.count))
+            table.columns.append(AttributeTable.Column(name: gdalText(gdal.OGR_Fld_GetNameRef!(fd)), kind: kind))
         }
         var wkb = [UInt8](repeating: 0, count: 256)
-        while let f = OGR_L_GetNextFeature(layer) {
-            defer { OGR_F_Destroy(f) }
+        while let f = gdal.OGR_L_GetNextFeature!(layer) {
+            defer { gdal.OGR_F_Destroy!(f) }
             let row = table.rowCount
             if row & 4095 == 0 { try checkpoint() }
-            for (field, c, type) in kinds {
-                guard OGR_F_IsFieldSetAndNotNull(f, field) != 0 else { table.columns[c].appendNull(); continue }
-                appendField(f, field, type, to: &table.columns[c])
+            for (field, c) in kinds {
+                guard gdal.OGR_F_IsFieldSetAndNotNull!(f, field) != 0 else { table.columns[c].appendNull(); continue }
+                GDALLayerReader.appendField(f, field, to: &table.columns[c])
             }
-            if let g = OGR_F_GetGeometryRef(f) {
-                let size = Int(OGR_G_WkbSize(g))
+            if let g = gdal.OGR_F_GetGeometryRef!(f) {
+                let size = Int(gdal.OGR_G_WkbSize!(g))
                 if wkb.count < size { wkb = [UInt8](repeating: 0, count: size) }
-                if OGR_G_ExportToIsoWkb(g, wkbNDR, &wkb) == OGRERR_NONE {
+                if gdal.OGR_G_ExportToIsoWkb!(g, wkbNDR, &wkb) == OGRERR_NONE {
                     wkb.withUnsafeBytes { place(UnsafeRawBufferPointer(rebasing: $0[0..<size]), row: row) }
                 } else {
                     report.skip(.notANumber, at: row)
@@ -48,22 +48,24 @@ extension GDALLayerReader {
             table.rowCount += 1
         }
         // A read that stopped on an error (a truncated file) is an error, not the end of the layer.
-        if CPLGetLastErrorType() == CE_Failure, let text = CPLGetLastErrorMsg().map({ String(cString: $0) }), !text.isEmpty {
-            CPLErrorReset()
+        if gdal.CPLGetLastErrorType!() == CE_Failure, let text = gdal.CPLGetLastErrorMsg!().map({ String(cString: $0) }), !text.isEmpty {
+            gdal.CPLErrorReset!()
             throw GeoDataError(kind: .syntax, fileName: fileName,
                                message: "cannot read layer \(layerText) after \(formatCount(table.rowCount)) features: \(MessageText.line(text, limit: 200))")
         }
     }
 
-    private func appendField(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType, to col: inout AttributeTable.Column) {
+    /// Static, not a method: a call on `self` would copy the reader (and its columns) while a
+    /// column is borrowed inout, and each append would then copy the whole column.
+    private static func appendField(_ f: OGRFeatureH, _ i: Int32, to col: inout AttributeTable.Column) {
         switch col.kind {
-        case .integer, .bool: col.append(int: OGR_F_GetFieldAsInteger64(f, i))
-        case .real: col.append(real: OGR_F_GetFieldAsDouble(f, i))
-        case .text: col.append(text: String(cString: OGR_F_GetFieldAsString(f, i)))
+        case .integer, .bool: col.append(int: gdal.OGR_F_GetFieldAsInteger64!(f, i))
+        case .real: col.append(real: gdal.OGR_F_GetFieldAsDouble!(f, i))
+        case .text: col.append(text: gdalText(gdal.OGR_F_GetFieldAsString!(f, i)))
         case .date, .dateTime, .time:
             var y: Int32 = 0, m: Int32 = 0, d: Int32 = 0, h: Int32 = 0, mi: Int32 = 0, tz: Int32 = 0
             var s: Float = 0
-            guard OGR_F_GetFieldAsDateTimeEx(f, i, &y, &m, &d, &h, &mi, &s, &tz) != 0 else { col.appendNull(); return }
+            guard gdal.OGR_F_GetFieldAsDateTimeEx!(f, i, &y, &m, &d, &h, &mi, &s, &tz) != 0 else { col.appendNull(); return }
             let days = CivilDate.days(year: Int64(y), month: Int64(m), day: Int64(d))
             var ms = Int64(h) * 3_600_000 + Int64(mi) * 60_000 + Int64((Double(s) * 1000).rounded())
             switch col.kind {
@@ -78,24 +80,24 @@ extension GDALLayerReader {
                 col.append(int: days * 86_400_000 + ms)
             }
         case .list:
-            col.append(text: listJSON(f, i, type))
+            col.append(text: listJSON(f, i, gdal.OGR_Fld_GetType!(gdal.OGR_F_GetFieldDefnRef!(f, i))))
         }
     }
 
-    private func listJSON(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType) -> String {
+    private static func listJSON(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType) -> String {
         var n: Int32 = 0
         var items: [String] = []
         switch type {
         case OFTIntegerList:
-            if let p = OGR_F_GetFieldAsIntegerList(f, i, &n) { items = (0..<Int(n)).map { String(p[$0]) } }
+            if let p = gdal.OGR_F_GetFieldAsIntegerList!(f, i, &n) { items = (0..<Int(n)).map { String(p[$0]) } }
         case OFTInteger64List:
-            if let p = OGR_F_GetFieldAsInteger64List(f, i, &n) { items = (0..<Int(n)).map { String(p[$0]) } }
+            if let p = gdal.OGR_F_GetFieldAsInteger64List!(f, i, &n) { items = (0..<Int(n)).map { String(p[$0]) } }
         case OFTRealList:
-            if let p = OGR_F_GetFieldAsDoubleList(f, i, &n) {
+            if let p = gdal.OGR_F_GetFieldAsDoubleList!(f, i, &n) {
                 items = (0..<Int(n)).map { p[$0].isFinite ? PropertyValue.plainText(p[$0]) : "null" }
             }
         default:
-            if let list = OGR_F_GetFieldAsStringList(f, i) {
+            if let list = gdal.OGR_F_GetFieldAsStringList!(f, i) {
                 var k = 0
                 while let s = list[k] {
                     var out = ""

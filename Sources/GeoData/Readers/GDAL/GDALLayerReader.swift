@@ -37,10 +37,10 @@ struct GDALLayerReader {
     }
 
     /// Whether the layer is read through its Arrow stream.
-    var usesArrowStream: Bool { OGR_L_TestCapability(layer, "FastGetArrowStream") != 0 }
+    var usesArrowStream: Bool { gdal.OGR_L_TestCapability!(layer, "FastGetArrowStream") != 0 }
 
     mutating func read() throws -> PointSet {
-        expected = Int(OGR_L_GetFeatureCount(layer, 0))
+        expected = Int(gdal.OGR_L_GetFeatureCount!(layer, 0))
         let crs = try GDALCoordinates(layer: layer, fileName: fileName)
         if usesArrowStream { try readArrow(crs) } else { try readFeatures(crs) }
         return try finish(crs)
@@ -71,16 +71,18 @@ struct GDALLayerReader {
 
     private mutating func readArrow(_ crs: GDALCoordinates) throws {
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        list = CSLAddString(list, "GEOMETRY_ENCODING=WKB")
-        list = CSLAddString(list, "INCLUDE_FID=NO")
-        defer { CSLDestroy(list) }
+        list = gdal.CSLAddString!(list, "GEOMETRY_ENCODING=WKB")
+        // The feature id column is asked for and left out here: GDAL 3.6's GeoPackage stream with
+        // INCLUDE_FID=NO and no attribute columns gives empty geometries.
+        defer { gdal.CSLDestroy!(list) }
         var stream = ArrowArrayStream()
-        guard OGR_L_GetArrowStream(layer, &stream, list) else { try readFeatures(crs); return }
+        guard gdal.OGR_L_GetArrowStream!(layer, &stream, list) else { try readFeatures(crs); return }
         defer { stream.release?(&stream) }
         var schema = ArrowSchema()
         guard stream.get_schema(&stream, &schema) == 0 else { throw streamFailure(&stream) }
         defer { schema.release?(&schema) }
-        let geometryName = OGR_L_GetGeometryColumn(layer).map { String(cString: $0) } ?? ""
+        let geometryName = gdal.OGR_L_GetGeometryColumn!(layer).map { String(cString: $0) } ?? ""
+        let fidName = gdal.OGR_L_GetFIDColumn!(layer).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "OGC_FID"
         // Which child is the geometry, and which become attribute columns.
         var geometryChild = -1
         var columnOfChild: [Int?] = []
@@ -92,6 +94,7 @@ struct GDALLayerReader {
                 continue
             }
             let format = String(cString: child.pointee.format)
+            if c == 0 && String(cString: child.pointee.name) == fidName { columnOfChild.append(nil); continue }
             guard let kind = ArrowColumns.kind(format: format) else { columnOfChild.append(nil); continue }
             var column = AttributeTable.Column(name: String(cString: child.pointee.name), kind: kind)
             if kind == .dateTime, let colon = format.firstIndex(of: ":") { column.hasTimeZone = format[format.index(after: colon)...] != "" }
@@ -128,21 +131,21 @@ struct GDALLayerReader {
     /// that have one say whether the column's values are UTC (GeoPackage's always are, FlatGeobuf's
     /// may be), and then they are marked so ("…Z").
     private mutating func markUTCDateTimes() {
-        let defn = OGR_L_GetLayerDefn(layer)
+        let defn = gdal.OGR_L_GetLayerDefn!(layer)
         let unmarked = table.columns.indices.filter { table.columns[$0].kind == .dateTime && !table.columns[$0].hasTimeZone }
         guard !unmarked.isEmpty else { return }
-        OGR_L_ResetReading(layer)
-        defer { OGR_L_ResetReading(layer) }
+        gdal.OGR_L_ResetReading!(layer)
+        defer { gdal.OGR_L_ResetReading!(layer) }
         var decided = Set<Int>()
         for _ in 0..<16 {
-            guard let f = OGR_L_GetNextFeature(layer) else { break }
-            defer { OGR_F_Destroy(f) }
+            guard let f = gdal.OGR_L_GetNextFeature!(layer) else { break }
+            defer { gdal.OGR_F_Destroy!(f) }
             for c in unmarked where !decided.contains(c) {
-                let field = OGR_FD_GetFieldIndex(defn, table.columns[c].name)
-                guard field >= 0, OGR_F_IsFieldSetAndNotNull(f, field) != 0 else { continue }
+                let field = gdal.OGR_FD_GetFieldIndex!(defn, table.columns[c].name)
+                guard field >= 0, gdal.OGR_F_IsFieldSetAndNotNull!(f, field) != 0 else { continue }
                 var y: Int32 = 0, m: Int32 = 0, d: Int32 = 0, h: Int32 = 0, mi: Int32 = 0, tz: Int32 = 0
                 var sec: Float = 0
-                if OGR_F_GetFieldAsDateTimeEx(f, field, &y, &m, &d, &h, &mi, &sec, &tz) != 0 {
+                if gdal.OGR_F_GetFieldAsDateTimeEx!(f, field, &y, &m, &d, &h, &mi, &sec, &tz) != 0 {
                     table.columns[c].hasTimeZone = tz == 100
                     decided.insert(c)
                 }
@@ -158,7 +161,7 @@ struct GDALLayerReader {
     }
 
     /// The layer's name in quotes for messages.
-    var layerText: String { "'" + MessageText.excerpt(String(cString: OGR_L_GetName(layer))) + "'" }
+    var layerText: String { "'" + MessageText.excerpt(gdalText(gdal.OGR_L_GetName!(layer))) + "'" }
 
     // MARK: Points
 

@@ -15,14 +15,14 @@ final class GDALMessages {
     static func capturing<R>(_ body: (GDALMessages) throws -> R) rethrows -> R {
         let messages = GDALMessages()
         let handler: @convention(c) (CPLErr, CPLErrorNum, UnsafePointer<CChar>?) -> Void = { level, _, text in
-            guard let data = CPLGetErrorHandlerUserData() else { return }
+            guard let data = gdal.CPLGetErrorHandlerUserData!() else { return }
             let me = Unmanaged<GDALMessages>.fromOpaque(data).takeUnretainedValue()
             me.record(level, text.map { String(cString: $0) } ?? "")
         }
         let box = Unmanaged.passRetained(messages)
-        CPLPushErrorHandlerEx(handler, box.toOpaque())
+        gdal.CPLPushErrorHandlerEx!(handler, box.toOpaque())
         defer {
-            CPLPopErrorHandler()
+            gdal.CPLPopErrorHandler!()
             box.release()
         }
         return try body(messages)

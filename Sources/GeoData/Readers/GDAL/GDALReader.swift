@@ -11,23 +11,30 @@ enum GDALReader {
     /// GDAL's drivers, registered once (thread-safe lazy global).
     private static let registration: Void = {
         // No PROJ network access, no GDAL debug output.
-        CPLSetConfigOption("PROJ_NETWORK", "OFF")
-        CPLSetConfigOption("CPL_DEBUG", "OFF")
-        GDALAllRegister()
+        gdal.CPLSetConfigOption!("PROJ_NETWORK", "OFF")
+        gdal.CPLSetConfigOption!("CPL_DEBUG", "OFF")
+        gdal.GDALAllRegister!()
     }()
 
-    /// Registers GDAL's drivers (once).
-    static func register() { _ = registration }
+    /// Loads libgdal and registers its drivers (once).
+    /// - Throws: `GeoDataError` naming `fileName` when libgdal is not installed.
+    static func register(for fileName: String) throws {
+        guard GDALLibrary.isAvailable else {
+            throw GeoDataError(kind: .unreadable, fileName: fileName,
+                               message: "needs GDAL to be read, and its library (libgdal32) is not installed")
+        }
+        _ = registration
+    }
 
     /// Reads every layer with features. Several layers: each set is named "file · layer".
     /// - Throws: `GeoDataError` naming the file and what is wrong; `CancellationError`.
     static func load(path: String, name: String, options: LoadOptions,
                      progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?) throws -> [PointSet] {
-        register()
+        try register(for: name)
         return try GDALMessages.capturing { messages in
             let dataset = try open(path, name: name, messages: messages)
-            defer { GDALClose(dataset) }
-            let layerCount = Int(GDALDatasetGetLayerCount(dataset))
+            defer { gdal.GDALClose!(dataset) }
+            let layerCount = Int(gdal.GDALDatasetGetLayerCount!(dataset))
             guard layerCount > 0 else {
                 if GDALFormats.isEncryptedZip(path) {
                     throw GeoDataError(kind: .unreadable, fileName: name, message: "is protected by a password: ClusterMap can't open encrypted zip files")
@@ -37,8 +44,8 @@ enum GDALReader {
             var sets: [PointSet] = []
             var anyFeatures = false
             for k in 0..<layerCount {
-                guard let layer = GDALDatasetGetLayer(dataset, Int32(k)) else { continue }
-                let layerName = String(cString: OGR_L_GetName(layer))
+                guard let layer = gdal.GDALDatasetGetLayer!(dataset, Int32(k)) else { continue }
+                let layerName = gdalText(gdal.OGR_L_GetName!(layer))
                 var reader = GDALLayerReader(layer: layer, fileName: name, setName: "\(name) · \(layerName)", options: options,
                                              progress: { f in progress?((Double(k) + f) / Double(layerCount)) },
                                              isCancelled: { isCancelled?() ?? false })
@@ -73,16 +80,16 @@ enum GDALReader {
             throw GeoDataError(kind: .unreadable, fileName: name, message: "cannot open the file: \(String(cString: strerror(errno)))")
         }
         var openOptions: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        defer { CSLDestroy(openOptions) }
+        defer { gdal.CSLDestroy!(openOptions) }
         if GDALFormats.isDelimitedText(path) {
             // A WKT column under any of its usual names; typed columns like our own CSV reader's.
-            openOptions = CSLAddString(openOptions, "GEOM_POSSIBLE_NAMES=wkt,wkt_geom,geometry,geom,the_geom,shape")
-            openOptions = CSLAddString(openOptions, "KEEP_GEOM_COLUMNS=NO")
-            openOptions = CSLAddString(openOptions, "AUTODETECT_TYPE=YES")
+            openOptions = gdal.CSLAddString!(openOptions, "GEOM_POSSIBLE_NAMES=wkt,wkt_geom,geometry,geom,the_geom,shape")
+            openOptions = gdal.CSLAddString!(openOptions, "KEEP_GEOM_COLUMNS=NO")
+            openOptions = gdal.CSLAddString!(openOptions, "AUTODETECT_TYPE=YES")
         }
         let flags = UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR)
         let options = UnsafeRawPointer(openOptions).map { $0.assumingMemoryBound(to: UnsafePointer<CChar>?.self) }
-        if let ds = GDALOpenEx(GDALFormats.gdalPath(path), flags, nil, options, nil) { return ds }
+        if let ds = gdal.GDALOpenEx!(GDALFormats.gdalPath(path), flags, nil, options, nil) { return ds }
         throw openFailure(path, name: name, messages: messages)
     }
 

@@ -53,30 +53,30 @@ enum WKBPlacement {
                                         xs: inout [Double], ys: inout [Double]) -> Kind {
         guard let base = wkb.baseAddress, wkb.count < Int(Int32.max) else { return .invalid }
         var g: OGRGeometryH?
-        guard OGR_G_CreateFromWkb(base, nil, &g, Int32(wkb.count)) == OGRERR_NONE, let geom = g else { return .invalid }
-        defer { OGR_G_DestroyGeometry(geom) }
-        if OGR_G_IsEmpty(geom) != 0 { return .empty }
+        guard gdal.OGR_G_CreateFromWkb!(base, nil, &g, Int32(wkb.count)) == OGRERR_NONE, let geom = g else { return .invalid }
+        defer { gdal.OGR_G_DestroyGeometry!(geom) }
+        if gdal.OGR_G_IsEmpty!(geom) != 0 { return .empty }
         let isLine = type == 8 || type == 9 || type == 11   // CircularString, CompoundCurve, MultiCurve
-        if isLine, let linear = OGR_G_GetLinearGeometry(geom, 0, nil) {
-            defer { OGR_G_DestroyGeometry(linear) }
-            let size = Int(OGR_G_WkbSize(linear))
+        if isLine, let linear = gdal.OGR_G_GetLinearGeometry!(geom, 0, nil) {
+            defer { gdal.OGR_G_DestroyGeometry!(linear) }
+            let size = Int(gdal.OGR_G_WkbSize!(linear))
             var bytes = [UInt8](repeating: 0, count: size)
-            guard OGR_G_ExportToIsoWkb(linear, wkbNDR, &bytes) == OGRERR_NONE else { return .invalid }
+            guard gdal.OGR_G_ExportToIsoWkb!(linear, wkbNDR, &bytes) == OGRERR_NONE else { return .invalid }
             let kind = bytes.withUnsafeBytes { place($0, xs: &xs, ys: &ys) }
             return kind == .line ? .line : kind
         }
-        let linear = OGR_G_HasCurveGeometry(geom, 0) != 0 ? OGR_G_GetLinearGeometry(geom, 0, nil) : nil
-        defer { if let linear { OGR_G_DestroyGeometry(linear) } }
+        let linear = gdal.OGR_G_HasCurveGeometry!(geom, 0) != 0 ? gdal.OGR_G_GetLinearGeometry!(geom, 0, nil) : nil
+        defer { if let linear { gdal.OGR_G_DestroyGeometry!(linear) } }
         let shape = linear ?? geom
-        var point = OGR_G_PointOnSurface(shape)
-        if point == nil || OGR_G_IsEmpty(point) != 0 {
-            if let p = point { OGR_G_DestroyGeometry(p) }
-            point = OGR_G_CreateGeometry(wkbPoint)
-            if OGR_G_Centroid(shape, point) != OGRERR_NONE { OGR_G_DestroyGeometry(point); return .invalid }
+        var point = gdal.OGR_G_PointOnSurface!(shape)
+        if point == nil || gdal.OGR_G_IsEmpty!(point) != 0 {
+            if let p = point { gdal.OGR_G_DestroyGeometry!(p) }
+            point = gdal.OGR_G_CreateGeometry!(wkbPoint)
+            if gdal.OGR_G_Centroid!(shape, point) != OGRERR_NONE { gdal.OGR_G_DestroyGeometry!(point); return .invalid }
         }
         guard let p = point else { return .invalid }
-        defer { OGR_G_DestroyGeometry(p) }
-        let x = OGR_G_GetX(p, 0), y = OGR_G_GetY(p, 0)
+        defer { gdal.OGR_G_DestroyGeometry!(p) }
+        let x = gdal.OGR_G_GetX!(p, 0), y = gdal.OGR_G_GetY!(p, 0)
         guard !x.isNaN, !y.isNaN else { return .empty }
         xs.append(x); ys.append(y)
         // Polygon, CurvePolygon, MultiPolygon, MultiSurface, PolyhedralSurface, TIN, Triangle.
