@@ -97,6 +97,8 @@ public final class MapPresentation {
     /// split and merge as after a data change; selection and fan stay.
     public func clustersDidRegroup() {
         containerCache = nil
+        // The session is the same object, its index regrouped: a layer drawn before is stale.
+        contentVersion &+= 1
         transitions.dataDidChange()
     }
 

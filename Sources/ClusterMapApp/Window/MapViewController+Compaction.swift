@@ -66,8 +66,6 @@ extension MapViewController {
                                     ("install_ms", .number((installMs * 100).rounded() / 100))])
         guard installed else { scheduleCompaction(); return }  // changed meanwhile: next rest
         presentation.clustersDidRegroup()
-        // The session is the same object, its index regrouped: a pan layer drawn before is stale.
-        sceneContentVersion &+= 1
         sceneDidChange()
     }
 }

@@ -164,7 +164,7 @@ final class MapViewController {
         let moving = isGestureActive || cameraController.isAnimating
         // A frame begun in the middle of a bubble transition is not the scene at rest either (the
         // rest check could otherwise report one whose merging bubbles have not yet disappeared).
-        let inTransition = transitions.isAnimating(at: MapViewController.now())
+        let inTransition = presentation.transitions.isAnimating(at: MapViewController.now())
         // Into an image of our own, handed to GTK in one copy (see `OffscreenFrame`). While moving,
         // the base map may come from scaled cached tiles (fast, slightly soft); the frame at rest
         // is exact.
