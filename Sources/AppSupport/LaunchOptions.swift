@@ -238,19 +238,21 @@ public struct LaunchOptions: Equatable, Sendable {
                \(program) render --output OUT.png [OPTION…] [FILE | --dataset NAME]
                \(program) clusters FILE --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid] [--leaves] …
 
-        Look at point data (GeoJSON or CSV) clustered over an offline world map.
+        Look at point data (GeoJSON, CSV or any vector format GDAL reads) clustered over an offline world map.
 
         Options:
 
         """
-        for o in valueOptions {
-            let left = "  --\(o.name) \(o.value)"
-            s += left.padding(toLength: 26, withPad: " ", startingAt: 0) + o.help + "\n"
+        func line(_ left: String, _ help: String) -> String {
+            left.padding(toLength: 26, withPad: " ", startingAt: 0) + help + "\n"
         }
-        for f in flagOptions {
-            s += "  --\(f.name)".padding(toLength: 26, withPad: " ", startingAt: 0) + f.help + "\n"
-        }
-        s += "  -h, --help".padding(toLength: 26, withPad: " ", startingAt: 0) + "Show this help\n"
+        let filterNames = Set(FilterSettings.options.map(\.name))
+        for o in valueOptions where !filterNames.contains(o.name) { s += line("  --\(o.name) \(o.value)", o.help) }
+        for f in flagOptions { s += line("  --\(f.name)", f.help) }
+        s += line("  -h, --help", "Show this help")
+        // The window and `render` read these options but do not apply them yet (no filter panel).
+        s += "\nAsking questions (\(program) clusters):\n"
+        for o in FilterSettings.options { s += line("  --\(o.name) \(o.value)", o.help) }
         return s
     }
 }

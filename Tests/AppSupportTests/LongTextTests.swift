@@ -59,6 +59,12 @@ final class LongTextTests: XCTestCase {
             XCTAssertLessThanOrEqual(row.name.unicodeScalars.count, 2 * DisplayText.nameLength + 2)
         }
         XCTAssertEqual(rows[2].title, "Lisbon")
+        // The shortened name is read whole (up to the long limit) in the row's tooltip; a short one has none.
+        let full = try XCTUnwrap(rows[0].fullTitle)
+        XCTAssertLessThanOrEqual(full.unicodeScalars.count, DisplayText.fullLength)
+        XCTAssertGreaterThan(full.unicodeScalars.count, DisplayText.fullLength - 2, "as long as the long limit allows")
+        XCTAssertTrue(full.hasPrefix(String(rows[0].title.dropLast())), "the tooltip continues the shown name")
+        XCTAssertNil(rows[2].fullTitle)
     }
 
     func testLegendCategoriesAreBounded() throws {

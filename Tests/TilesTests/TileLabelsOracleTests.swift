@@ -1,4 +1,5 @@
 import Foundation
+import GeoData
 @testable import Tiles
 import XCTest
 
@@ -41,8 +42,9 @@ final class TileLabelsOracleTests: XCTestCase {
                     index[key].flatMap { layer.value(of: feature, keyIndex: $0) }
                 }
                 guard rule.filter.matches(type: feature.type, property: property) else { continue }
-                guard let text = TileLabels.nameKeys.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty })
+                guard let raw = TileLabels.nameKeys.lazy.compactMap({ property($0)?.stringValue }).first(where: { !$0.isEmpty })
                 else { continue }
+                let text = DisplayText.line(raw)  // names from data are bounded and made safe (issue 34)
                 let cls = rule.classKeys.lazy.compactMap { property($0)?.stringValue }.first
                 var priority = cls.flatMap { rule.priorities[$0] } ?? rule.defaultPriority
                 if let rankKey = rule.rankKey, let rank = property(rankKey) {

@@ -22,6 +22,8 @@ public struct InViewRow: Equatable, Sendable {
     /// its fill when the data colours bubbles (0: the step's colour).
     public var step: Int
     public var color: UInt32
+    /// The whole name (up to `DisplayText.fullLength`) when `title` had to shorten it: the row's tooltip.
+    public var fullTitle: String?
 
     public init(id: SceneItemID, kind: Kind, count: Int, title: String, subtitle: String, name: String,
                 step: Int = 0, color: UInt32 = 0) {
@@ -97,8 +99,10 @@ extension MapDataSession {
                 }
                 if subtitle == name { subtitle = "" }
                 let label = places.label(of: i).map { $0 == name ? name : "\(name), \($0)" } ?? name
-                return InViewRow(id: id, kind: .place, count: 1, title: name, subtitle: subtitle, name: label,
-                                 color: places.color(of: i))
+                var row = InViewRow(id: id, kind: .place, count: 1, title: name, subtitle: subtitle, name: label,
+                                    color: places.color(of: i))
+                row.fullTitle = places.fullName(of: i)
+                return row
             }
         }
     }

@@ -53,6 +53,15 @@ extension MapDataSession {
             return "Place \(src.points.sourcePositions[local] + 1)"
         }
 
+        /// The place's name at its longest shown length (a tooltip, the card's "More"), when the
+        /// shown `name(of:)` had to shorten it; nil otherwise.
+        public func fullName(of point: Int) -> String? {
+            let (src, local) = source(of: point)
+            guard let n = src.points.name(at: local) ?? src.points.label(at: local), !n.isEmpty else { return nil }
+            let full = DisplayText.line(n, limit: DisplayText.fullLength)
+            return full == name(of: point) ? nil : full
+        }
+
         public func label(of point: Int) -> String? {
             let (src, local) = source(of: point)
             guard let l = src.points.label(at: local), !l.isEmpty else { return nil }
