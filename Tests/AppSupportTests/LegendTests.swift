@@ -17,6 +17,16 @@ final class LegendTests: XCTestCase {
         s.decorateBubbles(in: &scene)
         XCTAssertEqual(scene.bubbles[0].look.fill, PlaceColors.ramp(9.1, in: 5.5...9.1), "the M 9.1 member's colour")
         XCTAssertTrue(scene.bubbles[0].look.ring.isEmpty)
+        // A bubble whose cluster left the index (still fading out after a live change) keeps the
+        // look it was shown with; without one remembered it is the plain step's.
+        var gone = scene
+        gone.bubbles[0].id = .cluster(Int.max - 7)
+        gone.bubbles[0].look = BubbleLook()
+        var plain = gone
+        s.decorateBubbles(in: &plain)
+        XCTAssertNil(plain.bubbles[0].look.fill)
+        s.decorateBubbles(in: &gone, remembered: [gone.bubbles[0].id: scene.bubbles[0].look])
+        XCTAssertEqual(gone.bubbles[0].look.fill, PlaceColors.ramp(9.1, in: 5.5...9.1))
         let legend = s.legend
         XCTAssertEqual(legend.title, "Magnitude")
         XCTAssertEqual(legend.entries.map(\.text), ["M 5.5 to M 9.1", "Bubbles: coloured by the strongest inside"])

@@ -30,13 +30,17 @@ extension MapDataSession {
     }
 
     /// Sets each bubble's look from its members' aggregates: the ramp colour of their maximum,
-    /// or a ring of their category shares.
-    public func decorateBubbles(in scene: inout Scene) {
+    /// or a ring of their category shares. A bubble the index no longer knows (one fading out or
+    /// gliding after a live change or a compaction) keeps the look it had, from `remembered`.
+    public func decorateBubbles(in scene: inout Scene, remembered: [SceneItemID: BubbleLook] = [:]) {
         guard let coloring = bubbleColoring else { return }
         for i in scene.bubbles.indices {
-            guard case .cluster(let raw) = scene.bubbles[i].id,
-                  let item = clusterer.item(for: ClusterID(rawValue: raw)) else { continue }
-            scene.bubbles[i].look = look(of: clusterer.aggregates(of: item), coloring: coloring)
+            guard case .cluster(let raw) = scene.bubbles[i].id else { continue }
+            if let item = clusterer.item(for: ClusterID(rawValue: raw)) {
+                scene.bubbles[i].look = look(of: clusterer.aggregates(of: item), coloring: coloring)
+            } else if let kept = remembered[scene.bubbles[i].id] {
+                scene.bubbles[i].look = kept
+            }
         }
     }
 

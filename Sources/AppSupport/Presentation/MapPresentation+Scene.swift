@@ -11,7 +11,10 @@ extension MapPresentation {
                       data dataScene: Scene? = nil) -> (scene: Scene, events: [MapEvent]) {
         var events: [MapEvent] = []
         var scene = dataScene ?? self.dataScene(for: view, now: now, reducedMotion: reducedMotion, events: &events)
-        session?.decorateBubbles(in: &scene)
+        if let session, session.bubbleColoring != nil {
+            session.decorateBubbles(in: &scene, remembered: bubbleLooks)
+            bubbleLooks = Dictionary(scene.bubbles.map { ($0.id, $0.look) }, uniquingKeysWith: { a, _ in a })
+        }
         scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: view.zoom) { [labelRenderer] text in
             labelRenderer.size(of: text, kind: .place)
         }

@@ -31,6 +31,9 @@ public final class MapPresentation {
     var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
     /// The callout last reported in the event log (`sceneEvents`).
     var lastLoggedCallout: Int?
+    /// The looks of the bubbles last shown: a bubble still fading or gliding after its cluster left
+    /// the index (a live change, a compaction) keeps its colour instead of the plain count step's.
+    var bubbleLooks: [SceneItemID: BubbleLook] = [:]
     /// Turns data, camera and state into bubbles, pins, callout and fan.
     public let sceneBuilder = SceneBuilder()
     /// Base-map names (seas, countries, cities, places), placed for the camera.
@@ -60,6 +63,7 @@ public final class MapPresentation {
         state = SceneState()
         calloutOpenedAt = nil
         containerCache = nil
+        bubbleLooks = [:]
         dataAttribution = session.attribution
     }
 
