@@ -28,3 +28,4 @@ $median "$bench" update --runs 3    # 1,000 adds / removes / moves in a 1M-point
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py cities   # launch on the bundled world cities
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py "$tmp/uniform-1000000.geojson"
 [ "${BENCH_10M:-1}" = 0 ] || ./scripts/bench-window.py "$tmp/uniform-10000000.geojson" --timeout 600
+[ "${BENCH_POSTGIS:-1}" = 0 ] || ./scripts/bench-postgis.sh   # a PostGIS table of 10M points: views without / with the pyramid

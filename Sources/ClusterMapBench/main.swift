@@ -11,6 +11,7 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench basemap
        clustermap-bench update [--points N] [--changes K] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
+       clustermap-bench postgis 'postgresql://…?table=…' [--build-pyramid]
 """
 switch arguments.first {
 case "index": runIndexBenchmark(Array(arguments.dropFirst()))
@@ -21,6 +22,7 @@ case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
 case "update": runUpdateBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
 case "tiles": runTileBenchmark(Array(arguments.dropFirst()))
+case "postgis": runPostGISBenchmark(Array(arguments.dropFirst()))
 default:
     print(usage)
 }

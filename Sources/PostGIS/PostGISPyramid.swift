@@ -76,6 +76,13 @@ public struct PostGISPyramid: Sendable, Equatable {
         return (0..<counts.rowCount).map { Int(counts.integer($0, 1) ?? 0) }
     }
 
+    /// Drops the table's pyramid (benchmarks measure views without it first).
+    static func drop(for source: PostGISSource) throws {
+        let c = source.connection
+        _ = try c.query("DROP TABLE IF EXISTS \(try c.quoted(source.table.schema)).\(try c.quoted(tableName(source.address.table)))")
+        source.pyramid = nil
+    }
+
     /// The cells of a zoom in a key range: the same columns as the grid query.
     func cellsSQL() -> String {
         "SELECT ix, iy, n, sx, sy, lon, lat, id, NULL::float8, NULL::float8, NULL::float8 FROM \(sqlName) "

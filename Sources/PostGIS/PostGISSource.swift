@@ -22,6 +22,9 @@ public final class PostGISSource: @unchecked Sendable {
         pyramid = try PostGISPyramid.find(for: table, schema: table.schema, name: address.table, on: connection)
     }
 
+    /// Removes the table's pyramid, if any (for measuring views without it).
+    public func dropPyramidForBenchmark() { try? PostGISPyramid.drop(for: self) }
+
     /// Stops the query in flight (a superseded view); it throws `PostGISError.cancelled`.
     public func cancel() { connection.cancel() }
 
