@@ -12,7 +12,7 @@ PG_SHARED_BUFFERS=1GB ./scripts/test-postgres.sh start "$dir" "$port"
 psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d test)
 SECONDS=0
 "${psql[@]}" -c "CREATE TABLE points (id bigserial PRIMARY KEY, geom geometry(Point, 4326), mag float8)" \
-  -c "SELECT setseed(0.31) \\g /dev/null" \
+  -o /dev/null -c "SELECT setseed(0.31)" \
   -c "INSERT INTO points (geom, mag) SELECT ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326), random() * 10 FROM generate_series(1, $n)" \
   -c "CREATE INDEX ON points USING gist (geom)" -c "VACUUM ANALYZE points"
 load=$SECONDS
