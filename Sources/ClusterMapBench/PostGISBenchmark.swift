@@ -14,6 +14,12 @@ func runPostGISBenchmark(_ args: [String]) {
     guard let address = args.first else { print("usage: clustermap-bench postgis ADDRESS [--build-pyramid]"); return }
     do {
         let source = try PostGISSource(address: address)
+        if args.contains("--existing-pyramid") {
+            // Only the views with the pyramid already in the database.
+            guard source.pyramid != nil else { print("{\"bench\":\"postgis\",\"error\":\"no pyramid\"}"); return }
+            try runViews(source, label: "pyramid")
+            return
+        }
         // Without the pyramid first (drop a leftover one so the figure is honest).
         source.dropPyramidForBenchmark()
         var perZoom = 15

@@ -40,6 +40,18 @@ public final class PostGISSource: @unchecked Sendable {
         case .grid:
             result = try gridClusters(in: bounds, zoom: zoom, options: options, sql: sql)
         case .hierarchical:
+            // With a pyramid for these cells, its cells say how many points the view holds (one
+            // index range scan); dense views are those cells.
+            var grid = options
+            grid.gridMaxZoom = options.hierarchical.maxZoom
+            if usesPyramid(grid, zoom: zoom) {
+                let cells = try gridClusters(in: bounds, zoom: zoom, options: grid, sql: sql)
+                if cells.items.reduce(0, { $0 + $1.count }) > options.fetchLimit {
+                    result = cells
+                    result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    return result
+                }
+            }
             // Points the view (plus a margin of one radius) holds, counted up to the limit.
             let z = max(0, min(Int(zoom.rounded(.down)), 30))
             let margin = options.hierarchical.radius / options.hierarchical.extent / Double(1 << z) * 360
@@ -57,8 +69,6 @@ public final class PostGISSource: @unchecked Sendable {
             } else {
                 // The grid algorithm's cells (same cell size as `clusters --algorithm grid`, so a
                 // pyramid built for the grid serves these views too).
-                var grid = options
-                grid.gridMaxZoom = options.hierarchical.maxZoom
                 result = try gridClusters(in: bounds, zoom: zoom, options: grid, sql: sql)
             }
         }
