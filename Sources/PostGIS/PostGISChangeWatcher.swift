@@ -12,8 +12,8 @@ public final class PostGISChangeWatcher: @unchecked Sendable {
     private var lastFingerprint: [Int64]?
 
     /// Watches the source's table (a second connection with the same address and password).
-    public init(source: PostGISSource, password: String? = nil) throws {
-        connection = try PostgresConnection(uri: source.address.connectionURI, password: password)
+    public init(source: PostGISSource) throws {
+        connection = try PostgresConnection(uri: source.address.connectionURI, password: source.password)
         table = source.table
         _ = try connection.query("LISTEN \(try connection.quoted(Self.channel))")
         lastFingerprint = try fingerprint()

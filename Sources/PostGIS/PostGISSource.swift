@@ -9,6 +9,9 @@ public final class PostGISSource: @unchecked Sendable {
     /// The table as discovered.
     public let table: PostGISTable
     let connection: PostgresConnection
+    /// The password the source connected with, kept in memory only (the change watcher opens a
+    /// second connection with it); never written anywhere.
+    let password: String?
     /// The table's pyramid, when one was built (used for unfiltered grid views it fits).
     public internal(set) var pyramid: PostGISPyramid?
 
@@ -16,6 +19,7 @@ public final class PostGISSource: @unchecked Sendable {
     /// server stop longer queries.
     public init(address text: String, password: String? = nil, statementTimeoutMilliseconds: Int = 0) throws {
         address = try PostGISAddress(text)
+        self.password = password
         connection = try PostgresConnection(uri: address.connectionURI, password: password)
         if statementTimeoutMilliseconds > 0 { try connection.setStatementTimeout(milliseconds: statementTimeoutMilliseconds) }
         table = try PostGISTable.discover(address, on: connection)
