@@ -27,7 +27,7 @@ func runPostGISBenchmark(_ args: [String]) {
         try runViews(source, label: "no_pyramid", perZoom: perZoom)
         if args.contains("--build-pyramid") {
             let start = Date()
-            let cells = try PostGISPyramid.build(for: source)
+            let cells = try PostGISPyramid.build(for: source)  // depth from the row count
             print("{\"bench\":\"postgis_pyramid_build\",\"seconds\":\(String(format: "%.2f", Date().timeIntervalSince(start))),\"cells\":\(cells.reduce(0, +))}")
             try runViews(source, label: "pyramid")
         }

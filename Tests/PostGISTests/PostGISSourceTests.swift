@@ -286,5 +286,9 @@ final class PostGISPyramidTests: XCTestCase {
         XCTAssertEqual(try again.clusters(in: .world, zoom: 3, options: o).items.map(\.count).reduce(0, +), points.count - 1)
         try PostGISPyramid.build(for: again, maxZoom: 16)
         try check(points.count)
+        // Without a depth: the table's size picks it (5,928 rows: zoom 3, 16 × 8² cells ≤ rows / 4).
+        XCTAssertEqual(PostGISPyramid.automaticMaxZoom(rows: 10_000_000, cellSize: 64), 8)
+        XCTAssertEqual(try PostGISPyramid.build(for: again).count, 4)
+        XCTAssertEqual(again.pyramid?.maxZoom, 3)
     }
 }
