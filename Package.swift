@@ -69,7 +69,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "ClusterMapBench",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles"]),
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles", "PostGIS"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"], exclude: ["Fixtures"]),  // read by path
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),

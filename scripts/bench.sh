@@ -33,3 +33,4 @@ $median "$bench" filter --runs 3    # filters at 1M: evaluate + exact re-cluster
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py cities   # launch on the bundled world cities
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py "$tmp/uniform-1000000.geojson"
 [ "${BENCH_10M:-1}" = 0 ] || ./scripts/bench-window.py "$tmp/uniform-10000000.geojson" --timeout 600
+[ "${BENCH_POSTGIS:-1}" = 0 ] || ./scripts/bench-postgis.sh   # a PostGIS table of 10M points: views without / with the pyramid

@@ -13,7 +13,7 @@ cmd=$1 dir=$2
 as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 start() {
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_parallel_workers_per_gather=2" start >/dev/null
+    -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_parallel_workers_per_gather=2 -c shared_buffers=${PG_SHARED_BUFFERS:-128MB}" start >/dev/null
 }
 case "$cmd" in
   start)

@@ -42,6 +42,15 @@ struct ClusterInput {
         values = set.numericValues.isEmpty ? [] : pointOfInput.map { $0 >= 0 ? set.numericValues[$0] : .nan }
     }
 
+    /// Points in their own order (a database table's rows), every one a feature.
+    init(coordinates: [GeoCoordinate], values: [Double]) {
+        self.coordinates = coordinates
+        self.categories = []
+        self.values = values
+        pointOfInput = Array(0..<coordinates.count)
+        positionOfInput = pointOfInput
+    }
+
     /// The clusterer `clusters` builds for these options, with category and value aggregates.
     func clusterer(_ o: ClustersCommandOptions) -> any PointClusterer {
         if o.algorithm == "grid" {

@@ -4,7 +4,7 @@ import PostGIS
 
 // `clustermap clusters 'postgresql://…?table=…' --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
 //  [--radius R] [--max-zoom M] [--min-points P] [--where 'COLUMN OP VALUE']… [--total COLUMN]
-//  [--fetch-limit N] [--statement-timeout MS]`
+//  [--fetch-limit N] [--statement-timeout MS] [--refresh SECONDS]`
 //
 // The clusters of one view of a PostGIS table, as GeoJSON like `clusters FILE` prints: the server
 // counts (grid cells) or, for few points, they are fetched and clustered exactly. A password is
@@ -16,6 +16,8 @@ struct PostGISClustersOptions {
     var total: String?
     var fetchLimit = 20_000
     var statementTimeout = 0
+    /// Seconds between checks for changes (0: print once and exit).
+    var refresh = 0.0
 
     /// Splits off the database-only options; the rest is parsed as `clusters` parses it.
     static func parse(_ args: [String]) throws -> PostGISClustersOptions {
@@ -34,6 +36,10 @@ struct PostGISClustersOptions {
                     throw ClustersCommandError(message: e.description, status: 2)
                 }
             case "--total": o.total = try value()
+            case "--refresh":
+                let v = try value()
+                guard let r = Double(v), r > 0, r.isFinite else { throw ClustersCommandError(message: "--refresh: '\(v)' is not a positive number of seconds", status: 2) }
+                o.refresh = r
             case "--fetch-limit", "--statement-timeout":
                 let name = args[i], v = try value()
                 guard let n = Int(v), n >= 0 else { throw ClustersCommandError(message: "\(name): '\(v)' is not a whole number", status: 2) }
@@ -79,39 +85,17 @@ func runPostGISClustersCommand(_ args: [String]) -> Int32 {
     do {
         let o = try PostGISClustersOptions.parse(args)
         let source = try openPostGISSource(o.clusters.path, statementTimeout: o.statementTimeout, program: program)
-        let result = try source.clusters(in: o.clusters.bounds, zoom: o.clusters.zoom, options: o.viewOptions)
-        var out = ClustersOutput()
-        out.write("{\"type\":\"FeatureCollection\",\"features\":[")
-        for (k, item) in result.items.enumerated() {
-            out.write(k == 0 ? "\n" : ",\n")
-            let c = item.coordinate
-            let geometry = "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(jsonNumber(c.longitude)),\(jsonNumber(c.latitude))]}"
-            let id = item.id.map(String.init) ?? "null"
-            var props: [String] = []
-            if item.isCluster {
-                let n = item.count
-                props += ["\"cluster\":true", "\"cluster_id\":\(id)", "\"point_count\":\(n)",
-                          "\"point_count_abbreviated\":" + (n < 1000 ? String(n) : "\"\(abbreviatedCount(n))\"")]
-                if let z = item.expansionZoom { props.append("\"expansion_zoom\":\(z)") }
+        try printPostGISView(source, o)
+        guard o.refresh > 0 else { return 0 }
+        // --refresh: the view again whenever the table changes (NOTIFY from ClusterMap's trigger
+        // at once, else the server's row counters), until interrupted.
+        let watcher = try PostGISChangeWatcher(source: source)
+        while true {
+            if try watcher.waitForChange(seconds: o.refresh) {
+                ErrorOutput.write(program, "data-changed: \(source.table.displayName)")
+                try printPostGISView(source, o)
             }
-            if let t = o.total, let sum = item.totalSum {
-                let key = t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                props += ["\"\(key)_sum\":\(jsonNumber(sum))", "\"\(key)_min\":\(jsonNumber(item.totalMin ?? .nan))",
-                          "\"\(key)_max\":\(jsonNumber(item.totalMax ?? .nan))"]
-            }
-            out.write("{\"type\":\"Feature\",\"id\":\(id),\"properties\":{\(props.joined(separator: ","))},\(geometry)}")
         }
-        out.write("\n]}\n")
-        out.flush()
-        let how: String
-        switch result.method {
-        case .fetched(let n): how = "\(n) points fetched and clustered here"
-        case .aggregated(let n): how = "\(n) cells counted by the server"
-        case .pyramid(let n): how = "\(n) cells from the pyramid"
-        }
-        ErrorOutput.write(program, "\(source.table.displayName): \(result.items.count) items, \(how), "
-                          + String(format: "%.0f ms", result.seconds * 1000))
-        return 0
     } catch let e as ClustersCommandError {
         if e.status == 0 { print(e.message); return 0 }
         ErrorOutput.write(program, e.message)
@@ -120,4 +104,41 @@ func runPostGISClustersCommand(_ args: [String]) -> Int32 {
         ErrorOutput.write(program, "\(error)")
         return 1
     }
+}
+
+/// Prints one view as GeoJSON (stdout) and how it was counted (stderr).
+private func printPostGISView(_ source: PostGISSource, _ o: PostGISClustersOptions) throws {
+    let program = "clustermap clusters"
+    let result = try source.clusters(in: o.clusters.bounds, zoom: o.clusters.zoom, options: o.viewOptions)
+    var out = ClustersOutput()
+    out.write("{\"type\":\"FeatureCollection\",\"features\":[")
+    for (k, item) in result.items.enumerated() {
+        out.write(k == 0 ? "\n" : ",\n")
+        let c = item.coordinate
+        let geometry = "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(jsonNumber(c.longitude)),\(jsonNumber(c.latitude))]}"
+        let id = item.id.map(String.init) ?? "null"
+        var props: [String] = []
+        if item.isCluster {
+            let n = item.count
+            props += ["\"cluster\":true", "\"cluster_id\":\(id)", "\"point_count\":\(n)",
+                      "\"point_count_abbreviated\":" + (n < 1000 ? String(n) : "\"\(abbreviatedCount(n))\"")]
+            if let z = item.expansionZoom { props.append("\"expansion_zoom\":\(z)") }
+        }
+        if let t = o.total, let sum = item.totalSum {
+            let key = t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            props += ["\"\(key)_sum\":\(jsonNumber(sum))", "\"\(key)_min\":\(jsonNumber(item.totalMin ?? .nan))",
+                      "\"\(key)_max\":\(jsonNumber(item.totalMax ?? .nan))"]
+        }
+        out.write("{\"type\":\"Feature\",\"id\":\(id),\"properties\":{\(props.joined(separator: ","))},\(geometry)}")
+    }
+    out.write("\n]}\n")
+    out.flush()
+    let how: String
+    switch result.method {
+    case .fetched(let n): how = "\(n) points fetched and clustered here"
+    case .aggregated(let n): how = "\(n) cells counted by the server"
+    case .pyramid(let n): how = "\(n) cells from the pyramid"
+    }
+    ErrorOutput.write(program, "\(source.table.displayName): \(result.items.count) items, \(how), "
+                      + String(format: "%.0f ms", result.seconds * 1000))
 }

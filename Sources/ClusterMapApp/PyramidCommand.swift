@@ -1,7 +1,7 @@
 import Foundation
 import PostGIS
 
-// `clustermap pyramid 'postgresql://…?table=…' [--radius CELL_PIXELS] [--max-zoom M]`
+// `clustermap pyramid 'postgresql://…?table=…' [--radius CELL_PIXELS] [--max-zoom M]` (default: the deepest zoom with at most a quarter as many cells as rows)
 //
 // Builds (or refreshes) the per-zoom aggregate table `<table>_clustermap_pyramid` inside the
 // database, with an index, so every later view of the table is one index range scan. Views use it
@@ -12,7 +12,7 @@ func runPyramidCommand(_ args: [String]) -> Int32 {
     let program = "clustermap pyramid"
     var address: String?
     var cell = 64.0
-    var maxZoom = 16
+    var maxZoom: Int?
     var i = 0
     while i < args.count {
         let a = args[i]
@@ -44,7 +44,7 @@ func runPyramidCommand(_ args: [String]) -> Int32 {
         let source = try openPostGISSource(address, statementTimeout: 0, program: program)
         let start = Date()
         let cells = try PostGISPyramid.build(for: source, cellSize: cell, maxZoom: maxZoom)
-        ErrorOutput.write(program, "\(source.table.displayName): pyramid of \(cells.reduce(0, +)) cells over zooms 0–\(maxZoom) "
+        ErrorOutput.write(program, "\(source.table.displayName): pyramid of \(cells.reduce(0, +)) cells over zooms 0–\(cells.count - 1) "
                           + String(format: "built in %.1f s", Date().timeIntervalSince(start)))
         return 0
     } catch {

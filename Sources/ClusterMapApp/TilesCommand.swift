@@ -1,9 +1,10 @@
 import ClusterCore
 import Foundation
 import GeoData
+import PostGIS
 import Tiles
 
-// `clustermap tiles FILE --output OUT.pmtiles|OUT.mbtiles [--algorithm hierarchical|grid]
+// `clustermap tiles FILE|postgresql://… --output OUT.pmtiles|OUT.mbtiles [--algorithm hierarchical|grid]
 //  [--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--total PROPERTY]
 //  [--lat COLUMN --lon COLUMN]`
 //
@@ -15,8 +16,10 @@ struct TilesCommandOptions {
     var clusters = ClustersCommandOptions()
     var output = ""
     var total: String?
+    /// `--where` conditions (database sources only).
+    var conditions: [PostGISCondition] = []
 
-    static let usage = "usage: clustermap tiles FILE --output OUT.pmtiles|OUT.mbtiles [--algorithm hierarchical|grid] "
+    static let usage = "usage: clustermap tiles FILE|postgresql://… --output OUT.pmtiles|OUT.mbtiles [--algorithm hierarchical|grid] "
         + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--total PROPERTY] [--lat COLUMN --lon COLUMN]"
 
     /// Parses the arguments after `tiles`: `--output` and `--total` here, the rest as `clusters`
@@ -30,6 +33,12 @@ struct TilesCommandOptions {
             case "--output", "--total":
                 guard i + 1 < args.count else { throw ClustersCommandError(message: "\(args[i]) needs a value", status: 2) }
                 if args[i] == "--output" { o.output = args[i + 1] } else { o.total = args[i + 1] }
+                i += 2
+            case "--where":
+                guard i + 1 < args.count else { throw ClustersCommandError(message: "--where needs a value", status: 2) }
+                do { o.conditions.append(try PostGISCondition(parsing: args[i + 1])) } catch {
+                    throw ClustersCommandError(message: "\(error)", status: 2)
+                }
                 i += 2
             case "--zoom", "--bbox", "--leaves":
                 throw ClustersCommandError(message: "\(args[i]) is not an option of tiles (every zoom is written)", status: 2)
@@ -76,6 +85,7 @@ func runTilesCommand(_ args: [String]) -> Int32 {
 /// Loads the file, clusters it as `clusters` would, writes the archive; returns a summary line.
 func writeClusterTiles(_ options: TilesCommandOptions) throws -> String {
     let o = options.clusters
+    if PostGISAddress.looksLikeAddress(o.path) { return try writePostGISClusterTiles(options) }
     let set = try PointSetLoader.load(path: o.path, options: LoadOptions(latitudeColumn: o.latitudeColumn,
                                                                          longitudeColumn: o.longitudeColumn,
                                                                          numericProperty: options.total))
@@ -113,7 +123,14 @@ func writeClusterTiles(_ options: TilesCommandOptions) throws -> String {
             }
             return p
         })
-    let writer = try ClusterTileArchive(path: options.output)
+    let (archive, tileCount) = try writeTiles(builder, to: options.output)
+    try finishTiles(archive, name: set.sourceName, builder: builder, coordinates: set.coordinates, total: totalName)
+    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(set.count) points"
+}
+
+/// Writes every zoom's tiles (gzipped) into a new archive; returns it (for `finishTiles`) and the tile count.
+private func writeTiles(_ builder: ClusterTileBuilder, to path: String) throws -> (ClusterTileArchive, Int) {
+    let writer = try ClusterTileArchive(path: path)
     var tileCount = 0
     for z in builder.zooms {
         for (tile, bytes) in builder.tiles(atZoom: z) {
@@ -121,13 +138,42 @@ func writeClusterTiles(_ options: TilesCommandOptions) throws -> String {
             tileCount += 1
         }
     }
-    let bounds = set.coordinates.reduce(into: GeoBounds?.none) { b, c in
+    return (writer, tileCount)
+}
+
+/// Writes the metadata (bounds of the points) and closes the archive.
+private func finishTiles(_ archive: ClusterTileArchive, name: String, builder: ClusterTileBuilder, coordinates: [GeoCoordinate], total: String?) throws {
+    let bounds = coordinates.reduce(into: GeoBounds?.none) { b, c in
         guard c.isValid else { return }
         b = b.map { GeoBounds(west: min($0.west, c.longitude), south: min($0.south, c.latitude),
                               east: max($0.east, c.longitude), north: max($0.north, c.latitude)) }
             ?? GeoBounds(west: c.longitude, south: c.latitude, east: c.longitude, north: c.latitude)
     } ?? GeoBounds(west: -180, south: -85, east: 180, north: 85)
-    try writer.finish(name: set.sourceName, zooms: builder.zooms, bounds: bounds,
-                      fields: totalName.map { n in ["\(n)_sum", "\(n)_min", "\(n)_max", "\(n)_mean"] } ?? [])
-    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(set.count) points"
+    try archive.finish(name: name, zooms: builder.zooms, bounds: bounds,
+                       fields: total.map { n in ["\(n)_sum", "\(n)_min", "\(n)_max", "\(n)_mean"] } ?? [])
+}
+
+/// `tiles postgresql://…`: the table's points (filters from --where) clustered here exactly, as a file of them would be.
+private func writePostGISClusterTiles(_ options: TilesCommandOptions) throws -> String {
+    let o = options.clusters
+    let source = try openPostGISSource(o.path, statementTimeout: 0, program: "clustermap tiles")
+    var view = PostGISViewOptions()
+    view.total = options.total
+    view.conditions = options.conditions
+    let (coordinates, ids, totals) = try source.allPoints(options: view)
+    let input = ClusterInput(coordinates: coordinates, values: options.total == nil ? [] : totals)
+    let index = input.clusterer(o)
+    let totalName = options.total
+    let builder = ClusterTileBuilder(
+        clusterer: index,
+        pointID: { ids[$0].map { UInt64(bitPattern: $0) } },
+        pointProperties: { i in totalName.map { n in totals[i].isNaN ? [] : [(n, .double(totals[i]))] } ?? [] },
+        clusterTotals: { item in
+            let a = index.aggregates(of: item)
+            guard let name = totalName, a.valueCount > 0, let lo = a.minimum, let hi = a.maximum, let mean = a.mean else { return [] }
+            return [("\(name)_sum", .double(a.sum)), ("\(name)_min", .double(lo)), ("\(name)_max", .double(hi)), ("\(name)_mean", .double(mean))]
+        })
+    let (archive, tileCount) = try writeTiles(builder, to: options.output)
+    try finishTiles(archive, name: source.table.displayName, builder: builder, coordinates: coordinates, total: totalName)
+    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(coordinates.count) points"
 }

@@ -13,6 +13,7 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench filter [--points N] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
        clustermap-bench gdal UNIFORM.geojson DIR
+       clustermap-bench postgis 'postgresql://…?table=…' [--build-pyramid]
 """
 switch arguments.first {
 case "index": runIndexBenchmark(Array(arguments.dropFirst()))
@@ -25,6 +26,7 @@ case "filter": runFilterBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
 case "tiles": runTileBenchmark(Array(arguments.dropFirst()))
 case "gdal": runGDALBenchmark(Array(arguments.dropFirst()))
+case "postgis": runPostGISBenchmark(Array(arguments.dropFirst()))
 default:
     print(usage)
 }

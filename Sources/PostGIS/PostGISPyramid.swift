@@ -1,3 +1,5 @@
+import Foundation
+
 /// A per-zoom aggregate table next to a big table (`<table>_clustermap_pyramid`): for zooms 0…maxZoom
 /// the grid clusterer's cells with their count, Σx, Σy and a lone point, indexed by (z, ix, iy), so a
 /// view at any zoom is one index range scan. Built by SQL inside the database: the deepest zoom from
@@ -30,13 +32,33 @@ public struct PostGISPyramid: Sendable, Equatable {
         return PostGISPyramid(sqlName: try c.quoted(schema) + "." + c.quoted(tableName(name)), cellSize: cell, maxZoom: zoom)
     }
 
+    /// The deepest zoom worth a level for `rows` rows: the last whose world has at most a quarter
+    /// as many cells as rows (deeper, cells hold about one point each, and views there hold few
+    /// enough points to be fetched; 10M uniform rows: zoom 8, not 16's 70M cells).
+    static func automaticMaxZoom(rows: Double, cellSize: Double) -> Int {
+        var z = 0
+        while z < 16 {
+            let side = 256 * pow(2, Double(z + 1)) / cellSize
+            if side * side > max(rows, 1) / 4 { break }
+            z += 1
+        }
+        return z
+    }
+
     /// Builds (or rebuilds) the pyramid of the source's table for grid cells of `cellSize` pixels,
-    /// zooms 0…`maxZoom` (at most 24, where cells still halve exactly). Returns the cells per zoom.
+    /// zooms 0…`maxZoom` (at most 24, where cells still halve exactly; nil: `automaticMaxZoom` for
+    /// the table's row estimate). Returns the cells per zoom.
     @discardableResult
-    public static func build(for source: PostGISSource, cellSize: Double = 64, maxZoom: Int = 16,
+    public static func build(for source: PostGISSource, cellSize: Double = 64, maxZoom: Int? = nil,
                              progress: (Int) -> Void = { _ in }) throws -> [Int] {
         let c = source.connection
-        let maxZoom = min(max(maxZoom, 0), 24)
+        var rows = 0.0
+        if maxZoom == nil {
+            let r = try c.query("SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = \(try quotedLiteralRegclass(source, c))")
+            rows = r.double(0, 0) ?? 0
+            if rows == 0 { rows = Double(try c.query("SELECT count(*) FROM \(source.table.sqlName)").integer(0, 0) ?? 0) }
+        }
+        let maxZoom = min(max(maxZoom ?? automaticMaxZoom(rows: rows, cellSize: cellSize), 0), 24)
         var options = PostGISViewOptions()
         options.cellSize = cellSize
         let sql = try ViewSQL(table: source.table, conditions: [], total: nil, quote: c.quoted)
@@ -74,6 +96,19 @@ public struct PostGISPyramid: Sendable, Equatable {
         let counts = try c.query("SELECT z, count(*) FROM \(final) GROUP BY z ORDER BY z")
         source.pyramid = try find(for: source.table, schema: schema, name: source.address.table, on: c)
         return (0..<counts.rowCount).map { Int(counts.integer($0, 1) ?? 0) }
+    }
+
+    /// `'schema.table'::regclass` for the source's table, as SQL.
+    static func quotedLiteralRegclass(_ source: PostGISSource, _ c: PostgresConnection) throws -> String {
+        let name = try c.quoted(source.table.schema) + "." + c.quoted(source.table.name)
+        return "'" + name.replacingOccurrences(of: "'", with: "''") + "'::regclass"
+    }
+
+    /// Drops the table's pyramid (benchmarks measure views without it first).
+    static func drop(for source: PostGISSource) throws {
+        let c = source.connection
+        _ = try c.query("DROP TABLE IF EXISTS \(try c.quoted(source.table.schema)).\(try c.quoted(tableName(source.address.table)))")
+        source.pyramid = nil
     }
 
     /// The cells of a zoom in a key range: the same columns as the grid query.

@@ -2,6 +2,15 @@ import ClusterCore
 import Foundation
 
 extension PostGISSource {
+    /// Whether the pyramid serves a view: unfiltered, without totals, the cells it was built for.
+    func usesPyramid(_ o: PostGISViewOptions, zoom: Double) -> Bool {
+        guard let p = pyramid, !zoom.isNaN else { return false }
+        let maxZoom = min(max(o.gridMaxZoom, 0), 30), minZoom = min(max(o.gridMinZoom, 0), maxZoom)
+        let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
+        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && o.conditions.isEmpty && o.total == nil
+            && o.minCountForClustering <= 2
+    }
+
     /// The grid clusterer's cells for a zoom: unit side and key width (as `GridClusterer` makes them).
     static func gridCell(zoom z: Int, options: PostGISViewOptions) -> (unit: Double, width: UInt64) {
         let worldPixels = 256 * pow(2, Double(z))
@@ -28,10 +37,7 @@ extension PostGISSource {
         }
         let (cu, width) = Self.gridCell(zoom: z, options: o)
         var cellCount = 0
-        // The pyramid serves unfiltered views of the cells it was built for.
-        let pyramid = self.pyramid.flatMap {
-            $0.cellSize == o.cellSize && z <= $0.maxZoom && o.conditions.isEmpty && o.total == nil && o.minCountForClustering <= 2 ? $0 : nil
-        }
+        let pyramid = usesPyramid(o, zoom: zoom) ? self.pyramid : nil
         try forEachBox(bounds) { w, s, e, n in
             let minX = WebMercator.x(longitude: w), maxX = WebMercator.x(longitude: e)
             let minY = WebMercator.y(latitude: n), maxY = WebMercator.y(latitude: s)

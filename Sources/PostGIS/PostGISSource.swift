@@ -9,6 +9,9 @@ public final class PostGISSource: @unchecked Sendable {
     /// The table as discovered.
     public let table: PostGISTable
     let connection: PostgresConnection
+    /// The password the source connected with, kept in memory only (the change watcher opens a
+    /// second connection with it); never written anywhere.
+    let password: String?
     /// The table's pyramid, when one was built (used for unfiltered grid views it fits).
     public internal(set) var pyramid: PostGISPyramid?
 
@@ -16,11 +19,15 @@ public final class PostGISSource: @unchecked Sendable {
     /// server stop longer queries.
     public init(address text: String, password: String? = nil, statementTimeoutMilliseconds: Int = 0) throws {
         address = try PostGISAddress(text)
+        self.password = password
         connection = try PostgresConnection(uri: address.connectionURI, password: password)
         if statementTimeoutMilliseconds > 0 { try connection.setStatementTimeout(milliseconds: statementTimeoutMilliseconds) }
         table = try PostGISTable.discover(address, on: connection)
         pyramid = try PostGISPyramid.find(for: table, schema: table.schema, name: address.table, on: connection)
     }
+
+    /// Removes the table's pyramid, if any (for measuring views without it).
+    public func dropPyramidForBenchmark() { try? PostGISPyramid.drop(for: self) }
 
     /// Stops the query in flight (a superseded view); it throws `PostGISError.cancelled`.
     public func cancel() { connection.cancel() }
@@ -37,6 +44,18 @@ public final class PostGISSource: @unchecked Sendable {
         case .grid:
             result = try gridClusters(in: bounds, zoom: zoom, options: options, sql: sql)
         case .hierarchical:
+            // With a pyramid for these cells, its cells say how many points the view holds (one
+            // index range scan); dense views are those cells.
+            var grid = options
+            grid.gridMaxZoom = options.hierarchical.maxZoom
+            if usesPyramid(grid, zoom: zoom) {
+                let cells = try gridClusters(in: bounds, zoom: zoom, options: grid, sql: sql)
+                if cells.items.reduce(0, { $0 + $1.count }) > options.fetchLimit {
+                    result = cells
+                    result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    return result
+                }
+            }
             // Points the view (plus a margin of one radius) holds, counted up to the limit.
             let z = max(0, min(Int(zoom.rounded(.down)), 30))
             let margin = options.hierarchical.radius / options.hierarchical.extent / Double(1 << z) * 360
@@ -54,8 +73,6 @@ public final class PostGISSource: @unchecked Sendable {
             } else {
                 // The grid algorithm's cells (same cell size as `clusters --algorithm grid`, so a
                 // pyramid built for the grid serves these views too).
-                var grid = options
-                grid.gridMaxZoom = options.hierarchical.maxZoom
                 result = try gridClusters(in: bounds, zoom: zoom, options: grid, sql: sql)
             }
         }
@@ -98,5 +115,24 @@ public final class PostGISSource: @unchecked Sendable {
             }
         }
         return PostGISViewResult(items: items, method: .fetched(points: points.count), seconds: 0)
+    }
+}
+
+extension PostGISSource {
+    /// Every row's point (filters applied) in id order, with its id and total: for writing the
+    /// whole table's exact clusters (`clustermap tiles postgresql://…`). Memory grows with the
+    /// table (about 40 bytes a point), like opening a file of it.
+    public func allPoints(options: PostGISViewOptions = PostGISViewOptions())
+        throws -> (coordinates: [GeoCoordinate], ids: [Int64?], totals: [Double]) {
+        let sql = try ViewSQL(table: table, conditions: options.conditions, total: options.total, quote: connection.quoted)
+        let r = try connection.query(sql.fetchSQL(limit: Int(Int32.max)), ViewSQL.boxValues(-180, -90, 180, 90) + sql.filterValues)
+        var coordinates: [GeoCoordinate] = [], ids: [Int64?] = [], totals: [Double] = []
+        coordinates.reserveCapacity(r.rowCount)
+        for i in 0..<r.rowCount {
+            coordinates.append(GeoCoordinate(latitude: r.double(i, 1) ?? .nan, longitude: r.double(i, 0) ?? .nan))
+            ids.append(r.integer(i, 3))
+            totals.append(r.double(i, 2) ?? .nan)
+        }
+        return (coordinates, ids, totals)
     }
 }

@@ -3,8 +3,9 @@
 public struct PostGISTable: Sendable, Equatable {
     /// `schema.table` for messages.
     public let displayName: String
-    /// The table's schema.
+    /// The table's schema and name (unquoted).
     public let schema: String
+    public let name: String
     /// The quoted, qualified name for SQL.
     public let sqlName: String
     /// The geometry column's name and quoted form.
@@ -58,7 +59,7 @@ public struct PostGISTable: Sendable, Equatable {
                 + "WHERE i.indrelid = (quote_ident($1) || '.' || quote_ident($2))::regclass AND i.indisprimary", [schema, address.table])
         let keyColumn = key.rowCount == 1 ? key.text(0, 0) : nil
         let idColumn = keyColumn.flatMap { ["smallint", "integer", "bigint"].contains(columns[$0] ?? "") ? $0 : nil }
-        return PostGISTable(displayName: display, schema: schema,
+        return PostGISTable(displayName: display, schema: schema, name: address.table,
                             sqlName: try connection.quoted(schema) + "." + connection.quoted(address.table),
                             geometryColumn: column, geometrySQL: try connection.quoted(column),
                             srid: srid == 0 ? 4326 : srid, geometryType: geo.text(0, 2) ?? "GEOMETRY", columns: columns,

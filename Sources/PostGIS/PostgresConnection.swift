@@ -133,6 +133,28 @@ public final class PostgresConnection: @unchecked Sendable {
         return true
     }
 
+    /// Waits up to `seconds` for NOTIFY messages on the channels this connection LISTENs to;
+    /// returns their payloads (empty when none came). Call between queries, not during one.
+    public func notifications(waitingUpTo seconds: Double) throws -> [String] {
+        queryLock.lock()
+        defer { queryLock.unlock() }
+        guard let conn else { throw PostGISError.connectionLost("closed") }
+        var payloads: [String] = []
+        func drain() throws {
+            guard PQconsumeInput(conn) == 1 else { throw PostGISError.connectionLost(Self.message(conn)) }
+            while let n = PQnotifies(conn) {
+                payloads.append(n.pointee.extra.map { String(cString: $0) } ?? "")
+                PQfreemem(n)
+            }
+        }
+        try drain()
+        if payloads.isEmpty && seconds > 0 {
+            var fd = pollfd(fd: PQsocket(conn), events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, Int32(min(seconds, 3600) * 1000)) > 0 { try drain() }
+        }
+        return payloads
+    }
+
     /// A quoted identifier (libpq's PQescapeIdentifier): safe for any column or table name.
     public func quoted(_ identifier: String) throws -> String {
         guard let conn, let p = PQescapeIdentifier(conn, identifier, identifier.utf8.count) else {

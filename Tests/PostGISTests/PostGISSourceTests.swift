@@ -268,6 +268,14 @@ final class PostGISPyramidTests: XCTestCase {
             XCTAssertEqual(try again.clusters(in: .world, zoom: 3, options: o).items.map(\.count).reduce(0, +), n)
         }
         try check(points.count)
+        // Dense hierarchical views are the pyramid's cells (no row count first); sparse ones fetched.
+        var dense = PostGISViewOptions()
+        dense.fetchLimit = 1000
+        let world = try again.clusters(in: .world, zoom: 3, options: dense)
+        guard case .pyramid = world.method else { return XCTFail("dense view: \(world.method)") }
+        XCTAssertEqual(world.items.map(\.count).reduce(0, +), points.count)
+        let town = try again.clusters(in: GeoBounds(west: 2.3, south: 48.8, east: 2.4, north: 48.9), zoom: 12, options: dense)
+        guard case .fetched = town.method else { return XCTFail("sparse view: \(town.method)") }
         // Filtered views don't use it.
         o.conditions = [PostGISCondition(column: "kind", op: .equal, value: "a")]
         guard case .aggregated = try again.clusters(in: .world, zoom: 3, options: o).method else { return XCTFail("filtered view used the pyramid") }
@@ -278,5 +286,9 @@ final class PostGISPyramidTests: XCTestCase {
         XCTAssertEqual(try again.clusters(in: .world, zoom: 3, options: o).items.map(\.count).reduce(0, +), points.count - 1)
         try PostGISPyramid.build(for: again, maxZoom: 16)
         try check(points.count)
+        // Without a depth: the table's size picks it (5,928 rows: zoom 3, 16 × 8² cells ≤ rows / 4).
+        XCTAssertEqual(PostGISPyramid.automaticMaxZoom(rows: 10_000_000, cellSize: 64), 8)
+        XCTAssertEqual(try PostGISPyramid.build(for: again).count, 4)
+        XCTAssertEqual(again.pyramid?.maxZoom, 3)
     }
 }

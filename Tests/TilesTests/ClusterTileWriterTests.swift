@@ -151,3 +151,50 @@ final class ClusterTileWriterTests: XCTestCase {
         XCTAssertNil(try source.tileData(for: TileID(z: 8, x: 0, y: 0)))
     }
 }
+
+/// Clustered tile files opened as data: our own files give back the clusterer's items at every
+/// zoom; a tippecanoe-style file (only `point_count`, no `cluster` flag) reads its bubbles too.
+final class ClusterTileReaderTests: XCTestCase {
+    func testOurTilesReadBackAsTheClustersOfEveryZoom() throws {
+        let folder = TemporaryFolder()
+        let clusterer = HierarchicalClusterer(points: ClusterTileWriterTests.points(), options: .init(maxZoom: 12))
+        let builder = ClusterTileBuilder(clusterer: clusterer, pointProperties: { [("name", .string("p\($0)"))] })
+        let path = folder.path("c.pmtiles")
+        let archive = try ClusterTileArchive(path: path)
+        for z in builder.zooms { for (t, b) in builder.tiles(atZoom: z) { try archive.add(t, bytes: GzipCompressor.compress(b)) } }
+        try archive.finish(name: "t", zooms: builder.zooms, bounds: .world, fields: [])
+        let reader = ClusterTileReader(source: try PMTilesSource(path: path), layerName: "clusters")
+        for z in 0...15 {
+            let box = GeoBounds(west: -20, south: 30, east: 40, north: 62)
+            let got = try reader.items(in: box, zoom: Double(z) + 0.3)
+            let expected = clusterer.clusters(in: box, zoom: Double(z) + 0.3)
+            // Positions are tile units apart at most: compare away from the box's edges.
+            let tol = 1.0 / Double(4096 << min(z, 13)) * 360
+            func inner(_ c: GeoCoordinate) -> Bool {
+                c.longitude > box.west + tol && c.longitude < box.east - tol && c.latitude > box.south + tol && c.latitude < box.north - tol
+            }
+            XCTAssertEqual(got.filter { inner($0.coordinate) }.map(\.count).sorted(),
+                           expected.filter { inner($0.coordinate) }.map(\.count).sorted(), "zoom \(z)")
+            let ids = Set(got.map(\.id))
+            for e in expected where inner(e.coordinate) { XCTAssertTrue(ids.contains(UInt64(e.featureID)), "zoom \(z): \(e.featureID)") }
+            let place = got.first { !$0.isCluster }
+            if let place { XCTAssertEqual(place.properties.first?.0, "name") }
+        }
+    }
+
+    func testTippecanoeStyleClustersArePointCountFeatures() throws {
+        let folder = TemporaryFolder()
+        var layer = MVTLayerEncoder(name: "points")
+        layer.addPoint(x: 100, y: 100, id: nil, properties: [("point_count", .int(42)), ("sqrt_point_count", .double(6.48))])
+        layer.addPoint(x: 3000, y: 3000, id: 7, properties: [("name", .string("Lone"))])
+        layer.addPoint(x: -50, y: 100, id: 8, properties: [("name", .string("Buffer copy"))])
+        var w = PMTilesArchiveWriter()
+        w.add(TileID(z: 0, x: 0, y: 0), bytes: GzipCompressor.compress(layer.encodedLayer()))
+        let path = folder.path("tc.pmtiles")
+        try w.write(to: path, PMTilesArchiveWriter.Description())
+        let items = try ClusterTileReader(source: try PMTilesSource(path: path)).items(in: .world, zoom: 3)
+        XCTAssertEqual(items.count, 2, "the buffer copy is left out")
+        XCTAssertEqual(items.first { $0.isCluster }?.count, 42)
+        XCTAssertEqual(items.first { !$0.isCluster }?.id, 7)
+    }
+}

@@ -1,0 +1,81 @@
+import ClusterCore
+import Foundation
+import PostGIS
+
+/// `clustermap-bench postgis ADDRESS [--build-pyramid] [--views-without N]`: pans and zooms a 1280×800 view over a
+/// PostGIS table (SPEC §8's PostGIS row): at zooms 1…15, five views each (a centre and four pans by
+/// a quarter of the view), timing view → clustered result (the query and, for sparse views, the
+/// in-process clustering). Prints one JSON line per mode: without the pyramid, then (with
+/// `--build-pyramid`) the pyramid's build time and the same views with it. Resident memory is
+/// printed after each mode: it must not grow with the table. `--views-without N` measures only the
+/// first N views of each zoom without the pyramid (a whole-table GROUP BY of 10M rows takes a minute
+/// on a loaded 2-core machine, and the full set of 15 views × 3 low zooms would take most of an hour).
+func runPostGISBenchmark(_ args: [String]) {
+    guard let address = args.first else { print("usage: clustermap-bench postgis ADDRESS [--build-pyramid]"); return }
+    do {
+        let source = try PostGISSource(address: address)
+        if args.contains("--existing-pyramid") {
+            // Only the views with the pyramid already in the database.
+            guard source.pyramid != nil else { print("{\"bench\":\"postgis\",\"error\":\"no pyramid\"}"); return }
+            try runViews(source, label: "pyramid")
+            return
+        }
+        // Without the pyramid first (drop a leftover one so the figure is honest).
+        source.dropPyramidForBenchmark()
+        var perZoom = 15
+        if let i = args.firstIndex(of: "--views-without"), i + 1 < args.count, let n = Int(args[i + 1]) { perZoom = max(1, n) }
+        try runViews(source, label: "no_pyramid", perZoom: perZoom)
+        if args.contains("--build-pyramid") {
+            let start = Date()
+            let cells = try PostGISPyramid.build(for: source)  // depth from the row count
+            print("{\"bench\":\"postgis_pyramid_build\",\"seconds\":\(String(format: "%.2f", Date().timeIntervalSince(start))),\"cells\":\(cells.reduce(0, +))}")
+            try runViews(source, label: "pyramid")
+        }
+    } catch {
+        print("{\"bench\":\"postgis\",\"error\":\"\(error)\"}")
+    }
+}
+
+private func runViews(_ source: PostGISSource, label: String, perZoom: Int = 15) throws {
+    let centres = [GeoCoordinate(latitude: 48.85, longitude: 2.35), GeoCoordinate(latitude: 40.7, longitude: -74),
+                   GeoCoordinate(latitude: -23.5, longitude: -46.6)]
+    var times: [Double] = [], byZoom: [Int: [Double]] = [:]
+    var methods: [String: Int] = [:]
+    for zoom in 1...15 {
+        var done = 0
+        for centre in centres where done < perZoom {
+            let worldPixels = 256 * pow(2, Double(zoom))
+            let (cx, cy) = WebMercator.project(centre)
+            for (dx, dy) in [(0.0, 0.0), (0.25, 0), (0, 0.25), (-0.25, 0), (0, -0.25)] where done < perZoom {
+                done += 1
+                let x = cx + dx * 1280 / worldPixels, y = cy + dy * 800 / worldPixels
+                let w = x - 640 / worldPixels, e = x + 640 / worldPixels
+                let n = max(0, y - 400 / worldPixels), s = min(1, y + 400 / worldPixels)
+                let bounds = GeoBounds(west: max(-180, WebMercator.longitude(x: w)), south: WebMercator.latitude(y: s),
+                                       east: min(180, WebMercator.longitude(x: e)), north: WebMercator.latitude(y: n))
+                let start = DispatchTime.now().uptimeNanoseconds
+                let r = try source.clusters(in: bounds, zoom: Double(zoom))
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                times.append(ms)
+                byZoom[zoom, default: []].append(ms)
+                switch r.method {
+                case .fetched: methods["fetched", default: 0] += 1
+                case .aggregated: methods["aggregated", default: 0] += 1
+                case .pyramid: methods["pyramid", default: 0] += 1
+                }
+            }
+        }
+    }
+    func pct(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
+    let zooms = byZoom.keys.sorted().map { "\"\($0)\":\(String(format: "%.1f", pct(byZoom[$0]!, 0.5)))" }.joined(separator: ",")
+    let m = methods.map { "\"\($0.key)\":\($0.value)" }.sorted().joined(separator: ",")
+    print("{\"bench\":\"postgis_views_\(label)\",\"views\":\(times.count),\"seconds_total\":\(String(format: "%.1f", times.reduce(0, +) / 1000)),\"median_ms\":\(String(format: "%.1f", pct(times, 0.5))),"
+          + "\"p95_ms\":\(String(format: "%.1f", pct(times, 0.95))),\"max_ms\":\(String(format: "%.1f", times.max() ?? 0)),"
+          + "\"median_ms_by_zoom\":{\(zooms)},\"methods\":{\(m)},\"rss_mb\":\(residentMegabytes())}")
+}
+
+private func residentMegabytes() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = Int(s.split(separator: " ")[1]) else { return -1 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}

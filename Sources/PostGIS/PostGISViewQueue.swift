@@ -1,0 +1,110 @@
+import ClusterCore
+import Foundation
+
+/// Asks a source for views off the caller's (GTK) thread: at most one query in flight plus the
+/// latest view asked for; a newer view supersedes the waiting one and cancels the one in flight
+/// (PQcancel), so a pan never waits behind views nobody looks at any more. Revisited views come from
+/// a small cache. Results arrive through `deliver` on the worker thread (hand them to the GTK
+/// thread the GLib way) — never for a superseded view.
+public final class PostGISViewQueue: @unchecked Sendable {
+    /// One view: box and whole zoom (views within one zoom level share their clusters' zoom).
+    public struct View: Hashable, Sendable {
+        public var bounds: GeoBounds
+        public var zoom: Int
+        public init(bounds: GeoBounds, zoom: Double) {
+            self.bounds = bounds
+            self.zoom = zoom.isFinite ? Int(zoom.rounded(.down)) : 0
+        }
+    }
+
+    private let run: @Sendable (View) throws -> PostGISViewResult
+    private let cancelRunning: @Sendable () -> Void
+    private let deliver: @Sendable (View, Result<PostGISViewResult, Error>) -> Void
+    private let lock = NSLock()
+    private var running: View?
+    private var pending: View?
+    private var cache: [View: PostGISViewResult] = [:]
+    private var cacheOrder: [View] = []
+    private let cacheSize: Int
+    /// Queries started, cancelled as superseded, and views answered from the cache (for tests and logs).
+    public private(set) var started = 0, superseded = 0, cacheHits = 0
+
+    /// A queue over a source with fixed options.
+    public convenience init(source: PostGISSource, options: PostGISViewOptions, cacheSize: Int = 32,
+                            deliver: @escaping @Sendable (View, Result<PostGISViewResult, Error>) -> Void) {
+        self.init(cacheSize: cacheSize, run: { try source.clusters(in: $0.bounds, zoom: Double($0.zoom), options: options) },
+                  cancel: { source.cancel() }, deliver: deliver)
+    }
+
+    /// A queue over any query function (tests inject slow ones).
+    init(cacheSize: Int, run: @escaping @Sendable (View) throws -> PostGISViewResult, cancel: @escaping @Sendable () -> Void,
+         deliver: @escaping @Sendable (View, Result<PostGISViewResult, Error>) -> Void) {
+        self.cacheSize = max(1, cacheSize)
+        self.run = run
+        self.cancelRunning = cancel
+        self.deliver = deliver
+    }
+
+    /// Asks for a view; returns at once (a cached view is delivered before returning).
+    public func request(_ view: View) {
+        lock.lock()
+        if let hit = cache[view] {
+            cacheHits += 1
+            pending = nil
+            let wasRunning = running != nil && running != view
+            if wasRunning { superseded += 1 }
+            lock.unlock()
+            if wasRunning { cancelRunning() }
+            deliver(view, .success(hit))
+            return
+        }
+        if let r = running {
+            if r == view { pending = nil; lock.unlock(); return }
+            pending = view
+            superseded += 1
+            lock.unlock()
+            cancelRunning()
+            return
+        }
+        running = view
+        started += 1
+        lock.unlock()
+        Thread.detachNewThread { [self] in work(view) }
+    }
+
+    /// Forgets cached views (the data changed, or options did).
+    public func invalidate() {
+        lock.lock()
+        cache.removeAll()
+        cacheOrder.removeAll()
+        lock.unlock()
+    }
+
+    private func work(_ first: View) {
+        var view = first
+        while true {
+            let outcome = Result { try run(view) }
+            lock.lock()
+            let next = pending
+            pending = nil
+            if case .success(let r) = outcome {
+                cache[view] = r
+                cacheOrder.removeAll { $0 == view }
+                cacheOrder.append(view)
+                if cacheOrder.count > cacheSize { cache[cacheOrder.removeFirst()] = nil }
+            }
+            if let next {
+                running = next
+                started += 1
+                lock.unlock()
+                // The finished view was superseded: a result for it is stale (a cancel error too).
+                view = next
+                continue
+            }
+            running = nil
+            lock.unlock()
+            deliver(view, outcome)
+            return
+        }
+    }
+}

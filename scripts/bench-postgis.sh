@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPEC §8's PostGIS row: a throw-away local PostgreSQL 15 + PostGIS holding BENCH_POSTGIS_POINTS
+# (default 10,000,000) uniformly random points (seeded), pans and zooms over it without and with the
+# pyramid (clustermap-bench postgis). Needs the release clustermap-bench (make bench builds it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${BENCH_POSTGIS_POINTS:-10000000}
+port=${BENCH_POSTGIS_PORT:-55490}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/clustermap-bench-pg.XXXXXX")
+trap './scripts/test-postgres.sh stop "$dir"; rm -rf "$dir"' EXIT
+PG_SHARED_BUFFERS=1GB ./scripts/test-postgres.sh start "$dir" "$port"
+psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d test)
+SECONDS=0
+"${psql[@]}" -c "CREATE TABLE points (id bigserial PRIMARY KEY, geom geometry(Point, 4326), mag float8)" \
+  -o /dev/null -c "SELECT setseed(0.31)" \
+  -c "INSERT INTO points (geom, mag) SELECT ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326), random() * 10 FROM generate_series(1, $n)" \
+  -c "CREATE INDEX ON points USING gist (geom)" -c "VACUUM ANALYZE points"
+load=$SECONDS
+echo "{\"bench\":\"postgis_load\",\"points\":$n,\"seconds\":$load}"
+# Without the pyramid only BENCH_POSTGIS_VIEWS_WITHOUT views a zoom (default 2): low zooms scan the table.
+.build/release/clustermap-bench postgis "postgresql://postgres@127.0.0.1:$port/test?table=points" --build-pyramid \
+  --views-without "${BENCH_POSTGIS_VIEWS_WITHOUT:-2}"
