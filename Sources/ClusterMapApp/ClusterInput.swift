@@ -53,6 +53,11 @@ struct ClusterInput {
 
     /// The clusterer `clusters` builds for these options, with category and value aggregates.
     func clusterer(_ o: ClustersCommandOptions) -> any PointClusterer {
+        ClusterInput.method(o).build(points: coordinates, categories: categories, values: values)
+    }
+
+    /// The algorithm and options `clusters`, `tiles` and their filters build with.
+    static func method(_ o: ClustersCommandOptions) -> ClusteringMethod {
         if o.algorithm == "grid" {
             var g = GridClusterer.Options()
             if let r = o.radius { g.cellSize = { _ in r } }
@@ -60,7 +65,7 @@ struct ClusterInput {
             if let v = o.maxZoom { g.maxZoom = v }
             if let v = o.minPoints { g.minCountForClustering = v }
             if let lo = o.minZoom, o.maxZoom == nil, lo > g.maxZoom { g.maxZoom = lo }
-            return GridClusterer(points: coordinates, categories: categories, values: values, options: g)
+            return .grid(g)
         }
         var h = HierarchicalClusterer.Options()
         if let v = o.radius { h.radius = v }
@@ -69,6 +74,6 @@ struct ClusterInput {
         if let v = o.maxZoom { h.maxZoom = v }
         if let v = o.minPoints { h.minPoints = v }
         if let lo = o.minZoom, o.maxZoom == nil, lo > h.maxZoom { h.maxZoom = lo }
-        return HierarchicalClusterer(points: coordinates, categories: categories, values: values, options: h)
+        return .hierarchical(h)
     }
 }

@@ -184,54 +184,13 @@ func writeClusters(_ o: ClustersCommandOptions, to out: inout ClustersOutput) th
     }
 
     // The clusterer's input is indexed by feature position (null geometries included, as
-    // supercluster counts them), so point ids and cluster ids come out as supercluster's.
-    // MultiPoint features (several points at one position) fall back to one input per point,
-    // padded so that cluster ids still stay above every position.
-    let positions = set.sourcePositions.map(Int.init)
-    let byPosition = zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 }
-    let featureCount = max(set.report.itemsRead, (positions.last ?? -1) + 1)
-    var input: [GeoCoordinate]
-    var pointOfInput: [Int]  // input index -> PointSet index (−1: none)
-    var positionOfInput: [Int]
-    let nan = GeoCoordinate(latitude: .nan, longitude: .nan)
-    if byPosition {
-        input = Array(repeating: nan, count: featureCount)
-        pointOfInput = Array(repeating: -1, count: featureCount)
-        for (i, p) in positions.enumerated() {
-            input[p] = set.coordinates[i]
-            pointOfInput[p] = i
-        }
-        positionOfInput = Array(0..<featureCount)
-    } else {
-        input = set.coordinates
-        pointOfInput = Array(0..<set.count)
-        positionOfInput = positions
-        if input.count < featureCount {
-            input += Array(repeating: nan, count: featureCount - input.count)
-            pointOfInput += Array(repeating: -1, count: featureCount - pointOfInput.count)
-            positionOfInput += Array(repeating: -1, count: featureCount - positionOfInput.count)
-        }
-    }
-
-    let method: ClusteringMethod
-    if o.algorithm == "grid" {
-        var g = GridClusterer.Options()
-        if let r = o.radius { g.cellSize = { _ in r } }
-        if let v = o.minZoom { g.minZoom = v }
-        if let v = o.maxZoom { g.maxZoom = v }
-        if let v = o.minPoints { g.minCountForClustering = v }
-        if let lo = o.minZoom, o.maxZoom == nil, lo > g.maxZoom { g.maxZoom = lo }
-        method = .grid(g)
-    } else {
-        var h = HierarchicalClusterer.Options()
-        if let v = o.radius { h.radius = v }
-        if let v = o.extent { h.extent = v }
-        if let v = o.minZoom { h.minZoom = v }
-        if let v = o.maxZoom { h.maxZoom = v }
-        if let v = o.minPoints { h.minPoints = v }
-        if let lo = o.minZoom, o.maxZoom == nil, lo > h.maxZoom { h.maxZoom = lo }
-        method = .hierarchical(h)
-    }
+    // supercluster counts them), so point ids and cluster ids come out as supercluster's
+    // (`ClusterInput`, shared with `tiles`).
+    let clusterInput = ClusterInput(set)
+    let input = clusterInput.coordinates
+    let pointOfInput = clusterInput.pointOfInput
+    let positionOfInput = clusterInput.positionOfInput
+    let method = ClusterInput.method(o)
     let filter = try ClustersFilter.make(o, set: set, pointOfInput: pointOfInput)
     let index = filter?.index(points: input, method: method) ?? method.build(points: input)
 
