@@ -53,6 +53,34 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(sel.first?["name"] as? String, "Rooftop Loft")
     }
 
+    /// A new click on the selected place closes its card (issue 32 item 7); a double-click on a
+    /// place leaves it selected.
+    func testClickingTheSelectedPlaceAgainDeselectsIt() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "lisbon", "--center", "38.7125,-9.138", "--zoom", "15"])
+        let scene = try h.waitForEvent("scene") { !(($0["pins"] as? [Any]) ?? []).isEmpty }
+        guard let loft = pins(scene.event).first(where: { $0["name"] as? String == "Rooftop Loft" }) else {
+            return XCTFail("no Rooftop Loft pin in \(scene.event)")
+        }
+        try h.click(at: loft["x"] as! Double, loft["y"] as! Double)
+        let select = try h.waitForEvent("select", after: scene.index)
+        // Where the selected pin is once the camera has eased to show its card.
+        let shown = try h.waitForEvent("scene", after: select.index) { e in
+            self.pins(e).contains { $0["selected"] as? Bool == true }
+        }
+        usleep(800_000)  // past the double-click time: the next click is a new one
+        let latest = h.events().last { $0["event"] as? String == "scene" } ?? shown.event
+        guard let pin = pins(latest).first(where: { $0["selected"] as? Bool == true }) else {
+            return XCTFail("no selected pin in \(latest)")
+        }
+        try h.click(at: pin["x"] as! Double, pin["y"] as! Double)
+        let deselect = try h.waitForEvent("deselect", after: shown.index)
+        XCTAssertNil(h.events()[(deselect.index + 1)...].first { $0["event"] as? String == "select" },
+                     "the click deselects, it does not select again")
+    }
+
     func testSameSpotFanAndList() throws {
         try AppHarness.requireTools()
         let h = try AppHarness()

@@ -3,7 +3,8 @@ import MapModel
 
 /// Clicks: a single click (pointer moved less than the drag slop) selects what is under it;
 /// a double-click on the empty map zooms in one level at the pointer. A double-click on a bubble
-/// or place acts like a click on it (people double-click markers; that must not zoom past them).
+/// or place acts like a click on it (people double-click markers; that must not zoom past them),
+/// and a new single click on the selected place deselects it.
 enum ClickGesture {
     /// Whether the current double-click started on an item (its release then counts as a click).
     nonisolated(unsafe) private static var doubleClickOnItem = false
@@ -37,7 +38,7 @@ enum ClickGesture {
             guard let c = UserData.controller(data) else { return }
             // GTK reports "released" after a drag too: only a press that barely moved is a click.
             guard n == 1 || ClickGesture.doubleClickOnItem, DragGesture.handler.isClick else { return }
-            c.handleClick(at: ScreenPoint(x: x, y: y))
+            c.handleClick(at: ScreenPoint(x: x, y: y), repeated: n > 1)
         }
         connectSignal(click, "pressed", unsafeBitCast(pressed, to: GCallback.self), owner: controller)
         connectSignal(click, "released", unsafeBitCast(released, to: GCallback.self), owner: controller)

@@ -7,13 +7,20 @@ import MapRender
 
 /// Clicks and keys that are about what is on the map (not just the camera).
 extension MapViewController {
-    /// A click (not a drag) at a point in the drawing area.
-    func handleClick(at p: ScreenPoint) {
+    /// A click (not a drag) at a point in the drawing area; `repeated` for the second click of a
+    /// double-click (which acts like the first one on an item, never undoes it).
+    func handleClick(at p: ScreenPoint, repeated: Bool = false) {
         switch SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style) {
         case .bubble(let id)?:
             activateBubble(id)
         case .pin(_, let index)?:
-            select(point: index)
+            // A new click on the selected place deselects it (as the apps people know do).
+            if !repeated && sceneState.selectedPoint == index {
+                eventLog.emit(presentation.clearSelection())
+                sceneDidChange()
+            } else {
+                select(point: index)
+            }
         case .calloutButton(let index, let action)?:
             pressCalloutButton(action, of: index)
         case .callout?:
