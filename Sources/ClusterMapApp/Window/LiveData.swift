@@ -20,7 +20,20 @@ final class LiveData {
         case replay
     }
 
-    var source = Source.none
+    var source = Source.none {
+        didSet { onSourceChange?() }
+    }
+    /// Called after every change of `source` (the window keeps "Refresh Now" in step).
+    var onSourceChange: (() -> Void)?
+
+    /// Whether "Refresh Now" can do anything: a watched file is read again, a feed fetched again
+    /// (bundled or static data and the replay have nothing to refresh).
+    var isRefreshable: Bool {
+        switch source {
+        case .file, .feed: return true
+        case .none, .replay: return false
+        }
+    }
     /// Bumped whenever the source changes: late results of an older source are dropped.
     var generation = 0
     /// Files to watch once the running load has finished (the files it is loading).

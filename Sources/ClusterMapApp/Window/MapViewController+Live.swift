@@ -239,6 +239,17 @@ extension MapViewController {
         }
         connectSignal(action, "activate", unsafeBitCast(activate, to: GCallback.self), owner: self)
         g_action_map_add_action(OpaquePointer(window), action)
-        g_object_unref(gpointer(action))
+        g_object_unref(gpointer(action))  // the window's action map holds it from here on
+        // Enabled only while there is something to refresh (SPEC §4: a watched file or a feed);
+        // for static data the menu item is greyed out instead of doing nothing.
+        var enabled: Bool?
+        let update = { [weak self] in
+            guard let self, enabled != self.live.isRefreshable else { return }
+            enabled = self.live.isRefreshable
+            g_simple_action_set_enabled(action, self.live.isRefreshable ? 1 : 0)
+            self.eventLog.emit("refresh-action", [("enabled", .bool(self.live.isRefreshable))])
+        }
+        live.onSourceChange = update
+        update()
     }
 }
