@@ -1,4 +1,6 @@
 import XCTest
+import ClusterCore
+import GeoData
 import AppSupport
 import MapModel
 
@@ -34,6 +36,25 @@ final class InViewListTests: XCTestCase {
         let row = InViewRow(id: .cluster(40), kind: .bubble, count: 1234, title: parts.title, subtitle: parts.subtitle,
                             name: "1,234 places, mostly museum")
         XCTAssertTrue(row.accessibleLabel.hasPrefix("1,234 places, mostly museum"))
+    }
+
+    func testASmallBubbleNamesItsPlaces() throws {
+        let text = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"name":"Prado Museum"},"geometry":{"type":"Point","coordinates":[-3.6921,40.4138]}},
+        {"type":"Feature","properties":{"name":"Thyssen Museum"},"geometry":{"type":"Point","coordinates":[-3.6949,40.4160]}},
+        {"type":"Feature","properties":{"name":"Bernabéu Stadium"},"geometry":{"type":"Point","coordinates":[-3.6883,40.4531]}}]}
+        """
+        let s = MapDataSession(pointSets: [try PointSetLoader.load(text: text, name: "madrid.geojson")])
+        let cam = Camera(center: GeoCoordinate(latitude: 40.43, longitude: -3.69), zoom: 12,
+                         viewportSize: ScreenSize(width: 800, height: 600))
+        let scene = SceneBuilder().build(camera: cam, items: s.visibleItems(for: cam), places: s.places, state: SceneState())
+        XCTAssertEqual(scene.bubbles.count, 1, "the two museums share a bubble")
+        let rows = s.inViewRows(order: scene.bubbles.map(\.id) + scene.pins.map(\.id), scene: scene)
+        let bubble = try XCTUnwrap(rows.first { $0.kind == .bubble })
+        XCTAssertEqual(bubble.title, "2 places")
+        XCTAssertEqual(Set(bubble.subtitle.components(separatedBy: ", ")), ["Prado Museum", "Thyssen Museum"])
+        XCTAssertEqual(bubble.name, "2 places", "what screen readers and the event log say is unchanged")
     }
 
     func testPlaceLabelSaysNameAndLabelOrCategoryOnce() {

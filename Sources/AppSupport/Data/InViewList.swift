@@ -39,6 +39,9 @@ public struct InViewRow: Equatable, Sendable {
         }
     }
 
+    /// Bubbles of at most this many places list their names as the row's second line.
+    public static let namedBubbleLimit = 3
+
     /// Splits a bubble summary ("12 places, mostly museum") into its two lines.
     public static func splitSummary(_ summary: String) -> (title: String, subtitle: String) {
         guard let r = summary.range(of: ", ") else { return (summary, "") }
@@ -86,8 +89,15 @@ extension MapDataSession {
                 guard let item = clusterer.item(for: ClusterID(rawValue: raw)) else { return nil }
                 let summary = self.summary(of: item)
                 let parts = InViewRow.splitSummary(summary)
+                // A bubble of a few places says which ones ("Prado Museum, Thyssen Museum"), not
+                // only "2 places" (issue 32 item 11).
+                var subtitle = parts.subtitle
+                if item.count <= InViewRow.namedBubbleLimit, let cluster = item.clusterID {
+                    subtitle = clusterer.leaves(of: cluster, limit: item.count, offset: 0)
+                        .map { places.name(of: $0) }.joined(separator: ", ")
+                }
                 return InViewRow(id: id, kind: .bubble, count: item.count, title: DisplayText.line(parts.title),
-                                 subtitle: DisplayText.line(parts.subtitle),
+                                 subtitle: DisplayText.line(subtitle),
                                  name: DisplayText.line(summary, limit: DisplayText.fullLength), step: steps[id]?.step ?? 0, color: steps[id]?.fill ?? 0)
             case .point(let i):
                 guard i >= 0 && i < pointCount else { return nil }
