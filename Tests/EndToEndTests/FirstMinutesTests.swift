@@ -109,5 +109,19 @@ final class FirstMinutesTests: XCTestCase {
         let shot = try h.screenshot(name: "legend")
         // The card is light (theme base colour) over the map's land tone in the top-left corner.
         XCTAssertGreaterThan(shot.fraction(near: (253, 253, 252), tolerance: 5, region: (x: 25, y: 80, w: 180, h: 110)), 0.3, shot.path)
+        // With the In View panel open the legend shows at its foot, and only there (issue 32 item
+        // 11): the corner card steps aside; closed again, it is back.
+        try h.key("F9")
+        let panel = try h.waitForEvent("list-panel") { $0["shown"] as? Bool == true }
+        let open = try h.screenshot(name: "legend-panel-open") {
+            $0.fraction(near: (253, 253, 252), tolerance: 5, region: (x: 25, y: 80, w: 180, h: 110)) < 0.05
+        }
+        XCTAssertLessThan(open.fraction(near: (253, 253, 252), tolerance: 5, region: (x: 25, y: 80, w: 180, h: 110)), 0.05, open.path)
+        try h.key("F9")
+        _ = try h.waitForEvent("list-panel", after: panel.index) { $0["shown"] as? Bool == false }
+        let closed = try h.screenshot(name: "legend-panel-closed") {
+            $0.fraction(near: (253, 253, 252), tolerance: 5, region: (x: 25, y: 80, w: 180, h: 110)) > 0.3
+        }
+        XCTAssertGreaterThan(closed.fraction(near: (253, 253, 252), tolerance: 5, region: (x: 25, y: 80, w: 180, h: 110)), 0.3, closed.path)
     }
 }

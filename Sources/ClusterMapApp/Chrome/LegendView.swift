@@ -15,6 +15,11 @@ final class LegendView {
     private var panelArea: UnsafeMutablePointer<GtkWidget>?
     /// Whether the map is dark (the swatches follow its palette).
     private var isDark: Bool
+    /// While the In View panel is open it shows the legend, so the map's card steps aside (one
+    /// legend on screen, none over the data).
+    var isShownInPanel = false {
+        didSet { showCard() }
+    }
 
     init(overlay: UnsafeMutablePointer<GtkWidget>, dark: Bool) {
         isDark = dark
@@ -76,7 +81,7 @@ final class LegendView {
     /// Shows the legend of the data on the map (hidden when there is none).
     func update(_ legend: MapLegend?, eventLog: EventLog) {
         self.legend = legend
-        gtk_widget_set_visible(card, legend == nil ? 0 : 1)
+        showCard()
         if let slot = panelArea.flatMap({ gtk_widget_get_parent($0) }) { gtk_widget_set_visible(slot, legend == nil ? 0 : 1) }
         guard let legend else { return }
         gtk_expander_set_label(opaque(expander), legend.title)
@@ -85,6 +90,10 @@ final class LegendView {
         gtk_widget_set_tooltip_text(expander, "What the colours mean")
         eventLog.emit("legend", [("title", .string(legend.title)),
                                  ("entries", .array(legend.entries.map { .string($0.text) }))])
+    }
+
+    private func showCard() {
+        gtk_widget_set_visible(card, legend != nil && !isShownInPanel ? 1 : 0)
     }
 
     /// The map's palette changed: redraw the swatches.

@@ -168,10 +168,14 @@ final class InViewPanel {
         toggle = button
     }
 
+    /// Told when the panel opens or closes (the map's legend card steps aside while it is open).
+    var onShownChange: ((Bool) -> Void)?
+
     /// Shows or hides the panel; shown, it is filled at once and takes keyboard focus.
     func setShown(_ shown: Bool) {
         guard shown != isShown else { return }
         gtk_widget_set_visible(root, shown ? 1 : 0)
+        onShownChange?(shown)
         adaptToWindowWidth()
         guard let c = controller, !c.isClosed else { return }
         if shown {

@@ -66,6 +66,10 @@ final class MapWindow {
         chrome = AppChrome(window: window, header: header, overlay: overlay, controller: controller)
         if let chrome { controller.attach(chrome: chrome) }
         chrome?.legend.attach(to: inView.legendSlot)
+        if let legend = chrome?.legend {
+            legend.isShownInPanel = inView.isShown
+            inView.onShownChange = { [weak legend] shown in legend?.isShownInPanel = shown }
+        }
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
         controller.startLiveSource(window: window)
