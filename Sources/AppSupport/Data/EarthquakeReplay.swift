@@ -77,27 +77,9 @@ public final class EarthquakeReplay {
         let parts = text.prefix(10).split(separator: "-")
         guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
               (1...12).contains(m), (1...31).contains(d) else { return nil }
-        // Howard Hinnant's days_from_civil.
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return Double(era * 146_097 + doe - 719_468)
+        return Double(CivilDate.days(year: Int64(y), month: Int64(m), day: Int64(d)))
     }
 
     /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
-    static func dateText(_ day: Double) -> String {
-        let z = Int(day) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))"
-    }
+    static func dateText(_ day: Double) -> String { CivilDate.isoDate(days: Int64(day)) }
 }

@@ -73,15 +73,9 @@ public enum DateText {
         return (value, i)
     }
 
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    /// Days from 1970-01-01 to a proleptic Gregorian date.
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
+        Int(CivilDate.days(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -98,18 +92,8 @@ public enum DateText {
         let whole = Int((seconds).rounded(.down))
         var days = whole / 86400, rest = whole % 86400
         if rest < 0 { rest += 86400; days -= 1 }
-        // civil from days (Hinnant).
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let date = "\(y)-\(two(m))-\(two(d))"
+        let date = CivilDate.isoDate(days: Int64(days))
         if rest == 0 && seconds == Double(whole) { return date }
         return date + "T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
     }
