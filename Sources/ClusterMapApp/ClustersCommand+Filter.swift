@@ -1,3 +1,4 @@
+import AppSupport
 import ClusterCore
 import Foundation
 import GeoData
@@ -79,19 +80,5 @@ struct ClustersFilter {
     }
 }
 
-/// A JSON string literal.
-private func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out + "\""
-}
+/// A JSON string literal (the event log's quoting, not bounded).
+private func jsonString(_ s: String) -> String { JSONValue.quote(s) }
