@@ -25,7 +25,7 @@ extension MapViewController {
     private var isResting: Bool { !isGestureActive && !cameraController.isAnimating && sceneState.fan == nil }
 
     private func compactIfResting() {
-        guard let session, !MapApplication.isClosed else { return }
+        guard let session, !isClosed else { return }
         if let built = live.builtCompaction {
             finishCompaction(built.job, index: built.index, buildMs: built.ms)
             return
@@ -36,11 +36,11 @@ extension MapViewController {
         live.isCompacting = true
         let index = session.clusterer
         let started = ProcessClock.now()
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             job.build()
             let ms = (ProcessClock.now() - started) * 1000
             runOnGtkThread {
-                guard let c = MapApplication.window?.controller else { return }
+                guard let c = self, !c.isClosed else { return }
                 c.live.isCompacting = false
                 c.finishCompaction(job, index: index, buildMs: ms)
             }

@@ -10,10 +10,10 @@ extension MapViewController {
         guard let session else { return }
         let idProperty = options.idProperty
         let generation = live.generation
-        Thread.detachNewThread {
+        Thread.detachNewThread { [weak self] in
             let plan = session.captureIdentity(idProperty: idProperty)
             runOnGtkThread {
-                guard let c = MapApplication.window?.controller, generation == c.live.generation else { return }
+                guard let c = self, generation == c.live.generation else { return }
                 c.eventLog.emit("identity", [("superseded", .int(plan?.change.removed ?? 0))])
                 // A reload running or done meanwhile compares with these keys and removes them itself.
                 if let plan, c.session === session, !c.live.isReloading { c.applyLiveUpdate(plan) }

@@ -29,11 +29,13 @@ final class MapViewController {
     var isPointerInside = false
 
     private var hasDrawnFirstFrame = false
-    private var lastCameraChange = 0.0
-    private var restCheckPending = false
+    /// Rest detection (`MapViewController+Rest.swift`): when the camera last changed, whether a check is queued.
+    var lastCameraChange = 0.0
+    var restCheckPending = false
     /// Whether the last frame was drawn while the camera moved (see `restCheck`).
-    private var lastFrameWasMoving = false
-    private var lastRestCamera: Camera?
+    private(set) var lastFrameWasMoving = false
+    /// The camera of the last rest reported (`camera` event).
+    var lastRestCamera: Camera?
     var tickCallbackID: UInt32 = 0
     /// What the map shows: data, selection, fan, transitions, names; composes the scene.
     let presentation: MapPresentation
@@ -231,58 +233,6 @@ final class MapViewController {
 
     /// Seconds on the monotonic clock GTK's frame clock uses.
     static func now() -> Double { Double(g_get_monotonic_time()) / 1e6 }
-
-    func cameraDidChange() {
-        lastCameraChange = ProcessClock.now()
-        scheduleRestCheck()
-    }
-
-    private func scheduleRestCheck() {
-        guard !restCheckPending else { return }
-        restCheckPending = true
-        let check: @convention(c) (gpointer?) -> gboolean = { data in
-            UserData.controller(data)?.restCheck() ?? 0
-        }
-        g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(MapViewController.restDelaySeconds * 1000), check,
-                           UserData.retain(self), UserData.release)
-    }
-
-    /// Called from a GLib timeout: emits `camera` and `scene` once the camera has been still.
-    private func restCheck() -> gboolean {
-        restCheckPending = false
-        let still = ProcessClock.now() - lastCameraChange >= MapViewController.restDelaySeconds * 0.9
-        let now = MapViewController.now()
-        if !still || isGestureActive || cameraController.isAnimating || presentation.isAnimating(at: now) {
-            scheduleRestCheck()
-            return 0
-        }
-        if lastFrameWasMoving {
-            // The frame on screen was drawn in motion (names whose sprites weren't made yet left
-            // out, a scaled base map) and the one at rest hasn't come: GLib runs this timeout
-            // before a redraw queued at the same time when the loop was busy, and an input that
-            // stops an animation where it is queues none. Ask for it; report once it is drawn.
-            redraw()
-            scheduleRestCheck()
-            return 0
-        }
-        let moved = lastRestCamera != camera
-        if moved {
-            lastRestCamera = camera
-            eventLog.emit("camera", [("lat", .number(camera.center.latitude)),
-                                     ("lon", .number(camera.center.longitude)),
-                                     ("zoom", .number(camera.zoom))])
-        }
-        keepFocusThroughReclustering()
-        if moved { refreshHover() }
-        if moved || forceSceneEvent {
-            forceSceneEvent = false
-            emitTilesEvent()
-            emitSceneEvent()
-            sceneDidSettle()
-        }
-        scheduleRestLayer()
-        return 0
-    }
 
     /// Sets the main menu's overrides (`.some(nil)` clears one; `nil` leaves it as it is).
     func setToggles(dark: Bool?? = nil, reducedMotion: Bool?? = nil) {
