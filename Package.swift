@@ -2,11 +2,13 @@
 import PackageDescription
 
 /// ClusterMap: data → index → camera → scene → pixels. Arrows point down:
-/// ClusterCore ← GeoData ← Tiles ← TilesOnline; ClusterCore ← MapModel; MapModel + Tiles ← MapRender
-/// ← AppSupport ← ClusterMapApp (the only target that imports GTK).
+/// Compression ← GeoData ← Tiles ← TilesOnline; ClusterCore ← GeoData, MapModel, PostGIS; Compression ← Tiles;
+/// MapModel + GeoData + Tiles ← MapRender; MapModel + GeoData ← AppSupport; AppSupport + MapRender
+/// ← MapStill; all of them ← ClusterMapApp (the only target that imports GTK).
 /// AppSupport: display-free application logic shared by the app, `clustermap render` and the tests:
-/// `MapPresentation` (what the map shows, composed once), data sessions, launch options, saved
-/// state, the event log.
+/// `MapPresentation` (what the map shows, composed once; it measures text through MapModel's
+/// `MapTextMeasuring`, which the renderer implements), data sessions, launch options, saved
+/// state, the event log. MapStill draws a presentation as one still picture.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 let cKernelSettings: [CSetting] = [.unsafeFlags(["-gdwarf-4"]), .unsafeFlags(["-O2"], .when(configuration: .debug))]
 
@@ -26,15 +28,19 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Whole-buffer gzip (vector tiles): about twice zlib's inflate speed.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // gzip/zlib decompression (`Gzip`), shared by GeoData's gzipped base map and Tiles' gzipped
+        // tiles and PMTiles directories, so that neither needs the other for it.
+        .target(name: "Compression", dependencies: ["CZlib", "CDeflate"], swiftSettings: optimisedInDebug),
         // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
         // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
         // GDAL/OGR in process: every vector format GDAL reads (issue 30). Its headers (libgdal-dev),
         // and libgdal loaded with dlopen on first use, not linked (see include/cgdal.h).
         .target(name: "CGDAL"),
-        .target(name: "GeoData", dependencies: ["ClusterCore", "CZlib", "CDeflate", "CGDAL"], swiftSettings: optimisedInDebug),
+        .target(name: "GeoData", dependencies: ["ClusterCore", "Compression", "CGDAL"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
-        .target(name: "Tiles", dependencies: ["GeoData", "CSQLite", "CDeflate"]),
+        // GeoData for `DisplayText` (names and credits from a file made safe to draw), not for gzip.
+        .target(name: "Tiles", dependencies: ["GeoData", "Compression", "CSQLite", "CDeflate"]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
@@ -59,12 +65,15 @@ let package = Package(
         .target(name: "MapRender", dependencies: ["MapModel", "GeoData", "Tiles", "CCairo", "CGdkPixbuf",
                                                   "CTileRaster", "CSpriteBlend"],
                 swiftSettings: optimisedInDebug),
-        .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender"],
+        .target(name: "AppSupport", dependencies: ["ClusterCore", "MapModel", "GeoData"],
                 swiftSettings: optimisedInDebug),
+        // Still pictures of what a `MapPresentation` shows, drawn by MapRender (`clustermap render`,
+        // the golden tests).
+        .target(name: "MapStill", dependencies: ["AppSupport", "MapModel", "GeoData", "MapRender"]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .executableTarget(
             name: "ClusterMapApp",
-            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles", "TilesOnline", "CGtk",
+            dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "MapStill", "Tiles", "TilesOnline", "CGtk",
                            "PostGIS"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
@@ -73,15 +82,16 @@ let package = Package(
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"], exclude: ["Fixtures"]),  // read by path
         .testTarget(name: "MapModelTests", dependencies: ["MapModel"]),
         .testTarget(name: "GeoDataTests", dependencies: ["GeoData"]),
+        .testTarget(name: "CompressionTests", dependencies: ["Compression"]),
         // The test targets' golden-image comparator and pixel diff (not part of the app).
         .target(name: "GoldenSupport", dependencies: ["MapRender", "CCairo"], path: "Tests/GoldenSupport"),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport", "GoldenSupport"],
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport", "MapStill", "GoldenSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
-        .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "CSQLite", "CCairo", "CSoup",
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "Compression", "CSQLite", "CCairo", "CSoup",
                                                      "CTileRaster", "GoldenSupport"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
         .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore"]),
-        .testTarget(name: "AppSupportTests", dependencies: ["AppSupport"]),
+        .testTarget(name: "AppSupportTests", dependencies: ["AppSupport", "MapRender", "MapStill"]),
         // Depends on the app so that building the tests builds the `clustermap` they run (never a stale one).
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo", "ClusterMapApp"],
                     exclude: ["Support"]),  // helper scripts the tests run

@@ -4,6 +4,7 @@ import ClusterCore
 import GeoData
 import MapModel
 import MapRender
+import MapStill
 import Tiles
 
 /// `clustermap render --output OUT.png …`: draws what the window would show, with no display

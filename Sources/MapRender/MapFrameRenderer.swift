@@ -50,7 +50,7 @@ public final class MapFrameRenderer {
     static let defersBaseMapByDefault = ProcessInfo.processInfo.environment["CLUSTERMAP_DEFER_BASE"] != "0"
 
     /// Default attribution for the bundled base map and cities.
-    public static let defaultAttribution = "© Natural Earth · GeoNames CC BY 4.0"
+    public static let defaultAttribution = MapCredits.builtIn
 
     /// Creates a frame renderer over base maps loaded so far (see `BaseMap.load`).
     public init(coarse: BaseMap?, detailed: BaseMap? = nil, fine: BaseMap? = nil, palette: MapPalette = .light,

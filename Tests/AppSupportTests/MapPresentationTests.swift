@@ -3,6 +3,7 @@ import ClusterCore
 import GeoData
 import MapModel
 import MapRender
+import MapStill
 @testable import AppSupport
 
 /// `MapPresentation` without a display: intents change what the map shows and say what to log;

@@ -1,6 +1,7 @@
 import AppSupport
 import MapModel
 import MapRender
+import MapStill
 
 /// A still picture of the test maps drawn through `MapPresentation` (as `clustermap render` and
 /// the window compose theirs), with a scene made by hand in place of data.

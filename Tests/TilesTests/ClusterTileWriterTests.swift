@@ -1,4 +1,5 @@
 import ClusterCore
+import Compression
 import GeoData
 import Foundation
 import XCTest

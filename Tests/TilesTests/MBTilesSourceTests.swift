@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import Compression
 import GeoData
 import MapRender
 @testable import Tiles

@@ -1,5 +1,4 @@
 import MapModel
-import MapRender
 
 /// The scene for a camera: bubbles, pins, callout and fan from the data and the state, the
 /// places' names beside their pins, the base-map names around them, and the credits line.

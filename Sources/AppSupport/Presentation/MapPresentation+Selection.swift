@@ -1,6 +1,5 @@
 import ClusterCore
 import MapModel
-import MapRender
 
 /// Selection and the callout card (SPEC §5.3, §7), the same-spot fan (§5.4), hover (§5.5) and
 /// keyboard focus (§5.7): the one place these states change.
@@ -32,8 +31,8 @@ extension MapPresentation {
         var links: [(action: CalloutAction, title: String)] = [(.copyCoordinates, copied ? "Copied" : "Copy coordinates")]
         if !card.moreLines.isEmpty { links.append(expanded ? (.less, "Less") : (.more, "More")) }
         let lines = card.lines(expanded: expanded)
-        let measured = CalloutMeasurer.card(title: card.title, lines: lines, links: links,
-                                            maxHeight: expanded ? 360 : CalloutMeasurer.defaultMaxHeight)
+        let measured = labelRenderer.calloutCard(title: card.title, lines: lines, links: links,
+                                                 maxHeight: expanded ? 360 : CalloutCardLayout.defaultMaxHeight)
         return SceneState.CalloutContent(pointIndex: index, title: card.title, lines: lines, size: measured.size,
                                          buttons: measured.buttons)
     }

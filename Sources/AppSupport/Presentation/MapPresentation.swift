@@ -1,6 +1,5 @@
 import ClusterCore
 import MapModel
-import MapRender
 
 /// What the map shows, without a display (ARCHITECTURE §1): the data session, the selection and
 /// its callout, hover, focus and the same-spot fan, the bubbles' transitions, the base-map names
@@ -38,16 +37,17 @@ public final class MapPresentation {
     public let sceneBuilder = SceneBuilder()
     /// Base-map names (seas, countries, cities, places), placed for the camera.
     public let labelLayout: MapLabelLayout
-    /// Measures the names (the scene renderer's, so sizes and sprites are made once).
-    public let labelRenderer: MapLabelRenderer
+    /// Measures the names and the callout card (the scene renderer's label renderer, so sizes and
+    /// sprites are made once).
+    public let labelRenderer: any MapTextMeasuring
     /// Credits for the base map and the data shown (GeoNames is added while its names show).
-    public internal(set) var dataAttribution = MapFrameRenderer.defaultAttribution
+    public internal(set) var dataAttribution = MapCredits.builtIn
     /// The street map over the built-in one, if any: its names are placed first, and its credit
     /// follows the others.
-    public internal(set) var streetMap: TileMapLayer?
+    public internal(set) var streetMap: (any StreetMapLabels)?
 
     /// A presentation measuring its names with `labelRenderer`, placing them from `labels`.
-    public init(labelRenderer: MapLabelRenderer, labels: MapLabelIndex = .empty) {
+    public init(labelRenderer: any MapTextMeasuring, labels: MapLabelIndex = .empty) {
         self.labelRenderer = labelRenderer
         labelLayout = MapLabelLayout(index: labels)
     }
@@ -112,7 +112,7 @@ public final class MapPresentation {
     }
 
     /// A street map over the built-in map, or none.
-    public func setStreetMap(_ layer: TileMapLayer?) {
+    public func setStreetMap(_ layer: (any StreetMapLabels)?) {
         streetMap = layer
     }
 
@@ -139,7 +139,7 @@ public final class MapPresentation {
         h.combine(contentVersion)
         h.combine(session.map { ObjectIdentifier($0) })
         h.combine(labelLayout.index.count)
-        // Names measured off the drawing thread since (see `MapLabelRenderer.sizeIfMeasured`): a
+        // Names measured off the drawing thread since (see `MapTextMeasuring.placementSize`): a
         // layer placed without them is out of date once they are known.
         h.combine(labelRenderer.sizeRevision)
         return h.finalize()

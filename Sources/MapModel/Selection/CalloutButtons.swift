@@ -26,6 +26,8 @@ public enum CalloutCardLayout {
     public static let footerHeight = 28.0
     /// Space between two links.
     public static let footerGap = 14.0
+    /// Default upper bound on a card's height; longer content is cut with "…".
+    public static let defaultMaxHeight = 220.0
 
     /// The close button of a card of `size`.
     public static func closeButton(in size: ScreenSize) -> CalloutButton {

@@ -104,7 +104,7 @@ public enum CalloutMeasurer {
     nonisolated(unsafe) private static var scratchContext: OpaquePointer?
 
     /// Default upper bound on the box height; longer content is cut with "…".
-    public static let defaultMaxHeight = 220.0
+    public static let defaultMaxHeight = CalloutCardLayout.defaultMaxHeight
 
     /// The size of the callout box (without its pointer arrow) for a title and text lines, at most
     /// `maxWidth` wide (text wraps) and `maxHeight` tall (text is cut with "…"). Use it as the

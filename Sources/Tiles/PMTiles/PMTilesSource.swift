@@ -1,5 +1,5 @@
 import Foundation
-import GeoData
+import Compression
 
 /// Tiles from a local PMTiles v3 archive, read with positioned reads (`pread`) so several loader
 /// threads can share one file descriptor without a lock.

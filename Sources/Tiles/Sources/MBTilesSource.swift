@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import GeoData
+import Compression
 
 /// Tiles from an MBTiles file (SQLite): raster PNG/JPEG/WebP or vector MVT, gzipped or not.
 ///

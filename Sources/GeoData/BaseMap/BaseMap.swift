@@ -1,4 +1,5 @@
 import Foundation
+import Compression
 
 /// The offline Natural Earth base map at one level of detail: land, lakes, coastlines and
 /// country borders, projected once to unit-square Web Mercator.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import GeoData
+@testable import Compression
 
 final class GzipTests: XCTestCase {
     /// `gzip.compress(b'hello, world\n' * 3, mtime=0)` from Python.
