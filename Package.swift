@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 /// ClusterMap: data → index → camera → scene → pixels. Arrows point down:
@@ -75,7 +75,9 @@ let package = Package(
             name: "ClusterMapApp",
             dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "MapStill", "Tiles", "TilesOnline", "CGtk",
                            "PostGIS"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            // Swift 6 mode; the GTK side is main-actor code, so main-actor isolation is the default
+            // here and what runs off the GTK thread says so (`nonisolated`, ARCHITECTURE §4).
+            swiftSettings: [.swiftLanguageMode(.v6), .defaultIsolation(MainActor.self)]),
         .executableTarget(
             name: "ClusterMapBench",
             dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "Tiles", "PostGIS"]),

@@ -1,3 +1,6 @@
+// Before Foundation (which re-exports Glibc): `stdout` is a C global Swift 6 can't check; the
+// commands name it on the main thread only.
+@preconcurrency import Glibc
 import Foundation
 import GeoData
 

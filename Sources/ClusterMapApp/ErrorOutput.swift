@@ -4,7 +4,7 @@ import GeoData
 
 /// Writes messages to stderr the one safe way (issue 15): each message one line, control
 /// characters escaped and bounded (`MessageText`), so a file can't retitle or clear the terminal.
-enum ErrorOutput {
+nonisolated enum ErrorOutput {
     /// Writes `prefix: message`, one line per line of `message`.
     static func write(_ prefix: String, _ message: String) {
         var text = ""

@@ -56,7 +56,7 @@ final class AppChrome: MapChrome {
 
     private func installActions() {
         let map = OpaquePointer(window)
-        typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        typealias Activate = @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         func add(_ name: String, _ cb: Activate) {
             let action = g_simple_action_new(name, nil)!
             connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self), owner: self)

@@ -51,7 +51,7 @@ final class Banner {
         gtk_widget_add_css_class(close, "circular")
         gtk_widget_set_valign(close, GTK_ALIGN_START)
         gtk_widget_set_tooltip_text(close, "Dismiss")
-        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
+        let clicked: @MainActor @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
             UserData.object(data, as: Banner.self)?.dismiss()
         }
         connectSignal(close, "clicked", unsafeBitCast(clicked, to: GCallback.self), owner: self)
@@ -63,7 +63,7 @@ final class Banner {
         gtk_revealer_set_reveal_child(opaque(revealer), 0)
         gtk_overlay_add_overlay(opaque(overlay), revealer)
         // Tests wait for this instead of sleeping through the slide-down.
-        let revealed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, data in
+        let revealed: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, data in
             guard let b = UserData.object(data, as: Banner.self), gtk_revealer_get_child_revealed(opaque(b.revealer)) != 0 else { return }
             b.eventLog.emit("widget", [("name", .string("banner"))])
         }

@@ -50,11 +50,11 @@ func surfaceCenter(of widget: UnsafeMutablePointer<GtkWidget>) -> (x: Double, y:
 }
 
 /// Runs `work` once after `milliseconds` on the GTK main loop.
-func runAfter(milliseconds: UInt32, _ work: @escaping () -> Void) {
-    final class Box { let work: () -> Void; init(_ w: @escaping () -> Void) { work = w } }
-    let box = Unmanaged.passRetained(Box(work)).toOpaque()
+func runAfter(milliseconds: UInt32, _ work: @escaping @MainActor () -> Void) {
+    let box = Unmanaged.passRetained(GtkWork(work)).toOpaque()
     g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-        Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().work()
+        let b = Unmanaged<GtkWork>.fromOpaque(data!).takeUnretainedValue()
+        MainActor.assumeIsolated { b.work() }  // a GLib timeout of the main loop: the main thread
         return 0 // G_SOURCE_REMOVE
     }, box, { data in
         Unmanaged<AnyObject>.fromOpaque(data!).release()

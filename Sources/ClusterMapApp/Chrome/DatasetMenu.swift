@@ -72,7 +72,7 @@ final class DatasetMenu {
     /// Connects the menu's action to the chrome, which the callback finds in its user data.
     func connect(to chrome: AppChrome) {
         self.chrome = chrome
-        let change: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
+        let change: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
             guard let value, let s = g_variant_get_string(value, nil) else { return }
             UserData.object(data, as: AppChrome.self)?.datasetMenu.choose(String(cString: s))
         }

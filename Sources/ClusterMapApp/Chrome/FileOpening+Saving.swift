@@ -9,7 +9,7 @@ extension FileOpening {
     /// Adds the `win.save-places` action and its Ctrl+Shift+S accelerator.
     func installSaveAction(window: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new("save-places", nil)!
-        let activate: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
+        let activate: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
             currentChrome?.fileOpening.showSaveChooser()
         }
         connectSignal(action, "activate", unsafeBitCast(activate, to: GCallback.self))
@@ -38,7 +38,7 @@ extension FileOpening {
             gtk_file_chooser_add_filter(native, f)
         }
         gtk_native_dialog_set_modal(UnsafeMutablePointer(native), 1)
-        let response: @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
+        let response: @MainActor @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
             guard let dialog else { return }
             var path: String?
             if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(dialog) {

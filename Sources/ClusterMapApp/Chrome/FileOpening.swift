@@ -41,7 +41,7 @@ final class FileOpening {
             }
         }
         gtk_native_dialog_set_modal(UnsafeMutablePointer(native), 1)
-        let response: @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
+        let response: @MainActor @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
             currentChrome?.fileOpening.chooserDidRespond(dialog!, response)
         }
         connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self))
@@ -108,7 +108,7 @@ final class FileOpening {
 
     private func installDropTarget(on widget: UnsafeMutablePointer<GtkWidget>) {
         let target = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
-        let drop: @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, _ in
+        let drop: @MainActor @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, _ in
             guard let value, let list = g_value_get_boxed(value) else { return 0 }
             var paths: [String] = []
             var node = gdk_file_list_get_files(OpaquePointer(list))

@@ -41,7 +41,7 @@ final class LegendView {
     }
 
     /// Draws the legend in either of its places, in the theme's text colour.
-    private static let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, _, _, data in
+    private static let draw: @MainActor @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, _, _, data in
             guard let a, let cr, let view = UserData.object(data, as: LegendView.self), let legend = view.legend else { return }
             var rgba = GdkRGBA()
             gtk_style_context_get_color(gtk_widget_get_style_context(asWidget(a)), &rgba)

@@ -46,7 +46,7 @@ final class LoadProgress {
         cancelButton = gtk_button_new_with_mnemonic("_Cancel")!
         gtk_widget_set_valign(cancelButton, GTK_ALIGN_CENTER)
         gtk_widget_set_tooltip_text(cancelButton, "Stop loading; the map keeps what it shows")
-        let clicked: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
+        let clicked: @MainActor @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
             UserData.controller(data)?.cancelLoad()
         }
         connectSignal(cancelButton, "clicked", unsafeBitCast(clicked, to: GCallback.self), owner: controller)

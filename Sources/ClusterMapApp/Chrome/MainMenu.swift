@@ -11,7 +11,7 @@ final class MainMenu {
     private var handlers: [(action: OpaquePointer, signal: String, callback: GCallback)] = []
 
     init(window: UnsafeMutablePointer<GtkWidget>, reducedMotion: Bool, dark: Bool) {
-        typealias ChangeState = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        typealias ChangeState = @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         // The window's action map keeps the actions (their check marks follow their state).
         var handlers: [(action: OpaquePointer, signal: String, callback: GCallback)] = []
         func toggle(_ name: String, _ on: Bool, _ cb: ChangeState) {
@@ -30,7 +30,7 @@ final class MainMenu {
             UserData.object(data, as: AppChrome.self)?.setDarkStyle(g_variant_get_boolean(value) != 0)
         }
 
-        typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        typealias Activate = @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         basemap = g_simple_action_new_stateful("basemap", g_variant_type_new("s"), g_variant_new_string("builtin"))!
         let chooseMap: ChangeState = { action, value, data in
             guard let action, let value, let chrome = UserData.object(data, as: AppChrome.self) else { return }

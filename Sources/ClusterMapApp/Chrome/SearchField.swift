@@ -50,20 +50,20 @@ final class SearchField {
         gtk_widget_set_size_request(popover, 280, -1)
         // A widget GTK doesn't know as a child must be unparented by hand before its parent is
         // finalized, or every quit warns "Finalizing GtkSearchEntry … still has children left".
-        let unparent: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, popover in
+        let unparent: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, popover in
             guard let popover else { return }
             gtk_widget_unparent(popover.assumingMemoryBound(to: GtkWidget.self))
         }
         connectSignal(entry, "destroy", unsafeBitCast(unparent, to: GCallback.self), data: gpointer(popover))
 
-        typealias EntryCB = @convention(c) (OpaquePointer?, gpointer?) -> Void
+        typealias EntryCB = @MainActor @convention(c) (OpaquePointer?, gpointer?) -> Void
         let changed: EntryCB = { _, data in UserData.object(data, as: SearchField.self)?.textDidChange() }
         let activate: EntryCB = { _, data in UserData.object(data, as: SearchField.self)?.activate(row: nil) }
         let stop: EntryCB = { _, data in UserData.object(data, as: SearchField.self)?.stop() }
         connectSignal(entry, "search-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
         connectSignal(entry, "activate", unsafeBitCast(activate, to: GCallback.self), owner: self)
         connectSignal(entry, "stop-search", unsafeBitCast(stop, to: GCallback.self), owner: self)
-        let rowActivated: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, data in
+        let rowActivated: @MainActor @convention(c) (OpaquePointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, data in
             guard let row else { return }
             UserData.object(data, as: SearchField.self)?.activate(row: Int(gtk_list_box_row_get_index(row)))
         }
@@ -72,7 +72,7 @@ final class SearchField {
         // Up/Down move through the matches while the text keeps the focus.
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, _, data in
+        let pressed: @MainActor @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, _, data in
             guard let s = UserData.object(data, as: SearchField.self) else { return 0 }
             switch Int32(keyval) {
             case GDK_KEY_Down, GDK_KEY_KP_Down: return s.moveSelection(+1) ? 1 : 0
@@ -85,7 +85,7 @@ final class SearchField {
 
         // Leaving the field closes the matches.
         let focus = gtk_event_controller_focus_new()!
-        let leave: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+        let leave: @MainActor @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
             // After a click on a match was handled.
             runAfter(milliseconds: 150) { [weak field = UserData.object(data, as: SearchField.self)] in
                 guard let s = field, gtk_widget_has_focus(s.entry) == 0,
@@ -95,7 +95,7 @@ final class SearchField {
         }
         connectSignal(focus, "leave", unsafeBitCast(leave, to: GCallback.self), owner: self)
         // Tests type once the field has the focus, instead of sleeping after Ctrl+F.
-        let enter: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
+        let enter: @MainActor @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
             MapApplication.eventLog.emit("widget", [("name", .string("search")), ("focus", .bool(true))])
         }
         connectSignal(focus, "enter", unsafeBitCast(enter, to: GCallback.self))

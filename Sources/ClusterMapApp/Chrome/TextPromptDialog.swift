@@ -75,13 +75,13 @@ final class TextPromptDialog {
         gtk_window_set_child(gcast(window), box)
         gtk_window_set_default_widget(gcast(window), ok)
 
-        typealias Clicked = @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void
+        typealias Clicked = @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void
         let onAccept: Clicked = { _, _ in TextPromptDialog.current?.tryAccept() }
         let onCancel: Clicked = { _, _ in TextPromptDialog.current?.close() }
         connectSignal(ok, "clicked", unsafeBitCast(onAccept, to: GCallback.self))
         connectSignal(cancel, "clicked", unsafeBitCast(onCancel, to: GCallback.self))
         // The window's own close button and Escape: forget the prompt, let GTK close it.
-        let onClose: @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, _ in
+        let onClose: @MainActor @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, _ in
             if let window, let c = TextPromptDialog.current, c.window == asWidget(window) { TextPromptDialog.current = nil }
             return 0
         }

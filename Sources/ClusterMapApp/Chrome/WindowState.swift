@@ -27,7 +27,7 @@ enum WindowState {
         // The remembered map, unless the command line chose one.
         if controller.options.basemap == nil, let basemap = saved.basemap { controller.switchBaseMap(to: basemap) }
 
-        let close: @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, data in
+        let close: @MainActor @convention(c) (UnsafeMutablePointer<GtkWindow>?, gpointer?) -> gboolean = { window, data in
             guard let window, let c = UserData.controller(data) else { return 0 }
             WindowState.save(window: asWidget(window), controller: c)
             return 0 // let it close

@@ -7,9 +7,9 @@ import MapModel
 /// and a new single click on the selected place deselects it.
 enum ClickGesture {
     /// Whether the current double-click started on an item (its release then counts as a click).
-    nonisolated(unsafe) private static var doubleClickOnItem = false
+    private static var doubleClickOnItem = false
     /// When the last double-click started its zoom step (monotonic seconds).
-    nonisolated(unsafe) private static var doubleClickZoomStartedAt = -Double.infinity
+    private static var doubleClickZoomStartedAt = -Double.infinity
 
     /// Whether the press being handled right now started a double-click zoom. GTK runs this click
     /// gesture before the drag gesture on the same press, and the drag's begin must not stop the
@@ -20,7 +20,7 @@ enum ClickGesture {
 
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let click = gtk_gesture_click_new()!
-        let pressed: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
+        let pressed: @MainActor @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
             guard let c = UserData.controller(data) else { return }
             gtk_widget_grab_focus(c.drawingArea)
             ClickGesture.doubleClickOnItem = false
@@ -34,7 +34,7 @@ enum ClickGesture {
             ClickGesture.doubleClickZoomStartedAt = MapViewController.now()
             c.gestureDidEnd()
         }
-        let released: @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
+        let released: @MainActor @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { _, n, x, y, data in
             guard let c = UserData.controller(data) else { return }
             // GTK reports "released" after a drag too: only a press that barely moved is a click.
             guard n == 1 || ClickGesture.doubleClickOnItem, DragGesture.handler.isClick else { return }

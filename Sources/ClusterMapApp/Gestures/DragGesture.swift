@@ -4,11 +4,11 @@ import MapModel
 /// Drag pans the map (with kinetic inertia on release); the coordinate under the pointer at the
 /// start stays under the pointer. A press that moves less than the click slop is a click.
 enum DragGesture {
-    nonisolated(unsafe) static var handler = DragPanHandler()
+    static var handler = DragPanHandler()
 
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let drag = gtk_gesture_drag_new()!
-        let begin: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, _, _, data in
+        let begin: @MainActor @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, _, _, data in
             guard let c = UserData.controller(data) else { return }
             c.gestureDidBegin()
             let now = MapViewController.now()
@@ -20,14 +20,14 @@ enum DragGesture {
             }
             c.apply(DragGesture.handler.begin(in: c.beginInput()))
         }
-        let update: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, data in
+        let update: @MainActor @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, data in
             guard let c = UserData.controller(data) else { return }
             // Within the click slop this is still a click: leave any animation the press started
             // (a double-click zoom, a flight) running.
             if DragGesture.handler.isClick && (dx * dx + dy * dy).squareRoot() < DragPanHandler.clickSlopPixels { return }
             c.apply(DragGesture.handler.update(offset: ScreenPoint(x: dx, y: dy), in: c.beginInput()))
         }
-        let end: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, data in
+        let end: @MainActor @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, dx, dy, data in
             guard let c = UserData.controller(data) else { return }
             c.gestureDidStop()
             // A press that never left the click slop is a click: the click handler has already

@@ -6,7 +6,7 @@ import MapModel
 enum KeyboardShortcuts {
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let keys = gtk_event_controller_key_new()!
-        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
+        let pressed: @MainActor @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
             guard let c = UserData.controller(data) else { return 0 }
             let ctrlOrAlt = state.rawValue & (GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue)
             guard ctrlOrAlt == 0 else { return 0 }

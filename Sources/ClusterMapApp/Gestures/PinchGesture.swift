@@ -3,21 +3,21 @@ import MapModel
 
 /// Two-finger pinch zooms around the fingers' centre (GtkGestureZoom), panning with it.
 enum PinchGesture {
-    nonisolated(unsafe) static var handler = PinchZoomHandler()
+    static var handler = PinchZoomHandler()
 
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let zoom = gtk_gesture_zoom_new()!
-        let begin: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { gesture, _, data in
+        let begin: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { gesture, _, data in
             guard let c = UserData.controller(data) else { return }
             c.gestureDidBegin()
             c.apply(PinchGesture.handler.begin(center: PinchGesture.center(gesture, fallback: c.pointer), in: c.beginInput()))
         }
-        let changed: @convention(c) (OpaquePointer?, Double, gpointer?) -> Void = { gesture, scale, data in
+        let changed: @MainActor @convention(c) (OpaquePointer?, Double, gpointer?) -> Void = { gesture, scale, data in
             guard let c = UserData.controller(data) else { return }
             let centre = PinchGesture.center(gesture, fallback: c.pointer)
             c.apply(PinchGesture.handler.update(scale: scale, center: centre, in: c.beginInput()))
         }
-        let end: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
+        let end: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
             guard let c = UserData.controller(data) else { return }
             c.gestureDidStop()
             c.apply(PinchGesture.handler.end(in: c.beginInput()))

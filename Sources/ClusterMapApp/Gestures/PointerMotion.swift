@@ -6,10 +6,10 @@ import MapModel
 enum PointerMotion {
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let motion = gtk_event_controller_motion_new()!
-        let onMotion: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, x, y, data in
+        let onMotion: @MainActor @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> Void = { _, x, y, data in
             UserData.controller(data)?.pointerMoved(to: ScreenPoint(x: x, y: y))
         }
-        let onLeave: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+        let onLeave: @MainActor @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
             UserData.controller(data)?.pointerLeft()
         }
         connectSignal(motion, "motion", unsafeBitCast(onMotion, to: GCallback.self), owner: controller)
@@ -19,7 +19,7 @@ enum PointerMotion {
 
         // Per-item tooltips: the exact count and the first few names of a bubble.
         gtk_widget_set_has_tooltip(widget, 1)
-        let query: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gboolean, OpaquePointer?, gpointer?) -> gboolean = { _, x, y, _, tooltip, data in
+        let query: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gboolean, OpaquePointer?, gpointer?) -> gboolean = { _, x, y, _, tooltip, data in
             guard let c = UserData.controller(data), let tooltip,
                   let (text, area) = c.tooltip(at: ScreenPoint(x: Double(x), y: Double(y))) else { return 0 }
             gtk_tooltip_set_text(tooltip, text)

@@ -8,7 +8,7 @@ enum ScrollGesture {
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let flags = GtkEventControllerScrollFlags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_VERTICAL.rawValue)
         let scroll = gtk_event_controller_scroll_new(flags)!
-        let onScroll: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> gboolean = { ctl, _, dy, data in
+        let onScroll: @MainActor @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> gboolean = { ctl, _, dy, data in
             guard let c = UserData.controller(data) else { return 0 }
             let ctx = c.beginInput()
             if gtk_event_controller_scroll_get_unit(ctl) == GDK_SCROLL_UNIT_WHEEL {

@@ -19,7 +19,7 @@ func asWidget(_ p: OpaquePointer) -> UnsafeMutablePointer<GtkWidget> {
     UnsafeMutablePointer<GtkWidget>(p)
 }
 
-/// Connects a C callback to a signal. The callback must be a `@convention(c)` function whose
+/// Connects a C callback to a signal. The callback must be a `@MainActor @convention(c)` function whose
 /// parameters match the signal; it is passed through `unsafeBitCast` to `GCallback`.
 @discardableResult
 func connectSignal<T>(_ instance: UnsafeMutablePointer<T>, _ signal: String, _ callback: GCallback,
@@ -69,12 +69,13 @@ func hasProperty(_ object: gpointer, _ name: String) -> Bool {
 /// Runs a closure on the GTK main loop (the Swift main actor does not run inside it; ARCHITECTURE §4).
 /// At idle priority by default: after pending input, layout and frames. `G_PRIORITY_DEFAULT` puts
 /// it ahead of them (a finished load: the window may be busy drawing for a while).
-func runOnGtkThread(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ work: @escaping () -> Void) {
-    final class Box { let work: () -> Void; init(_ w: @escaping () -> Void) { work = w } }
-    let box = Unmanaged.passRetained(Box(work)).toOpaque()
+/// Callable from any thread; `work` runs on the GTK thread, which is the main actor's.
+nonisolated func runOnGtkThread(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ work: sending @escaping @MainActor () -> Void) {
+    let box = Unmanaged.passRetained(GtkWork(work)).toOpaque()
     g_idle_add_full(priority, { data in
-        let b = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
-        b.work()
+        let b = Unmanaged<GtkWork>.fromOpaque(data!).takeUnretainedValue()
+        // GLib's default main loop runs on the main thread (checked at run time).
+        MainActor.assumeIsolated { b.work() }
         return 0 // G_SOURCE_REMOVE
     }, box, { data in
         Unmanaged<AnyObject>.fromOpaque(data!).release()
@@ -97,4 +98,11 @@ func enumProperty(_ object: gpointer, _ name: String) -> Int32 {
     defer { g_value_unset(&value) }
     g_object_get_property(object.assumingMemoryBound(to: GObject.self), name, &value)
     return g_value_get_enum(&value)
+}
+
+/// A closure for the GTK thread, boxed as GLib user data (`runOnGtkThread`, `runAfter`). Handed
+/// across threads once and only called on the main actor.
+nonisolated final class GtkWork: @unchecked Sendable {
+    let work: @MainActor () -> Void
+    init(_ work: @escaping @MainActor () -> Void) { self.work = work }
 }

@@ -6,7 +6,7 @@ import MapModel
 /// `gtk-interface-reduced-motion` exists only on GTK 4.22+, so it is looked up by name at run
 /// time (the app still builds and runs on 4.8).
 enum DesktopPreferences {
-    nonisolated(unsafe) private static var settings: OpaquePointer?
+    private static var settings: OpaquePointer?
 
     /// Whether the desktop prefers a dark style.
     static var prefersDark: Bool {
@@ -33,7 +33,7 @@ enum DesktopPreferences {
     }
 
     /// Calls `changed` on the GTK thread whenever one of these settings changes.
-    static func observe(owner: AnyObject, _ changed: @escaping @convention(c) (gpointer?, gpointer?, gpointer?) -> Void) {
+    static func observe(owner: AnyObject, _ changed: @escaping @MainActor @convention(c) (gpointer?, gpointer?, gpointer?) -> Void) {
         guard let raw = gtk_settings_get_default() else { return }
         settings = raw
         let s = UnsafeMutableRawPointer(raw)

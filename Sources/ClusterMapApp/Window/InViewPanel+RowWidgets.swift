@@ -8,7 +8,7 @@ import MapRender
 /// bubble's step colour or the place's pin colour.
 extension InViewPanel {
     /// Row layout: a badge (bubble or pin), then the title over a dim subtitle.
-    static let setupRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
+    static let setupRow: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, _ in
         guard let item else { return }
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_set_margin_top(box, 6); gtk_widget_set_margin_bottom(box, 6)
@@ -34,7 +34,7 @@ extension InViewPanel {
         gtk_list_item_set_child(item, box)
     }
 
-    static let bindRow: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, data in
+    static let bindRow: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, item, data in
         guard let item, let panel = UserData.object(data, as: InViewPanel.self),
               let box = gtk_list_item_get_child(item),
               let badge = gtk_widget_get_first_child(box),
@@ -65,7 +65,7 @@ extension InViewPanel {
         }
     }
 
-    static let drawBadge: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
+    static let drawBadge: @MainActor @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
         guard let cr else { return }
         let code = UInt(bitPattern: data)
         let isBubble = code & 0x1000000 != 0

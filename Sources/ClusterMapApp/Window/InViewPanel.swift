@@ -88,11 +88,11 @@ final class InViewPanel {
 
         connectSignal(factory, "setup", unsafeBitCast(InViewPanel.setupRow, to: GCallback.self))
         connectSignal(factory, "bind", unsafeBitCast(InViewPanel.bindRow, to: GCallback.self), owner: self)
-        let activated: @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, data in
+        let activated: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, UInt32, gpointer?) -> Void = { _, position, data in
             UserData.object(data, as: InViewPanel.self)?.activate(row: Int(position))
         }
         connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self), owner: self)
-        let changed: @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, data in
+        let changed: @MainActor @convention(c) (OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = { _, _, _, data in
             UserData.object(data, as: InViewPanel.self)?.selectionDidChange()
         }
         connectSignal(selection, "selection-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
@@ -111,7 +111,7 @@ final class InViewPanel {
         gtk_overlay_set_child(opaque(overlay), map)
         gtk_overlay_add_overlay(opaque(overlay), root)
         // The map's size changes with the window: re-decide beside/over once layout is done.
-        let resized: @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, data in
+        let resized: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, Int32, Int32, gpointer?) -> Void = { _, _, _, data in
             guard let panel = UserData.object(data, as: InViewPanel.self) else { return }
             runOnGtkThread { [weak panel] in panel?.adaptToWindowWidth() }
         }
@@ -147,7 +147,7 @@ final class InViewPanel {
     /// of the header bar.
     func installToggle(window: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new_stateful(InViewPanel.actionName, nil, g_variant_new_boolean(0))!
-        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
+        let changeState: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
             UserData.object(data, as: InViewPanel.self)?.setShown(g_variant_get_boolean(value) != 0)

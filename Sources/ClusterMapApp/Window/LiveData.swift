@@ -96,13 +96,13 @@ final class LiveData {
 
 /// Calls `body` once after `seconds` on the GTK main loop; returns the source id.
 @discardableResult
-func runAfter(_ seconds: Double, _ body: @escaping () -> Void) -> guint {
-    final class Box { let body: () -> Void; init(_ b: @escaping () -> Void) { body = b } }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+func runAfter(_ seconds: Double, _ body: @escaping @MainActor () -> Void) -> guint {
+    let box = Unmanaged.passRetained(GtkWork(body)).toOpaque()
     return g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)), { data in
-        Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().body()
+        let b = Unmanaged<GtkWork>.fromOpaque(data!).takeUnretainedValue()
+        MainActor.assumeIsolated { b.work() }  // a GLib timeout of the main loop: the main thread
         return 0  // G_SOURCE_REMOVE
     }, box, { data in
-        Unmanaged<Box>.fromOpaque(data!).release()
+        Unmanaged<GtkWork>.fromOpaque(data!).release()
     })
 }

@@ -7,12 +7,14 @@ import GeoData
 /// `--help` lists them) and opens one `MapWindow` on activate/open.
 enum MapApplication {
     /// The options parsed before GTK started (validated in Swift; see `LaunchOptions`).
-    nonisolated(unsafe) static var options = LaunchOptions()
-    nonisolated(unsafe) static var window: MapWindow?
+    static var options = LaunchOptions()
+    static var window: MapWindow?
     /// The event log, opened before anything else happens.
-    nonisolated(unsafe) static var eventLog = EventLog(path: nil)
+    static var eventLog = EventLog(path: nil)
     /// The launch data load, started before GTK so the first frame can already show data.
-    nonisolated(unsafe) static var initialLoad: CancelFlag?
+    static var initialLoad: CancelFlag?
+    /// Where the launch load's results go: held until the window's controller exists.
+    private static let launchReceiver = LoadReceiver()
 
     /// Runs the GTK main loop and returns the process exit status.
     static func run(options: LaunchOptions, argv: [String]) -> Int32 {
@@ -21,7 +23,7 @@ enum MapApplication {
         let initial = MapViewController.initialSources(options, dataDirectory: DataDirectory.locate())
         if !initial.files.isEmpty && !MapViewController.launchIsLive(options) {
             initialLoad = MapViewController.startLoad(files: initial.files, datasets: initial.datasets,
-                                                      generation: 1, log: eventLog)
+                                                      generation: 1, log: eventLog, options: options, to: launchReceiver)
         }
         // Before GTK starts: without a GPU, the cairo renderer (see GtkRendererChoice).
         if let renderer = GtkRendererChoice.apply() { eventLog.emit("renderer", [("gsk", .string(renderer))]) }
@@ -37,10 +39,10 @@ enum MapApplication {
         for f in LaunchOptions.flagOptions {
             g_application_add_main_option(gapp, f.name, 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, f.help, nil)
         }
-        let activate: @convention(c) (UnsafeMutablePointer<GApplication>?, gpointer?) -> Void = { app, _ in
+        let activate: @MainActor @convention(c) (UnsafeMutablePointer<GApplication>?, gpointer?) -> Void = { app, _ in
             MapApplication.present(app!)
         }
-        let open: @convention(c) (UnsafeMutablePointer<GApplication>?, gpointer?, Int32, UnsafePointer<CChar>?, gpointer?) -> Void = { app, _, _, _, _ in
+        let open: @MainActor @convention(c) (UnsafeMutablePointer<GApplication>?, gpointer?, Int32, UnsafePointer<CChar>?, gpointer?) -> Void = { app, _, _, _, _ in
             // Files were already collected by LaunchOptions (same argv); just open the window.
             MapApplication.present(app!)
         }
@@ -63,6 +65,7 @@ enum MapApplication {
     static func windowWillBeDestroyed() {
         isClosed = true
         initialLoad?.cancel()
+        launchReceiver.close()
         window?.controller.stopLoadingForClose()
         // The online tiles' cache index now, while the controller surely exists (at the end of
         // the run the window is gone; a loading thread may still hold the controller then).
@@ -72,13 +75,14 @@ enum MapApplication {
     }
 
     /// Set once the window is gone; background results are dropped from then on.
-    nonisolated(unsafe) private(set) static var isClosed = false
+    private(set) static var isClosed = false
 
     private static func present(_ app: UnsafeMutablePointer<GApplication>) {
         if let w = window { gtk_window_present(gcast(w.window)); return }
         guard !isClosed else { return }
         window = MapWindow(application: gcast(app), options: options)
-        let destroyed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
+        launchReceiver.attach(window!.controller)
+        let destroyed: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
             MapApplication.windowWillBeDestroyed()
         }
         connectSignal(window!.window, "destroy", unsafeBitCast(destroyed, to: GCallback.self))

@@ -7,7 +7,7 @@ import MapModel
 extension MapViewController {
     func startTicking() {
         guard tickCallbackID == 0 else { return }
-        let tick: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, clock, data in
+        let tick: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { _, clock, data in
             guard let c = UserData.controller(data), let clock else { return 0 }
             return c.tick(frameTime: Double(gdk_frame_clock_get_frame_time(clock)) / 1e6) ? 1 : 0
         }

@@ -24,19 +24,20 @@ extension MapViewController {
         live.stop()
         updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
-        currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
+        currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog,
+                                                        options: options, to: LoadReceiver(controller: self))
         currentLoadIsBig = LoaderPriority.isBig(files)
         chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))
     }
 
     /// Starts loading on a background thread (also before the window exists, at launch); results
-    /// come back on the GTK thread to the controller of that load's generation.
-    static func startLoad(files: [String], datasets: [Dataset?], generation: Int, log: EventLog) -> CancelFlag {
+    /// come back on the GTK thread to `receiver`'s controller, as that load's generation.
+    static func startLoad(files: [String], datasets: [Dataset?], generation: Int, log: EventLog,
+                          options: LaunchOptions, to receiver: LoadReceiver) -> CancelFlag {
         let cancelFlag = CancelFlag()
         let started = ProcessClock.now()
         // The command line's CSV column names apply to files (datasets bring their own).
-        let fileOptions = LoadOptions(latitudeColumn: MapApplication.options.latColumn,
-                                      longitudeColumn: MapApplication.options.lonColumn)
+        let fileOptions = LoadOptions(latitudeColumn: options.latColumn, longitudeColumn: options.lonColumn)
         // Progress at most ~30 times a second: each update is a wake-up of the GTK thread.
         let throttle = ProgressThrottle()
         Thread.detachNewThread {
@@ -53,21 +54,21 @@ extension MapViewController {
                         if let bytes = throttle.takeHeldBytes() {
                             // A stream has been read: its complete byte count first.
                             log.emit("load-progress", [("bytes", .int(bytes))])
-                            runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
+                            runOnGtkThread { receiver.controller?.loadProgress(generation, bytes: bytes) }
                         }
                         let total = (Double(i) + f) / Double(files.count)
                         guard throttle.admits(total) else { return }
                         log.emit("load-progress", [("fraction", .number((total * 1000).rounded() / 1000))])
-                        runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, total) }
+                        runOnGtkThread { receiver.controller?.loadProgress(generation, total) }
                     }, streamProgress: { bytes in
                         // A pipe or standard input: its size is unknown, so progress is bytes read.
                         guard throttle.admits(bytes: bytes) else { return }
                         log.emit("load-progress", [("bytes", .int(bytes))])
-                        runOnGtkThread { MapApplication.window?.controller.loadProgress(generation, bytes: bytes) }
+                        runOnGtkThread { receiver.controller?.loadProgress(generation, bytes: bytes) }
                     }, isCancelled: { cancelFlag.isCancelled })
                     sets.append(contentsOf: layers)
                 } catch is CancellationError {
-                    deliver { $0.loadDidCancel(generation) }
+                    runOnGtkThread(priority: G_PRIORITY_DEFAULT) { receiver.deliver { $0.loadDidCancel(generation) } }
                     return
                 } catch {
                     // Every file's error is reported, not only the last one's (issue 15 item 5).
@@ -76,23 +77,14 @@ extension MapViewController {
             }
             let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
             let ms = (ProcessClock.now() - started) * 1000
-            deliver { $0.loadDidFinish(generation, session: session, failures: failures, ms: ms) }
+            // Ahead of frames and layout: at idle priority the result of a launch load waited behind
+            // the frames of the window's start (base-map tiles drawn a few per frame) — 90–230 ms
+            // between the loader finishing and `load-done` in launches measured under load.
+            runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
+                receiver.deliver { $0.loadDidFinish(generation, session: session, failures: failures, ms: ms) }
+            }
         }
         return cancelFlag
-    }
-
-    /// Runs `body` on the GTK thread with the controller, waiting for the window if a launch load
-    /// finishes before it exists; dropped once the window has been closed.
-    ///
-    /// Ahead of frames and layout: at idle priority the result of a launch load waited behind the
-    /// frames of the window's start (base-map tiles drawn a few per frame) — 90–230 ms between the
-    /// loader finishing and `load-done` in launches measured under load.
-    /// (Waiting for the window itself goes at idle priority, so it cannot spin ahead of GTK's start.)
-    private static func deliver(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping (MapViewController) -> Void) {
-        runOnGtkThread(priority: priority) {
-            guard !MapApplication.isClosed else { return }
-            if let c = MapApplication.window?.controller { body(c) } else { deliver(priority: G_PRIORITY_DEFAULT_IDLE, body) }
-        }
     }
 
     /// The window is closing: the load stops and nothing it reports is delivered any more.
@@ -189,7 +181,7 @@ extension MapViewController {
 }
 
 /// A flag the GTK thread sets and the loading thread polls.
-final class CancelFlag: @unchecked Sendable {
+nonisolated final class CancelFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return value }

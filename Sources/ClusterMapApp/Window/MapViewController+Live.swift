@@ -47,7 +47,7 @@ extension MapViewController {
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { return }
         live.monitor = OpaquePointer(monitor)
-        let changed: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, data in
+        let changed: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, data in
             UserData.controller(data)?.fileDidChange(event)
         }
         connectSignal(monitor, "changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
@@ -229,7 +229,7 @@ extension MapViewController {
 
     private func installRefreshAction(window: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new("refresh-now", nil)!
-        let activate: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
+        let activate: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
             guard let c = UserData.controller(data) else { return }
             switch c.live.source {
             case .feed: c.refreshFeed()

@@ -15,7 +15,7 @@ extension MapViewController {
     private func scheduleRestCheck() {
         guard !restCheckPending else { return }
         restCheckPending = true
-        let check: @convention(c) (gpointer?) -> gboolean = { data in
+        let check: @MainActor @convention(c) (gpointer?) -> gboolean = { data in
             UserData.controller(data)?.restCheck() ?? 0
         }
         g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(MapViewController.restDelaySeconds * 1000), check,

@@ -12,7 +12,7 @@ extension MapViewController {
     func scheduleRestLayer() {
         guard !restLayerPending else { return }
         restLayerPending = true
-        let step: @convention(c) (gpointer?) -> gboolean = { data in
+        let step: @MainActor @convention(c) (gpointer?) -> gboolean = { data in
             guard let c = UserData.controller(data) else { return 0 }
             let more = c.restLayerStep()
             if !more { c.restLayerPending = false }
@@ -25,7 +25,7 @@ extension MapViewController {
 
     /// One step of the rest layer; whether more are due.
     private func restLayerStep() -> Bool {
-        guard !MapApplication.isClosed, !isGestureActive, !cameraController.isAnimating else { return false }
+        guard !isClosed, !isGestureActive, !cameraController.isAnimating else { return false }
         let before = panLayer.restLayerCount
         let more = panLayer.restStep(camera: camera, content: panLayerContent(), palette: renderer.palette) { buildScene(for: $0) }
         if panLayer.restLayerCount != before, let plan = panLayer.plan {

@@ -134,7 +134,7 @@ final class MapViewController {
         renderer = MapViewController.makeRenderer(options: options, dataDirectory: dataDirectory)
         startBaseMapWorkers()
 
-        let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
+        let draw: @MainActor @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
             UserData.controller(data)?.draw(cr!, width: Int(w), height: Int(h))
         }
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, UserData.retain(self), UserData.release)
@@ -220,7 +220,7 @@ final class MapViewController {
             gtk_widget_queue_draw(drawingArea)
         case .after(let seconds):
             runAfter(seconds) { [weak self] in
-                guard let self, !MapApplication.isClosed else { return }
+                guard let self, !self.isClosed else { return }
                 self.framePacer.timerFired()
                 gtk_widget_queue_draw(self.drawingArea)
             }

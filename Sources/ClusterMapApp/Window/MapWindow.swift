@@ -88,7 +88,7 @@ final class MapWindow {
     /// Window actions (buttons, menus and shortcuts all go through these).
     private func installActions() {
         let map = OpaquePointer(window)
-        func add(_ name: String, _ cb: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void) {
+        func add(_ name: String, _ cb: @escaping @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void) {
             let action = g_simple_action_new(name, nil)!
             connectSignal(action, "activate", unsafeBitCast(cb, to: GCallback.self), owner: controller)
             g_action_map_add_action(map, action)

@@ -76,20 +76,20 @@ final class PlaceListPanel {
     }
 
     private func connectSignals(close: UnsafeMutablePointer<GtkWidget>) {
-        let activated: @convention(c) (OpaquePointer?, UInt32, gpointer?) -> Void = { _, position, data in
+        let activated: @MainActor @convention(c) (OpaquePointer?, UInt32, gpointer?) -> Void = { _, position, data in
             UserData.object(data, as: PlaceListPanel.self)?.pick(row: Int(position))
         }
         connectSignal(listView, "activate", unsafeBitCast(activated, to: GCallback.self), owner: self)
-        let closed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+        let closed: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
             UserData.object(data, as: PlaceListPanel.self)?.onClose?()
         }
         connectSignal(close, "clicked", unsafeBitCast(closed, to: GCallback.self), owner: self)
-        let changed: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+        let changed: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
             UserData.object(data, as: PlaceListPanel.self)?.searchDidChange()
         }
         connectSignal(search, "search-changed", unsafeBitCast(changed, to: GCallback.self), owner: self)
         // Enter in the search field picks the first match.
-        let enter: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+        let enter: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
             UserData.object(data, as: PlaceListPanel.self)?.pick(row: 0)
         }
         connectSignal(search, "activate", unsafeBitCast(enter, to: GCallback.self), owner: self)
@@ -98,7 +98,7 @@ final class PlaceListPanel {
     /// Rows are plain labels (names are text, never markup), filled as they come into view.
     private static func rowFactory() -> OpaquePointer {
         let factory = gtk_signal_list_item_factory_new()!
-        typealias ItemCB = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        typealias ItemCB = @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         let setup: ItemCB = { _, item, _ in
             let label = gtk_label_new(nil)!
             gtk_label_set_xalign(opaque(label), 0)
