@@ -41,7 +41,7 @@ final class AppChrome: MapChrome {
         if !options.files.isEmpty {
             datasetMenu.setTitle(AppChrome.title(forFiles: options.files))
         }
-        search = SearchField()
+        search = SearchField(eventLog: controller.eventLog)
         let dark = controller.renderer.palette == .dark
         mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
@@ -50,6 +50,8 @@ final class AppChrome: MapChrome {
         installActions()
         mainMenu.connect(to: self)
         datasetMenu.connect(to: self)
+        fileOpening.connect(to: self)
+        search.connect(to: self)
     }
 
     // MARK: Actions and shortcuts

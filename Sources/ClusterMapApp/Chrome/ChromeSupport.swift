@@ -69,9 +69,6 @@ func plainLabel(_ text: String, xalign: Float = 0) -> UnsafeMutablePointer<GtkWi
     return l
 }
 
-/// The app's chrome, reachable from C callbacks (which can't capture context).
-var currentChrome: AppChrome? { MapApplication.window?.chrome }
-
 /// Drops a reference to an opaque GObject.
 func unref(_ p: OpaquePointer) { g_object_unref(UnsafeMutableRawPointer(p)) }
 

@@ -9,10 +9,10 @@ extension FileOpening {
     /// Adds the `win.save-places` action and its Ctrl+Shift+S accelerator.
     func installSaveAction(window: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new("save-places", nil)!
-        let activate: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, _ in
-            currentChrome?.fileOpening.showSaveChooser()
+        let activate: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
+            UserData.object(data, as: FileOpening.self)?.showSaveChooser()
         }
-        connectSignal(action, "activate", unsafeBitCast(activate, to: GCallback.self))
+        connectSignal(action, "activate", unsafeBitCast(activate, to: GCallback.self), owner: self)
         g_action_map_add_action(OpaquePointer(window), action)
         if let app = gtk_window_get_application(gcast(window)) {
             var accels: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("<Control><Shift>s")), nil]
@@ -23,7 +23,7 @@ extension FileOpening {
 
     /// Shows the save chooser for the places shown.
     func showSaveChooser() {
-        guard let chrome = currentChrome else { return }
+        guard let chrome else { return }
         guard let session = chrome.controller.session, session.pointCount > 0 else {
             chrome.show(message: "There are no places to save.", isError: false)
             return
@@ -38,7 +38,7 @@ extension FileOpening {
             gtk_file_chooser_add_filter(native, f)
         }
         gtk_native_dialog_set_modal(UnsafeMutablePointer(native), 1)
-        let response: @MainActor @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
+        let response: @MainActor @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, data in
             guard let dialog else { return }
             var path: String?
             if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(dialog) {
@@ -47,27 +47,28 @@ extension FileOpening {
             }
             gtk_native_dialog_destroy(UnsafeMutablePointer(dialog))
             g_object_unref(UnsafeMutableRawPointer(dialog))
-            if let path { currentChrome?.fileOpening.save(to: path) }
+            if let path { UserData.object(data, as: FileOpening.self)?.save(to: path) }
         }
-        connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self))
+        connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self), owner: self)
         gtk_native_dialog_show(UnsafeMutablePointer(native))
     }
 
     /// Writes the places shown to `path` on a background thread.
     func save(to path: String) {
-        guard let chrome = currentChrome, let session = chrome.controller.session else { return }
+        guard let chrome, let session = chrome.controller.session else { return }
         let sets = session.sources.map(\.points)
         let name = PointSetLoader.displayName(of: path)
         chrome.controller.eventLog.emit("save", [("file", .string(name))])
         Thread.detachNewThread {
             let result: Result<Int, Error> = Result { try PlacesExport.write(sets, to: path) }
-            runOnGtkThread {
+            runOnGtkThread { [weak chrome] in
+                guard let chrome else { return }
                 switch result {
                 case .success(let n):
-                    currentChrome?.controller.eventLog.emit("saved", [("file", .string(name)), ("places", .int(n))])
-                    currentChrome?.show(message: "Saved \(formatCount(n)) places to \(name).", isError: false)
+                    chrome.controller.eventLog.emit("saved", [("file", .string(name)), ("places", .int(n))])
+                    chrome.show(message: "Saved \(formatCount(n)) places to \(name).", isError: false)
                 case .failure(let e):
-                    currentChrome?.controller.showError("\(e)")
+                    chrome.controller.showError("\(e)")
                 }
             }
         }

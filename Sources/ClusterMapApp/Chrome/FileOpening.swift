@@ -10,12 +10,17 @@ final class FileOpening {
     private var chooser: OpaquePointer?
     /// Where the last chooser was (the next one starts there).
     private var lastFolder: String?
+    /// The chrome whose map the files load into (given once both exist; see `connect(to:)`).
+    private(set) weak var chrome: AppChrome?
 
     init(window: UnsafeMutablePointer<GtkWidget>, dropOn target: UnsafeMutablePointer<GtkWidget>) {
         self.window = window
         installDropTarget(on: target)
         installSaveAction(window: window)
     }
+
+    /// The chrome whose controller loads what is opened (made after this, which it is given).
+    func connect(to chrome: AppChrome) { self.chrome = chrome }
 
     // MARK: File chooser
 
@@ -41,10 +46,10 @@ final class FileOpening {
             }
         }
         gtk_native_dialog_set_modal(UnsafeMutablePointer(native), 1)
-        let response: @MainActor @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, _ in
-            currentChrome?.fileOpening.chooserDidRespond(dialog!, response)
+        let response: @MainActor @convention(c) (OpaquePointer?, Int32, gpointer?) -> Void = { dialog, response, data in
+            UserData.object(data, as: FileOpening.self)?.chooserDidRespond(dialog!, response)
         }
-        connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self))
+        connectSignal(native, "response", unsafeBitCast(response, to: GCallback.self), owner: self)
         gtk_native_dialog_show(UnsafeMutablePointer(native))
     }
 
@@ -108,8 +113,8 @@ final class FileOpening {
 
     private func installDropTarget(on widget: UnsafeMutablePointer<GtkWidget>) {
         let target = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
-        let drop: @MainActor @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, _ in
-            guard let value, let list = g_value_get_boxed(value) else { return 0 }
+        let drop: @MainActor @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, data in
+            guard let value, let list = g_value_get_boxed(value), let opening = UserData.object(data, as: FileOpening.self) else { return 0 }
             var paths: [String] = []
             var node = gdk_file_list_get_files(OpaquePointer(list))
             let head = node
@@ -120,10 +125,10 @@ final class FileOpening {
             g_slist_free(head)
             guard !paths.isEmpty else { return 0 }
             // Open from the main loop, after the drop finished.
-            runOnGtkThread { currentChrome?.fileOpening.open(paths, from: "drop") }
+            runOnGtkThread { [weak opening] in opening?.open(paths, from: "drop") }
             return 1
         }
-        connectSignal(target, "drop", unsafeBitCast(drop, to: GCallback.self))
+        connectSignal(target, "drop", unsafeBitCast(drop, to: GCallback.self), owner: self)
         addController(target, to: widget)
     }
 
@@ -137,7 +142,7 @@ final class FileOpening {
 
     /// Loads files; what is shown stays until they have loaded (a failed load keeps it).
     func open(_ paths: [String], from origin: String) {
-        guard let chrome = currentChrome else { return }
+        guard let chrome else { return }
         guard !paths.isEmpty else {
             chrome.show(message: "Only files on this computer can be opened.", isError: true)
             return

@@ -20,12 +20,16 @@ final class SearchField {
     private var matches: [PlaceSearch.Match] = []
     /// Enter was pressed before the index was ready.
     private var activateWhenReady = false
+    private let eventLog: EventLog
+    /// The chrome whose map a chosen place is shown on (given once both exist; see `connect(to:)`).
+    private weak var chrome: AppChrome?
 
     static let resultLimit = 8
     /// Zoom the camera flies to for a found place (closer views are kept).
     static let placeZoom = 12.0
 
-    init() {
+    init(eventLog: EventLog) {
+        self.eventLog = eventLog
         entry = gtk_search_entry_new()!
         setStringProperty(entry, "placeholder-text", "Search places")
         // Shrinks with the window (down to a few characters at 360 px), 300 px when there is room.
@@ -95,12 +99,15 @@ final class SearchField {
         }
         connectSignal(focus, "leave", unsafeBitCast(leave, to: GCallback.self), owner: self)
         // Tests type once the field has the focus, instead of sleeping after Ctrl+F.
-        let enter: @MainActor @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
-            MapApplication.eventLog.emit("widget", [("name", .string("search")), ("focus", .bool(true))])
+        let enter: @MainActor @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+            UserData.object(data, as: SearchField.self)?.eventLog.emit("widget", [("name", .string("search")), ("focus", .bool(true))])
         }
-        connectSignal(focus, "enter", unsafeBitCast(enter, to: GCallback.self))
+        connectSignal(focus, "enter", unsafeBitCast(enter, to: GCallback.self), owner: self)
         addController(focus, to: entry)
     }
+
+    /// The chrome that shows a chosen place (made after the field, which it is given).
+    func connect(to chrome: AppChrome) { self.chrome = chrome }
 
     /// Ctrl+F: focus the field with its text selected.
     func focus() {
@@ -123,7 +130,7 @@ final class SearchField {
             session.update(&updated, with: names)
             index = updated
             indexedSession = session
-            currentChrome?.controller.eventLog.emit("search-index", [("names", .int(updated.count)), ("live", .bool(true))])
+            eventLog.emit("search-index", [("names", .int(updated.count)), ("live", .bool(true))])
             if !text.isEmpty && gtk_widget_get_visible(popover) != 0 { refresh() }
             return
         }
@@ -143,7 +150,7 @@ final class SearchField {
     private func indexDidLoad(_ search: PlaceSearch, generation: Int, ms: Double) {
         guard generation == indexGeneration else { return }
         index = search
-        currentChrome?.controller.eventLog.emit("search-index", [("names", .int(search.count)), ("ms", .number(ms.rounded()))])
+        eventLog.emit("search-index", [("names", .int(search.count)), ("ms", .number(ms.rounded()))])
         if !text.isEmpty { refresh() }
         if activateWhenReady {
             activateWhenReady = false
@@ -167,8 +174,8 @@ final class SearchField {
             hidePopover(); return
         }
         if index != nil {
-            currentChrome?.controller.eventLog.emit("search-results", [("query", .string(query)),
-                                                                       ("names", .array(matches.map { .string($0.name) }))])
+            eventLog.emit("search-results", [("query", .string(query)),
+                                            ("names", .array(matches.map { .string($0.name) }))])
         }
         if index == nil {
             addInfoRow(indexedSession == nil ? "No places loaded" : "Preparing search…")
@@ -248,7 +255,7 @@ final class SearchField {
         guard i >= 0, i < matches.count else { return }
         let match = matches[i]
         hidePopover()
-        guard let chrome = currentChrome else { return }
+        guard let chrome else { return }
         gtk_widget_grab_focus(chrome.controller.drawingArea)
         chrome.flyTo(point: match.index)
     }
@@ -257,6 +264,6 @@ final class SearchField {
     private func stop() {
         gtk_editable_set_text(opaque(entry), "")
         hidePopover()
-        if let c = currentChrome?.controller { gtk_widget_grab_focus(c.drawingArea) }
+        if let c = chrome?.controller { gtk_widget_grab_focus(c.drawingArea) }
     }
 }

@@ -54,7 +54,8 @@ extension InViewPanel {
         let code = row.kind == .bubble
             ? (row.color != 0 ? (0x5000000 | UInt(row.color & 0xFFFFFF)) : (0x1000000 | UInt(min(max(row.step, 0), 2))))
             : (0x2000000 | UInt(row.color & 0xFFFFFF))
-        gtk_drawing_area_set_draw_func(gcast(badge), InViewPanel.drawBadge, UnsafeMutableRawPointer(bitPattern: code), nil)
+        gtk_drawing_area_set_draw_func(gcast(badge), InViewPanel.drawBadge, Unmanaged.passRetained(Badge(code: code, panel: panel)).toOpaque(),
+                                       UserData.release)
         gtk_widget_queue_draw(badge)
         // Screen readers: the row (GtkListView's item widget) says the exact count and category.
         var description = ""
@@ -66,10 +67,12 @@ extension InViewPanel {
     }
 
     static let drawBadge: @MainActor @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in
-        guard let cr else { return }
-        let code = UInt(bitPattern: data)
+        guard let cr, let data else { return }
+        let badge = Unmanaged<Badge>.fromOpaque(data).takeUnretainedValue()
+        let code = badge.code
         let isBubble = code & 0x1000000 != 0
-        let palette = MapApplication.window?.controller.renderer.palette ?? .light
+        // Read at drawing time: a theme switch redraws the badges in the new palette.
+        let palette = badge.panel?.palette ?? .light
         let ownFill = code & 0x4000000 != 0
         let fill: MapColor = isBubble && !ownFill ? palette.bubbleRamp[Int(code & 0xFF)] : MapColor(hex: UInt32(code & 0xFFFFFF))
         let radius = isBubble ? 11.0 : 6.0
@@ -79,5 +82,13 @@ extension InViewPanel {
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_set_line_width(cr, isBubble ? 2 : 1.5)
         cairo_stroke(cr)
+    }
+
+    /// What a row's badge draws (its draw function's data): the packed look, and the panel whose
+    /// map's palette colours a plain bubble.
+    final class Badge {
+        let code: UInt
+        weak var panel: InViewPanel?
+        init(code: UInt, panel: InViewPanel) { self.code = code; self.panel = panel }
     }
 }

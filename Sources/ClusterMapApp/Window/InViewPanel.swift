@@ -101,6 +101,9 @@ final class InViewPanel {
     /// The map controller the panel lists and drives (made after the panel, which it is given).
     func attach(controller: MapViewController) { self.controller = controller }
 
+    /// The map's palette (the badges' bubble colours).
+    var palette: MapPalette { controller?.renderer.palette ?? .light }
+
     /// The map with the panel on its right, hidden until toggled. An overlay, so that the one
     /// panel can sit beside the map on wide windows (the map gives it room) and float over it on
     /// narrow ones, as the GNOME HIG's adaptive sidebars do.

@@ -7,12 +7,12 @@ import GeoData
 /// `--help` lists them) and opens one `MapWindow` on activate/open.
 enum MapApplication {
     /// The options parsed before GTK started (validated in Swift; see `LaunchOptions`).
-    static var options = LaunchOptions()
-    static var window: MapWindow?
+    private static var options = LaunchOptions()
+    private static var window: MapWindow?
     /// The event log, opened before anything else happens.
-    static var eventLog = EventLog(path: nil)
+    private static var eventLog = EventLog(path: nil)
     /// The launch data load, started before GTK so the first frame can already show data.
-    static var initialLoad: CancelFlag?
+    private static var initialLoad: CancelFlag?
     /// Where the launch load's results go: held until the window's controller exists.
     private static let launchReceiver = LoadReceiver()
 
@@ -80,7 +80,7 @@ enum MapApplication {
     private static func present(_ app: UnsafeMutablePointer<GApplication>) {
         if let w = window { gtk_window_present(gcast(w.window)); return }
         guard !isClosed else { return }
-        window = MapWindow(application: gcast(app), options: options)
+        window = MapWindow(application: gcast(app), options: options, eventLog: eventLog, launchLoad: initialLoad)
         launchReceiver.attach(window!.controller)
         let destroyed: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
             MapApplication.windowWillBeDestroyed()

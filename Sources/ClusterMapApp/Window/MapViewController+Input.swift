@@ -110,16 +110,15 @@ extension MapViewController {
         if presentation.sceneBuilder.fanLayout.prefersList(count: leaves.count) {
             let panel = placeList
             let p = camera.screenPoint(for: session.places.coordinates[first])
-            panel.onPick = { [weak self] index in
+            panel.setActions(pick: { [weak self] index in
                 panel.hide()
                 self?.select(point: index)
                 gtk_widget_grab_focus(self?.drawingArea)
-            }
-            panel.onClose = { [weak self] in
+            }, close: { [weak self] in
                 panel.hide()
                 self?.eventLog.emit("fan-close")
                 gtk_widget_grab_focus(self?.drawingArea)
-            }
+            })
             // Alphabetical, so a person can scan the list, when sorting is quick; a bigger list
             // stays in file order, since sorting would fetch every name (the list must open at once).
             let rows = leaves.count <= MapViewController.sortedListLimit

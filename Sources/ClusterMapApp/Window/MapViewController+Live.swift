@@ -74,7 +74,7 @@ extension MapViewController {
         if live.isReloading { live.reloadAgain = true; return }
         live.isReloading = true
         let generation = live.generation
-        let options = LoadOptions(latitudeColumn: MapApplication.options.latColumn, longitudeColumn: MapApplication.options.lonColumn)
+        let options = LoadOptions(latitudeColumn: self.options.latColumn, longitudeColumn: self.options.lonColumn)
         let idProperty = self.options.idProperty
         Thread.detachNewThread { [weak self] in
             var badLines: [Int] = [], reason: String?

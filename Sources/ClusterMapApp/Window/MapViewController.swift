@@ -117,12 +117,13 @@ final class MapViewController {
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
 
-    init(drawingArea: UnsafeMutablePointer<GtkWidget>, options: LaunchOptions, placeList: PlaceListPanel, inView: InViewPanel?) {
+    init(drawingArea: UnsafeMutablePointer<GtkWidget>, options: LaunchOptions, eventLog: EventLog, launchLoad: CancelFlag?,
+         placeList: PlaceListPanel, inView: InViewPanel?) {
         self.drawingArea = drawingArea
         self.placeList = placeList
         self.inView = inView
         self.options = options
-        self.eventLog = MapApplication.eventLog
+        self.eventLog = eventLog
         let sceneRenderer = SceneRenderer()
         self.sceneRenderer = sceneRenderer
         presentation = MapPresentation(labelRenderer: sceneRenderer.labelRenderer)
@@ -143,9 +144,9 @@ final class MapViewController {
         openTileBaseMap()
         // The launch data is already loading (started before GTK); it arrives as generation 1.
         loadGeneration = 1
-        currentLoadCancel = MapApplication.initialLoad
+        currentLoadCancel = launchLoad
         currentLoadIsBig = LoaderPriority.isBig(MapViewController.initialSources(options, dataDirectory: dataDirectory).files)
-        if MapApplication.initialLoad == nil && !MapViewController.launchIsLive(options) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
+        if launchLoad == nil && !MapViewController.launchIsLive(options) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

@@ -17,7 +17,8 @@ final class MapWindow {
     /// The list of what is in view, beside the map (F9).
     let inView: InViewPanel?
 
-    init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions) {
+    /// A window for `options`, logging to `eventLog`; `launchLoad` is the data load started before it.
+    init(application: UnsafeMutablePointer<GtkApplication>, options: LaunchOptions, eventLog: EventLog, launchLoad: CancelFlag?) {
         window = gtk_application_window_new(application)
         gtk_window_set_title(gcast(window), "ClusterMap")
         // No window background under the map (ChromeStyle): it was one more full-window fill
@@ -37,11 +38,12 @@ final class MapWindow {
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(opaque(overlay), drawingArea)
         // The panels first: the controller is given them (it never looks them up).
-        let placeList = PlaceListPanel()
+        let placeList = PlaceListPanel(eventLog: eventLog)
         self.placeList = placeList
         let inView = InViewPanel()
         self.inView = inView
-        controller = MapViewController(drawingArea: drawingArea, options: options, placeList: placeList, inView: inView)
+        controller = MapViewController(drawingArea: drawingArea, options: options, eventLog: eventLog, launchLoad: launchLoad,
+                                       placeList: placeList, inView: inView)
         inView.attach(controller: controller)
 
         let zoomBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!

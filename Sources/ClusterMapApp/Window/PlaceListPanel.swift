@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import AppSupport
 
 /// A card over the map listing many places to pick from (a same-spot bubble with more than 50
 /// members, SPEC §5.4), with a search field that filters by name. Picking a row selects it.
@@ -20,8 +21,9 @@ final class PlaceListPanel {
     private var filterGeneration = 0
     private var filterCancel: CancelFlag?
     /// Called with the picked point index.
-    var onPick: ((Int) -> Void)?
-    var onClose: (() -> Void)?
+    private(set) var onPick: ((Int) -> Void)?
+    /// Called when the list's close button is pressed.
+    private(set) var onClose: (() -> Void)?
 
     /// Lists up to this long are filtered on the GTK thread (a few milliseconds).
     static let syncFilterLimit = 5_000
@@ -29,7 +31,10 @@ final class PlaceListPanel {
     /// The point indices shown, in row order.
     var points: [Int] { model.rows }
 
-    init() {
+    private let eventLog: EventLog
+
+    init(eventLog: EventLog) {
+        self.eventLog = eventLog
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         gtk_widget_add_css_class(root, "background")
         gtk_widget_add_css_class(root, "card")
@@ -117,6 +122,12 @@ final class PlaceListPanel {
     /// Whether the panel is showing.
     var isShown: Bool { gtk_widget_get_visible(root) != 0 }
 
+    /// What picking a row and closing the list do (its owner's, given as the list opens).
+    func setActions(pick: @escaping (Int) -> Void, close: @escaping () -> Void) {
+        onPick = pick
+        onClose = close
+    }
+
     /// Shows `points` (named by `name`, fetched only for rows in view) near a point of the map.
     func show(title text: String, points: [Int], name: @escaping @Sendable (Int) -> String,
               near p: (x: Double, y: Double), in size: (w: Double, h: Double)) {
@@ -149,7 +160,7 @@ final class PlaceListPanel {
 
     private func setRows(_ rows: [Int], query: String) {
         if rows != model.rows || rows.isEmpty { model.setRows(rows) }
-        MapApplication.eventLog.emit("place-list", [("rows", .int(rows.count)), ("query", .string(query))])
+        eventLog.emit("place-list", [("rows", .int(rows.count)), ("query", .string(query))])
     }
 
     private func searchDidChange() {
