@@ -168,7 +168,8 @@ extension MapViewController {
     func showAllData(animated: Bool) {
         guard let b = session?.bounds else { return }
         let ctx = beginInput()
-        let target = session?.openingCamera(from: ctx.camera) ?? ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
+        let insets = chrome?.openingInsets ?? .zero  // the legend card: data opens beside it, not under it
+        let target = session?.openingCamera(from: ctx.camera, insets: insets) ?? ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
         apply(animated ? .fly(to: target, purpose: .showAll, in: ctx) : .set(target))
         gestureDidEnd()
     }

@@ -1,0 +1,35 @@
+import MapModel
+
+/// How the window's chrome makes room for the data (issue 32 items 5, 6, 10): pure rules the
+/// GTK side applies, so they are tested without a display.
+public enum ChromeLayout {
+    /// Below this map width the legend card starts collapsed (its title only): on a narrow window
+    /// an open card would cover a third of the map.
+    public static let legendCollapseWidth = 700.0
+    /// The legend card's distance from the map's top-left corner (its CSS margins).
+    public static let legendMargin = 12.0
+    /// Room kept between the legend card and the framed data.
+    public static let legendGap = 8.0
+
+    /// Whether the legend should be collapsed for a map `width` pixels wide.
+    public static func legendCollapses(mapWidth width: Double) -> Bool { width < legendCollapseWidth }
+
+    /// The insets an opening view leaves for a legend card of `card` size in the top-left corner
+    /// of a `viewport`: a band along the top, or a column along the left, whichever keeps more
+    /// of the map free (a short wide card takes the band, a tall narrow one the column). Zero
+    /// when there is no card.
+    public static func openingInsets(legendCard card: ScreenSize?, viewport: ScreenSize) -> ScreenInsets {
+        guard let card, card.width > 0, card.height > 0, viewport.width > 0, viewport.height > 0 else { return .zero }
+        let top = legendMargin + card.height + legendGap
+        let left = legendMargin + card.width + legendGap
+        // Area lost either way; a side that would leave less than half the view is never chosen.
+        let bandLoss = top * viewport.width, columnLoss = left * viewport.height
+        let bandFits = top < viewport.height / 2, columnFits = left < viewport.width / 2
+        switch (bandFits, columnFits) {
+        case (true, true): return bandLoss <= columnLoss ? ScreenInsets(top: top) : ScreenInsets(left: left)
+        case (true, false): return ScreenInsets(top: top)
+        case (false, true): return ScreenInsets(left: left)
+        case (false, false): return .zero
+        }
+    }
+}
