@@ -11,6 +11,13 @@ public enum ChromeLayout {
     /// Room kept between the legend card and the framed data.
     public static let legendGap = 8.0
 
+    /// Below this window width the header bar goes compact (an icon for the dataset button, only
+    /// a close button in the title bar): its full content needs about 400 px.
+    public static let narrowHeaderWidth = 520.0
+
+    /// Whether the header bar should be compact in a window `width` pixels wide.
+    public static func headerIsNarrow(windowWidth width: Double) -> Bool { width < narrowHeaderWidth }
+
     /// Whether the legend should be collapsed for a map `width` pixels wide.
     public static func legendCollapses(mapWidth width: Double) -> Bool { width < legendCollapseWidth }
 

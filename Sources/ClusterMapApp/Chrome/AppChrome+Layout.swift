@@ -1,3 +1,4 @@
+import CGtk
 import AppSupport
 import MapModel
 
@@ -6,6 +7,16 @@ import MapModel
 extension AppChrome {
     func mapSizeDidChange(_ size: ScreenSize) {
         legend.fit(mapWidth: size.width)
+        let width = Double(gtk_widget_get_width(window))
+        if width > 0 { narrowHeader?.fit(windowWidth: width) }
+        narrowHeader?.report(window: window, eventLog: controller.eventLog)
+    }
+
+    /// The window's asked width (the launch size or the restored one) before it is shown.
+    static func defaultWidth(of window: UnsafeMutablePointer<GtkWidget>) -> Double {
+        var w: Int32 = 0, h: Int32 = 0
+        gtk_window_get_default_size(gcast(window), &w, &h)
+        return Double(w)
     }
 
     var openingInsets: ScreenInsets {

@@ -18,6 +18,8 @@ final class AppChrome: MapChrome {
     let search: SearchField
     let mainMenu: MainMenu
     let legend: LegendView
+    /// The header's compact form on a narrow window (AppChrome+Layout.swift).
+    private(set) var narrowHeader: NarrowHeader?
     let replayChip: ReplayChip
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
@@ -46,6 +48,7 @@ final class AppChrome: MapChrome {
         mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
+        narrowHeader = NarrowHeader(header: header, datasets: datasetMenu, search: search.entry, windowWidth: AppChrome.defaultWidth(of: window))
         reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         installActions()
         mainMenu.connect(to: self)
