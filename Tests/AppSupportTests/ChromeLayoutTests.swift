@@ -44,4 +44,14 @@ final class ChromeLayoutTests: XCTestCase {
             XCTAssertTrue(p.y > 0 && p.y < 650 && p.x > 0 && p.x < 1100)
         }
     }
+
+    func testTheBannerGoesDownOnlyOverAnOpenCard() {
+        let banner = ScreenSize(width: 420, height: 52)
+        // A card near the top centre: under the banner's top spot.
+        XCTAssertTrue(ChromeLayout.bannerMovesDown(callout: ScreenRect(x: 400, y: 30, width: 260, height: 160), bannerSize: banner, mapWidth: 1100))
+        // A card lower down, or off to the side, or none: the banner stays at the top.
+        XCTAssertFalse(ChromeLayout.bannerMovesDown(callout: ScreenRect(x: 400, y: 200, width: 260, height: 160), bannerSize: banner, mapWidth: 1100))
+        XCTAssertFalse(ChromeLayout.bannerMovesDown(callout: ScreenRect(x: 20, y: 30, width: 260, height: 160), bannerSize: banner, mapWidth: 1100))
+        XCTAssertFalse(ChromeLayout.bannerMovesDown(callout: nil, bannerSize: banner, mapWidth: 1100))
+    }
 }

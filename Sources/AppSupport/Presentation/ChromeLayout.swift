@@ -39,4 +39,18 @@ public enum ChromeLayout {
         case (false, false): return .zero
         }
     }
+
+    /// Where the banner's top-centre card would be on a map `mapWidth` wide (12 px down).
+    public static func bannerFrame(size: ScreenSize, mapWidth: Double) -> ScreenRect {
+        ScreenRect(x: (mapWidth - size.width) / 2, y: 12, width: size.width, height: size.height)
+    }
+
+    /// Whether the banner goes to the bottom of the map: when at the top it would cover the open
+    /// callout card (a live feed's "12 new places" slid over the card being read).
+    public static func bannerMovesDown(callout: ScreenRect?, bannerSize: ScreenSize, mapWidth: Double) -> Bool {
+        guard let c = callout else { return false }
+        let b = bannerFrame(size: bannerSize, mapWidth: mapWidth)
+        return c.x < b.x + b.width && b.x < c.x + c.width && c.y < b.y + b.height && b.y < c.y + c.height
+    }
 }
+

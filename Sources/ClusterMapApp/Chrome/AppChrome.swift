@@ -20,6 +20,8 @@ final class AppChrome: MapChrome {
     let legend: LegendView
     /// The header's compact form on a narrow window (AppChrome+Layout.swift).
     private(set) var narrowHeader: NarrowHeader?
+    /// Online tile sources whose failure was already told (AppChrome+Feedback.swift).
+    var noticedTileFailures: Set<String> = []
     let replayChip: ReplayChip
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
@@ -53,6 +55,7 @@ final class AppChrome: MapChrome {
         installActions()
         mainMenu.connect(to: self)
         datasetMenu.connect(to: self)
+        installFeedback()
     }
 
     // MARK: Actions and shortcuts
@@ -95,6 +98,7 @@ final class AppChrome: MapChrome {
     /// The map in use changed (menu, command line, remembered state, a dropped tile file).
     func basemapDidChange(_ source: String?) {
         mainMenu.setBasemap(source)
+        offerTileArea()
     }
 
     func paletteDidChange() { legend.paletteDidChange(dark: controller.renderer.palette.isDark) }

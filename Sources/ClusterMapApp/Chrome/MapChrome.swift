@@ -30,11 +30,14 @@ protocol MapChrome: AnyObject {
     func mapSizeDidChange(_ size: ScreenSize)
     /// What the chrome covers of the map, for an opening view to frame the data beside it.
     var openingInsets: ScreenInsets { get }
+    /// No online tile of `source` arrived and some failed (no network?).
+    func onlineTilesDidFail(source: String)
 }
 
 extension MapChrome {
     func mapSizeDidChange(_ size: ScreenSize) {}
     var openingInsets: ScreenInsets { .zero }
+    func onlineTilesDidFail(source: String) {}
 
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }
