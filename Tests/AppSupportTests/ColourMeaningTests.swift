@@ -90,5 +90,6 @@ final class ColourMeaningTests: XCTestCase {
         let first = try XCTUnwrap(s.legend.entries.first)
         XCTAssertEqual(first.swatch, .capsule("$120"))
         XCTAssertEqual(first.text, "One stay and its price")
+        XCTAssertEqual(s.legend.entries.count, 1, "its stays are never in bubbles: no bubble line")
     }
 }

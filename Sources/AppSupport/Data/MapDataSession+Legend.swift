@@ -29,11 +29,12 @@ extension MapDataSession {
                 entries.append(MapLegend.Entry(.dot(MapDataSession.otherCategoryColor), "Other"))
             }
             let ring = Array(names.indices.prefix(3)).map { PlaceColors.category($0) }
-            entries.append(MapLegend.Entry(.ring(ring), "Bubbles: ring shows the mix inside"))
+            if !keepsPlacesApart { entries.append(MapLegend.Entry(.ring(ring), "Bubbles: ring shows the mix inside")) }
             return MapLegend(title: sources.count > 1 ? "Files" : "Category", entries: entries)
         case nil:
             let title = plural.prefix(1).uppercased() + plural.dropFirst()
-            return MapLegend(title: title, entries: [placeEntry] + stepEntries)
+            // Places kept apart are never in a bubble: no bubble line.
+            return MapLegend(title: title, entries: [placeEntry] + (keepsPlacesApart ? [] : stepEntries))
         }
     }
 

@@ -39,6 +39,7 @@ extension MapViewController {
                                       longitudeColumn: MapApplication.options.lonColumn)
         // Progress at most ~30 times a second: each update is a wake-up of the GTK thread.
         let throttle = ProgressThrottle()
+        let keepApart = MapApplication.options.noClustering  // --no-clustering: no bubbles at all
         Thread.detachNewThread {
             // The map stays responsive while a big load's threads work.
             if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
@@ -74,7 +75,7 @@ extension MapViewController {
                     failures.append("\(error)")
                 }
             }
-            let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
+            let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets, keepPlacesApart: keepApart)
             let ms = (ProcessClock.now() - started) * 1000
             deliver { $0.loadDidFinish(generation, session: session, failures: failures, ms: ms) }
         }
