@@ -54,4 +54,10 @@ final class ChromeLayoutTests: XCTestCase {
         XCTAssertFalse(ChromeLayout.bannerMovesDown(callout: ScreenRect(x: 20, y: 30, width: 260, height: 160), bannerSize: banner, mapWidth: 1100))
         XCTAssertFalse(ChromeLayout.bannerMovesDown(callout: nil, bannerSize: banner, mapWidth: 1100))
     }
+
+    func testAnOpeningViewLeavesRoomForNamesOnTheRight() {
+        let i = ChromeLayout.openingInsetsWithNames(legendCard: ScreenSize(width: 200, height: 80), viewport: ScreenSize(width: 1280, height: 800))
+        XCTAssertEqual(i, ScreenInsets(top: 100, right: ChromeLayout.nameRoom))
+        XCTAssertGreaterThan(ChromeLayout.nameRoom, 40)
+    }
 }

@@ -21,6 +21,18 @@ public enum ChromeLayout {
     /// Whether the legend should be collapsed for a map `width` pixels wide.
     public static func legendCollapses(mapWidth width: Double) -> Bool { width < legendCollapseWidth }
 
+    /// Extra room on the right of an opening view: places' names are drawn to the right of their
+    /// marks (a capsule and a name reach ~130 px past the mark), and the 60-px fit padding cut
+    /// the rightmost stays' names at a 360-px window's edge.
+    public static let nameRoom = 70.0
+
+    /// `openingInsets(legendCard:viewport:)` plus `nameRoom` on the right.
+    public static func openingInsetsWithNames(legendCard card: ScreenSize?, viewport: ScreenSize) -> ScreenInsets {
+        var i = openingInsets(legendCard: card, viewport: viewport)
+        i.right += nameRoom
+        return i
+    }
+
     /// The insets an opening view leaves for a legend card of `card` size in the top-left corner
     /// of a `viewport`: a band along the top, or a column along the left, whichever keeps more
     /// of the map free (a short wide card takes the band, a tall narrow one the column). Zero

@@ -20,6 +20,6 @@ extension AppChrome {
     }
 
     var openingInsets: ScreenInsets {
-        ChromeLayout.openingInsets(legendCard: legend.cardSize, viewport: controller.camera.viewportSize)
+        ChromeLayout.openingInsetsWithNames(legendCard: legend.cardSize, viewport: controller.camera.viewportSize)
     }
 }
