@@ -82,7 +82,8 @@ public enum LegendPainter {
         }
         switch s {
         case .dot(let c): disc(5.5, MapColor(hex: c))
-        case .step(let n): disc(7.5, MarkSprites.fill(step: n, look: nil, palette: palette))
+        // Bigger for deeper steps, as the bubbles on the map are.
+        case .step(let n): disc(6.5 + Double(min(max(n, 0), 2)), MarkSprites.fill(step: n, look: nil, palette: palette))
         case .bubble(let c): disc(7.5, MapColor(hex: c))
         case .ring(let colors):
             disc(5.5, MapColor(hex: BubbleLook.mixFill))
