@@ -23,6 +23,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var output: String?
     /// Force the dark palette (render; in the window it overrides the desktop preference).
     public var dark = false
+    /// Never put places in bubbles: each is drawn on its own at every zoom (`--no-clustering`).
+    public var noClustering = false
     /// `--basemap FILE|URL`: a local MBTiles or PMTiles file, or an online XYZ URL template, drawn
     /// over the built-in map (nil: built-in only).
     public var basemap: String?
@@ -79,6 +81,7 @@ public struct LaunchOptions: Equatable, Sendable {
     public static let flagOptions: [(name: String, help: String)] = [
         ("reduce-motion", "Never animate the camera (jump instead of flying)"),
         ("dark", "Use the dark palette"),
+        ("no-clustering", "Show every place on its own, never in a bubble (for a few hundred places)"),
     ]
 
     /// Parses arguments (without the program name and without a leading subcommand).
@@ -153,6 +156,7 @@ public struct LaunchOptions: Equatable, Sendable {
             case "lon": o.lonColumn = try take()
             case "reduce-motion" where inlineValue == nil: o.reduceMotion = true
             case "dark" where inlineValue == nil: o.dark = true
+            case "no-clustering" where inlineValue == nil: o.noClustering = true
             case "output" where mode == .render: o.output = try take()
             case "tile-timeout" where mode == .render:
                 let v = try take()

@@ -28,7 +28,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
                 let ds = i < sources.datasets.count ? sources.datasets[i] : nil
                 sets.append(try PointSetLoader.load(path: path, options: ds?.loadOptions ?? LoadOptions()))
             }
-            session = MapDataSession(pointSets: sets, datasets: sources.datasets)
+            session = MapDataSession(pointSets: sets, datasets: sources.datasets, keepPlacesApart: options.noClustering)
             // As in the window: files and the demos open fitted to their data.
             if options.opensFittedToData, let b = session?.bounds {
                 camera = session?.openingCamera(from: camera) ?? camera.fitting(b, paddingPixels: 60, maxZoom: 14)

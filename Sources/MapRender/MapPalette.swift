@@ -128,7 +128,8 @@ public struct MapPalette: Hashable, Sendable {
         pin: MapColor(hex: 0x4A8FE0),
         pinOutline: MapColor(hex: 0xFFFFFF),
         accent: MapColor(hex: 0xFF7A33),
-        labelFill: MapColor(hex: 0x2A2F36),
+        // Lighter than the dark land (0x2C3139), so a price capsule reads as a capsule.
+        labelFill: MapColor(hex: 0x3F4651),
         labelText: MapColor(hex: 0xE8EAED),
         calloutFill: MapColor(hex: 0x2A2F36),
         calloutText: MapColor(hex: 0xE8EAED),

@@ -39,4 +39,37 @@ final class KeyboardTests: XCTestCase {
         try h.key("Escape")
         try h.waitForEvent("deselect", after: select.index)
     }
+
+    /// Issue 32 item 7: after Enter flies into a bubble, focus is on the first of its parts in
+    /// reading order and every following Tab stays on the map's items until each has had focus;
+    /// it used to land on the item nearest the old bubble, and from there Tab soon left the map
+    /// for the header's Open button (Enter then opened the file chooser).
+    func testTabAfterEnterFlyStaysOnTheMapsItems() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid"] + AppHarness.worldView)
+        let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
+        try h.key("Tab")
+        let focus = try h.waitForEvent("focus", after: scene.index)
+        XCTAssertEqual(focus.event["kind"] as? String, "bubble")
+        try h.key("Return")
+        let end = try h.waitForEvent("flight-end", after: focus.index, timeout: 10)
+        let part = try h.waitForEvent("focus", after: end.index, timeout: 10)
+        XCTAssertNotEqual(part.event["id"] as? Int, focus.event["id"] as? Int, "focus moved to a part: \(part.event)")
+        usleep(400_000)
+        let settled = try XCTUnwrap(h.events().last { $0["event"] as? String == "scene" })
+        let items = ((settled["bubbles"] as? [Any]) ?? []).count + ((settled["pins"] as? [Any]) ?? []).count
+        XCTAssertGreaterThan(items, 2, "the bubble split into several items: \(settled)")
+        var seen: Set<Int> = [part.event["id"] as? Int ?? -1]
+        var last = h.events().count - 1
+        for step in 1..<items {
+            try h.key("Tab")
+            let next = try h.waitForEvent("focus", after: last + 1, timeout: 5)
+            last = next.index
+            seen.insert(next.event["id"] as? Int ?? -1)
+            XCTAssertEqual(seen.count, step + 1, "Tab \(step) moved to an item not yet focused: \(next.event)")
+        }
+        XCTAssertFalse(h.events().dropFirst(end.index).contains { $0["event"] as? String == "open" }, "no file chooser")
+    }
 }

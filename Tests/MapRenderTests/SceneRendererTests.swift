@@ -215,7 +215,9 @@ final class SceneRendererTests: XCTestCase {
                        .pin(.point(1), pointIndex: 1))
     }
 
-    func testSelectedPinIsDrawnLastInTheAccentColour() {
+    /// Issue 32 item 5: a selected pin keeps its own (category) colour and is ringed in the
+    /// selection ink, which is no category's colour (it used to turn orange, "park" in Madrid).
+    func testSelectedPinIsDrawnLastInItsColourWithASelectionRing() {
         var scene = Scene()
         var selected = ScenePin(id: .point(1), pointIndex: 1, center: ScreenPoint(x: 50, y: 50), name: "a",
                                 label: nil, color: 0x2F78C2)
@@ -224,10 +226,16 @@ final class SceneRendererTests: XCTestCase {
                              label: nil, color: 0x00AA00)
         scene.pins = [selected, other]
         let image = drawOnTransparent(scene)
-        // Between the white dot and the outline of the selected pin: accent (orange), not green.
+        // Between the white dot and the outline of the selected pin: its own blue, not the green
+        // pin's (drawn last), and not the old orange.
         let p = image.pixel(x: 50, y: 44)
-        XCTAssertGreaterThan(Int(p.r), 200)
-        XCTAssertLessThan(Int(p.g), 130)
+        XCTAssertLessThan(Int(p.r), 90)
+        XCTAssertGreaterThan(Int(p.b), 150)
+        XCTAssertLessThan(Int(p.g), 150)
+        // Just outside its white outline: the light palette's selection ink (near black).
+        let ring = image.pixel(x: 50, y: 38)
+        XCTAssertEqual(ring.a, 255)
+        XCTAssertLessThan(max(Int(ring.r), Int(ring.g), Int(ring.b)), 70)
     }
 
     func testCalloutMeasurerWrapsAndCaps() {

@@ -56,7 +56,8 @@ extension MapDataSession {
             let shares = agg.categoryCounts.map { c -> (color: UInt32, count: Int) in
                 (c.category >= 0 ? PlaceColors.category(Int(c.category)) : MapDataSession.otherCategoryColor, c.count)
             }
-            return BubbleLook(ring: BubbleLook.ring(shares, other: MapDataSession.otherCategoryColor))
+            // A neutral fill: the ring says the mix, and no category colour also means "a group".
+            return BubbleLook(fill: BubbleLook.mixFill, ring: BubbleLook.ring(shares, other: MapDataSession.otherCategoryColor))
         }
     }
 }

@@ -10,7 +10,6 @@ extension MapDataSession {
     /// colour says, or the categories and the ring, or the bubble count steps.
     public var legend: MapLegend {
         let plural = noun(count: 2)
-        let steps = MapLegend.Entry(.step(0), "Bubbles: fewer than 100 \(plural); bigger, deeper colours for 100–749 and 750 or more")
         switch bubbleColoring {
         case .maximum(let property, let range)?:
             let lo = PropertyFormat.fact(key: property, value: range.lowerBound) ?? PropertyFormat.number(range.lowerBound)
@@ -30,11 +29,47 @@ extension MapDataSession {
                 entries.append(MapLegend.Entry(.dot(MapDataSession.otherCategoryColor), "Other"))
             }
             let ring = Array(names.indices.prefix(3)).map { PlaceColors.category($0) }
-            entries.append(MapLegend.Entry(.ring(ring), "Bubbles: ring shows the mix inside"))
+            if !keepsPlacesApart { entries.append(MapLegend.Entry(.ring(ring), "Bubbles: ring shows the mix inside")) }
             return MapLegend(title: sources.count > 1 ? "Files" : "Category", entries: entries)
         case nil:
             let title = plural.prefix(1).uppercased() + plural.dropFirst()
-            return MapLegend(title: title, entries: [MapLegend.Entry(.dot(PlaceColors.defaultPin), "One \(noun(count: 1))"), steps])
+            // Places kept apart are never in a bubble: no bubble line.
+            return MapLegend(title: title, entries: [placeEntry] + (keepsPlacesApart ? [] : stepEntries))
         }
+    }
+
+    /// What one place looks like: its pin, or its label capsule when the data labels its places
+    /// (Lisbon's stays show their prices).
+    var placeEntry: MapLegend.Entry {
+        let one = noun(count: 1)
+        guard let sample = sampleLabel else { return MapLegend.Entry(.dot(PlaceColors.defaultPin), "One \(one)") }
+        let property = sources.first?.dataset?.loadOptions.numericProperty ?? ""
+        let what = property.lowercased().contains("price") || sample.first.map({ "$€£¥".contains($0) }) == true ? "price" : "label"
+        return MapLegend.Entry(.capsule(sample), "One \(one) and its \(what)")
+    }
+
+    /// The first place's label when places carry labels (nil otherwise, and for big data, whose
+    /// places are not drawn with capsules anyway).
+    private var sampleLabel: String? {
+        guard sources.count == 1, let points = sources.first?.points, points.count <= 100_000 else { return nil }
+        for i in 0..<min(points.count, 50) {
+            if let l = points.label(at: i), !l.isEmpty { return DisplayText.line(l) }
+        }
+        return nil
+    }
+
+    /// One line per bubble step the data can reach (a step needs at least its threshold of
+    /// places), each with its swatch: the bubbles' colours say how many are inside.
+    var stepEntries: [MapLegend.Entry] {
+        let plural = noun(count: 2)
+        let thresholds = BubbleStyle().stepThresholds
+        var entries: [MapLegend.Entry] = []
+        var low = 2
+        for (step, high) in (thresholds + [Int.max]).enumerated() where step == 0 || pointCount >= low {
+            let range = high == Int.max ? "\(low) or more" : "\(low)–\(high - 1)"
+            entries.append(MapLegend.Entry(.step(step), "Bubble of \(range) \(plural)"))
+            low = high
+        }
+        return entries
     }
 }

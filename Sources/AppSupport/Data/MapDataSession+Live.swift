@@ -179,7 +179,8 @@ extension MapDataSession {
             session.clusterer.remove(contentsOf: superseded)
             let local = keys.indices.map { keys[$0] == nil ? Int32(-1) : Int32($0) }
             session = MapDataSession(sources: session.sources, clusterer: session.clusterer,
-                                     places: Places(sources: session.sources, coordinates: session.places.coordinates, localIndex: local))
+                                     places: Places(sources: session.sources, coordinates: session.places.coordinates, localIndex: local),
+                                     keepPlacesApart: session.keepsPlacesApart)
         }
         session.identity.keys = keys
         session.identity.idProperty = idProperty

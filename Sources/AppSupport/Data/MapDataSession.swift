@@ -21,6 +21,11 @@ public final class MapDataSession: @unchecked Sendable {
     public var pointCount: Int { places.coordinates.count }
     /// Identity keys for live updates, captured once (`MapDataSession+Live.swift`).
     let identity = IdentityCache()
+    /// Whether places are kept out of clustering: each is its own item at every zoom, never in
+    /// a bubble (a dataset that asks for it, such as Lisbon's priced stays, or `--no-clustering`).
+    /// The index is still built; `visibleItems` asks it below its deepest level, where every
+    /// place stands alone.
+    public let keepsPlacesApart: Bool
 
     /// One loaded file.
     public struct Source: Sendable {
@@ -40,7 +45,8 @@ public final class MapDataSession: @unchecked Sendable {
     ///
     /// With one set (the usual case) its coordinates are not copied: the set, `places` and the
     /// index share one array (10M points: 160 MB once, not twice).
-    public init(pointSets: [PointSet], datasets: [Dataset?] = []) {
+    public init(pointSets: [PointSet], datasets: [Dataset?] = [], keepPlacesApart: Bool = false) {
+        keepsPlacesApart = keepPlacesApart || datasets.contains { $0?.keepsPlacesApart == true }
         var sources: [Source] = []
         var first = 0
         for (i, set) in pointSets.enumerated() {
@@ -70,7 +76,8 @@ public final class MapDataSession: @unchecked Sendable {
     }
 
     /// A session over an index that already holds the points (a live update's result).
-    init(sources: [Source], clusterer: LiveClusterIndex, places: Places) {
+    init(sources: [Source], clusterer: LiveClusterIndex, places: Places, keepPlacesApart: Bool? = nil) {
+        keepsPlacesApart = keepPlacesApart ?? sources.contains { $0.dataset?.keepsPlacesApart == true }
         self.sources = sources
         self.clusterer = clusterer
         self.places = places
@@ -81,7 +88,9 @@ public final class MapDataSession: @unchecked Sendable {
     /// the edges don't pop in, at the camera's index zoom.
     public func visibleItems(for camera: Camera, marginPixels: Double = 40) -> [PlacedItem] {
         var buffer: [ClusterItem] = []
-        clusterer.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: camera.zoom, into: &buffer)
+        // Kept apart: past the index's deepest level every place is alone.
+        let zoom = keepsPlacesApart ? Double(clusterer.maxZoom + 1) : camera.zoom
+        clusterer.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: zoom, into: &buffer)
         return buffer.map { PlacedItem(item: $0) }
     }
 

@@ -18,6 +18,10 @@ final class AppChrome: MapChrome {
     let search: SearchField
     let mainMenu: MainMenu
     let legend: LegendView
+    /// The header's compact form on a narrow window (AppChrome+Layout.swift).
+    private(set) var narrowHeader: NarrowHeader?
+    /// Online tile sources whose failure was already told (AppChrome+Feedback.swift).
+    var noticedTileFailures: Set<String> = []
     let replayChip: ReplayChip
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
@@ -46,12 +50,14 @@ final class AppChrome: MapChrome {
         mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
+        narrowHeader = NarrowHeader(header: header, datasets: datasetMenu, search: search.entry, windowWidth: AppChrome.defaultWidth(of: window))
         reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         installActions()
         mainMenu.connect(to: self)
         datasetMenu.connect(to: self)
         fileOpening.connect(to: self)
         search.connect(to: self)
+        installFeedback()
     }
 
     // MARK: Actions and shortcuts
@@ -94,6 +100,7 @@ final class AppChrome: MapChrome {
     /// The map in use changed (menu, command line, remembered state, a dropped tile file).
     func basemapDidChange(_ source: String?) {
         mainMenu.setBasemap(source)
+        offerTileArea()
     }
 
     func paletteDidChange() { legend.paletteDidChange(dark: controller.renderer.palette.isDark) }

@@ -1,6 +1,7 @@
 import CGtk
 import AppSupport
 import GeoData
+import MapModel
 
 /// A message banner over the top of the map (SPEC §4, §9): an icon, a wrapping plain-text label
 /// and a close button in a revealer. Errors stay until closed; information hides after a while.
@@ -15,6 +16,11 @@ final class Banner {
     private var errorText: String?
     private var infoText: String?
     private var hideGeneration = 0
+    /// The button of a message that offers something ("Show It"), hidden otherwise.
+    private let actionButton: UnsafeMutablePointer<GtkWidget>
+    private var action: (() -> Void)?
+    /// The open callout card's frame on the map (nil: none); the banner avoids covering it.
+    var calloutFrame: (() -> ScreenRect?)?
 
     /// Information messages hide after this long (errors never do).
     static let infoSeconds: UInt32 = 12
@@ -46,6 +52,17 @@ final class Banner {
         gtk_widget_set_valign(label, GTK_ALIGN_CENTER)
         gtk_widget_set_focusable(label, 0)
 
+        actionButton = gtk_button_new_with_label("")!
+        gtk_widget_set_valign(actionButton, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(actionButton, 0)
+        let acted: @convention(c) (UnsafeMutablePointer<GtkButton>?, gpointer?) -> Void = { _, data in
+            guard let b = UserData.object(data, as: Banner.self) else { return }
+            let run = b.action
+            b.dismiss()
+            run?()
+        }
+        connectSignal(actionButton, "clicked", unsafeBitCast(acted, to: GCallback.self), owner: self)
+
         let close = gtk_button_new_from_icon_name("window-close-symbolic")!
         gtk_widget_add_css_class(close, "flat")
         gtk_widget_add_css_class(close, "circular")
@@ -58,6 +75,7 @@ final class Banner {
 
         gtk_box_append(gcast(box), icon)
         gtk_box_append(gcast(box), label)
+        gtk_box_append(gcast(box), actionButton)
         gtk_box_append(gcast(box), close)
         gtk_revealer_set_child(opaque(revealer), box)
         gtk_revealer_set_reveal_child(opaque(revealer), 0)
@@ -74,7 +92,7 @@ final class Banner {
 
     /// Shows a message (plain text). An error replaces an earlier error; information is added
     /// below a visible error, or replaces earlier information.
-    func show(_ text: String, isError: Bool) {
+    func show(_ text: String, isError: Bool, action: (title: String, run: () -> Void)? = nil) {
         // Bounded, one safe line per message: a long word made Pango's wrapping spin for
         // minutes, and a 1 MB text showed an empty banner (issue 15 item 1).
         let message = MessageText.lines(text)
@@ -85,7 +103,12 @@ final class Banner {
         } else {
             infoText = message
         }
+        self.action = action?.run
+        gtk_button_set_label(gcast(actionButton), action?.title ?? "")
+        gtk_widget_set_visible(actionButton, action == nil ? 0 : 1)
         refresh()
+        place()
+        if action != nil { reportPosition(of: actionButton, name: "banner-action", eventLog: eventLog) }
         // Above every other overlay (the legend card was added after it and covered it).
         if let parent = gtk_widget_get_parent(revealer) { gtk_widget_insert_before(revealer, parent, nil) }
         hideGeneration += 1
@@ -98,11 +121,32 @@ final class Banner {
         }
     }
 
+    /// At the top centre, or at the bottom when the top would cover the open callout card.
+    private func place() {
+        guard let map = gtk_widget_get_parent(revealer) else { return }
+        var minW: Int32 = 0, natW: Int32 = 0, minH: Int32 = 0, natH: Int32 = 0
+        gtk_widget_measure(box, GTK_ORIENTATION_HORIZONTAL, -1, &minW, &natW, nil, nil)
+        let width = min(Double(natW), Double(gtk_widget_get_width(map)))
+        gtk_widget_measure(box, GTK_ORIENTATION_VERTICAL, Int32(width), &minH, &natH, nil, nil)
+        let down = ChromeLayout.bannerMovesDown(callout: calloutFrame?(), bannerSize: ScreenSize(width: width, height: Double(natH)),
+                                                mapWidth: Double(gtk_widget_get_width(map)))
+        gtk_widget_set_valign(revealer, down ? GTK_ALIGN_END : GTK_ALIGN_START)
+        gtk_revealer_set_transition_type(opaque(revealer), down ? GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP : GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        // Above the attribution strip and the scale bar when at the bottom.
+        gtk_widget_set_margin_top(box, down ? 0 : 12)
+        gtk_widget_set_margin_bottom(box, down ? 40 : 0)
+        if down != isDown { eventLog.emit("banner-place", [("bottom", .bool(down))]) }
+        isDown = down
+    }
+
+    private var isDown = false
+
     /// Hides the banner and forgets its messages.
     func dismiss() {
         guard isShown else { return }
         errorText = nil
         infoText = nil
+        action = nil
         hideGeneration += 1
         gtk_revealer_set_reveal_child(opaque(revealer), 0)
         eventLog.emit("message-dismissed")

@@ -8,6 +8,8 @@ import GeoData
 final class DatasetMenu {
     let button: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
+    /// The button's icon, shown instead of the name on a narrow window.
+    private let icon: UnsafeMutablePointer<GtkWidget>
     private let action: OpaquePointer
     /// The chrome it loads through (it is made after the menu; see `connect(to:)`).
     private weak var chrome: AppChrome?
@@ -46,6 +48,9 @@ final class DatasetMenu {
         title = gtk_label_new(nil)!
         gtk_label_set_ellipsize(opaque(title), PANGO_ELLIPSIZE_END)
         gtk_label_set_max_width_chars(opaque(title), 24)
+        icon = gtk_image_new_from_icon_name("view-list-symbolic")!
+        gtk_widget_set_visible(icon, 0)
+        gtk_box_append(gcast(content), icon)
         gtk_box_append(gcast(content), title)
         gtk_box_append(gcast(content), gtk_image_new_from_icon_name("pan-down-symbolic"))
         gtk_menu_button_set_child(opaque(button), content)
@@ -62,6 +67,22 @@ final class DatasetMenu {
     func setTitle(_ title: String) {
         gtk_label_set_text(opaque(self.title), title)
         AccessibleText.setLabel(of: button, to: "Data: \(title)")
+        updateTooltip()
+    }
+
+    /// On a narrow window the button is an icon (its name was only "…" there); the tooltip and
+    /// the accessible label still name the data.
+    var isIconOnly = false {
+        didSet {
+            gtk_widget_set_visible(title, isIconOnly ? 0 : 1)
+            gtk_widget_set_visible(icon, isIconOnly ? 1 : 0)
+            updateTooltip()
+        }
+    }
+
+    private func updateTooltip() {
+        let name = gtk_label_get_text(opaque(title)).map { String(cString: $0) } ?? ""
+        gtk_widget_set_tooltip_text(button, isIconOnly && !name.isEmpty ? "Data: \(name)" : "Bundled datasets")
     }
 
     /// Marks a dataset as the one shown ("" when the map shows opened files).

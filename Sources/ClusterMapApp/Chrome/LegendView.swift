@@ -96,6 +96,32 @@ final class LegendView {
         gtk_widget_set_visible(card, legend != nil && !isShownInPanel ? 1 : 0)
     }
 
+    /// Whether the card was collapsed by a narrow window (not by the user): it opens again when
+    /// the window is wide again. A user's own choice is left alone.
+    private var collapsedForWidth = false
+
+    /// Fits the card to a map `width` pixels wide: collapsed below `ChromeLayout.legendCollapseWidth`.
+    func fit(mapWidth width: Double) {
+        let expanded = gtk_expander_get_expanded(opaque(expander)) != 0
+        if ChromeLayout.legendCollapses(mapWidth: width) {
+            guard expanded, !collapsedForWidth else { return }
+            collapsedForWidth = true
+            gtk_expander_set_expanded(opaque(expander), 0)
+        } else if collapsedForWidth {
+            collapsedForWidth = false
+            if !expanded { gtk_expander_set_expanded(opaque(expander), 1) }
+        }
+    }
+
+    /// The card's size on the map, nil when it isn't shown (measured: it may not be laid out yet).
+    var cardSize: ScreenSize? {
+        guard gtk_widget_get_visible(card) != 0 else { return nil }
+        var minW: Int32 = 0, natW: Int32 = 0, minH: Int32 = 0, natH: Int32 = 0
+        gtk_widget_measure(card, GTK_ORIENTATION_HORIZONTAL, -1, &minW, &natW, nil, nil)
+        gtk_widget_measure(card, GTK_ORIENTATION_VERTICAL, natW, &minH, &natH, nil, nil)
+        return ScreenSize(width: Double(natW), height: Double(natH))
+    }
+
     /// The map's palette changed: redraw the swatches.
     func paletteDidChange(dark: Bool) {
         isDark = dark

@@ -1,5 +1,6 @@
 import AppSupport
 import CGtk
+import MapModel
 
 /// What the map controller tells the window's chrome (header bar, banner, progress bar).
 /// Every call comes on the GTK thread.
@@ -25,9 +26,19 @@ protocol MapChrome: AnyObject {
     func basemapDidChange(_ source: String?)
     /// The map switched between its light and dark palettes.
     func paletteDidChange()
+    /// The map's drawing area changed size (the chrome fits itself to a narrow window).
+    func mapSizeDidChange(_ size: ScreenSize)
+    /// What the chrome covers of the map, for an opening view to frame the data beside it.
+    var openingInsets: ScreenInsets { get }
+    /// No online tile of `source` arrived and some failed (no network?).
+    func onlineTilesDidFail(source: String)
 }
 
 extension MapChrome {
+    func mapSizeDidChange(_ size: ScreenSize) {}
+    var openingInsets: ScreenInsets { .zero }
+    func onlineTilesDidFail(source: String) {}
+
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }
 }

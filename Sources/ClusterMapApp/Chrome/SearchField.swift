@@ -25,13 +25,15 @@ final class SearchField {
     private weak var chrome: AppChrome?
 
     static let resultLimit = 8
+    /// The empty field's hint ("Search" alone on a narrow window, NarrowHeader).
+    static let placeholder = "Search places"
     /// Zoom the camera flies to for a found place (closer views are kept).
     static let placeZoom = 12.0
 
     init(eventLog: EventLog) {
         self.eventLog = eventLog
         entry = gtk_search_entry_new()!
-        setStringProperty(entry, "placeholder-text", "Search places")
+        setStringProperty(entry, "placeholder-text", SearchField.placeholder)
         // Shrinks with the window (down to a few characters at 360 px), 300 px when there is room.
         gtk_editable_set_width_chars(opaque(entry), 0)
         gtk_editable_set_max_width_chars(opaque(entry), 34)

@@ -40,6 +40,7 @@ extension MapViewController {
         let fileOptions = LoadOptions(latitudeColumn: options.latColumn, longitudeColumn: options.lonColumn)
         // Progress at most ~30 times a second: each update is a wake-up of the GTK thread.
         let throttle = ProgressThrottle()
+        let keepApart = MapApplication.options.noClustering  // --no-clustering: no bubbles at all
         Thread.detachNewThread {
             // The map stays responsive while a big load's threads work.
             if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
@@ -75,7 +76,7 @@ extension MapViewController {
                     failures.append("\(error)")
                 }
             }
-            let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets)
+            let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets, keepPlacesApart: keepApart)
             let ms = (ProcessClock.now() - started) * 1000
             // Ahead of frames and layout: at idle priority the result of a launch load waited behind
             // the frames of the window's start (base-map tiles drawn a few per frame) — 90–230 ms
@@ -160,7 +161,8 @@ extension MapViewController {
     func showAllData(animated: Bool) {
         guard let b = session?.bounds else { return }
         let ctx = beginInput()
-        let target = session?.openingCamera(from: ctx.camera) ?? ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
+        let insets = chrome?.openingInsets ?? .zero  // the legend card: data opens beside it, not under it
+        let target = session?.openingCamera(from: ctx.camera, insets: insets) ?? ctx.camera.fitting(b, paddingPixels: 60, maxZoom: 14)
         apply(animated ? .fly(to: target, purpose: .showAll, in: ctx) : .set(target))
         gestureDidEnd()
     }

@@ -40,6 +40,21 @@ extension MapViewController {
         redraw()
     }
 
+    /// The first item in `order` made of the places of the bubble `id` (a place of it, or a
+    /// smaller bubble of them); nil when `id` is no bubble or none of its places is in view.
+    func firstPart(of id: SceneItemID, in order: [SceneItemID]) -> SceneItemID? {
+        guard case .cluster(let raw) = id, let session else { return nil }
+        let members = Set(session.clusterer.leaves(of: ClusterID(rawValue: raw), limit: 100_000, offset: 0))
+        guard !members.isEmpty else { return nil }
+        return order.first { item in
+            switch item {
+            case .point(let i): return members.contains(i)
+            // Bubbles nest: one place inside says the whole smaller bubble came from it.
+            case .cluster(let c): return session.clusterer.leaves(of: ClusterID(rawValue: c), limit: 1, offset: 0).first.map(members.contains) ?? false
+            }
+        }
+    }
+
     /// After the scene settles: keep focus on its item, or move it to what took its place.
     func keepFocusThroughReclustering() {
         guard let focused = sceneState.focused else { return }
@@ -49,7 +64,11 @@ extension MapViewController {
         if case .point(let i) = focused, let session {
             container = session.container(of: i, among: session.visibleItems(for: camera), camera: camera)
         }
-        let next = FocusNavigator.survivor(of: focused, lastPosition: focusPosition, container: container, in: order)
+        // A bubble that split (Enter flew into it): focus its first part in reading order, so
+        // the next Tab walks its parts. The nearest item could be the last on the map, and Tab
+        // from there left the map for the header's Open button (issue 32 item 7).
+        let next = firstPart(of: focused, in: order.map(\.id))
+            ?? FocusNavigator.survivor(of: focused, lastPosition: focusPosition, container: container, in: order)
         _ = presentation.focus(nil)  // then told afresh (nothing is logged for nil)
         setFocus(next)
     }

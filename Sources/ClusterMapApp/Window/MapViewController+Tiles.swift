@@ -121,6 +121,7 @@ extension MapViewController {
         eventLog.emit("tiles", [("source", .string(layer.path)), ("requested", .int(s.requested)),
                                 ("loaded", .int(s.loaded)), ("from_cache", .int(s.fromCache)),
                                 ("failed", .int(s.failed)), ("cancelled", .int(s.cancelled))])
+        if onlineTiles != nil, s.failed > 0, s.loaded == 0, s.fromCache == 0 { chrome?.onlineTilesDidFail(source: layer.path) }
     }
 
     /// Writes the online tiles' HTTP cache index (at exit; without it the next launch forgets it).

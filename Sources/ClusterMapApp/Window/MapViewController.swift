@@ -163,7 +163,11 @@ final class MapViewController {
         framePacer.frameDrawn(at: gtk_widget_get_frame_clock(drawingArea).map { Double(gdk_frame_clock_get_frame_time($0)) / 1e6 }
                                   ?? MapViewController.now())
         let size = ScreenSize(width: Double(width), height: Double(height))
-        if size != camera.viewportSize { cameraController.setViewportSize(size) }
+        if size != camera.viewportSize {
+            cameraController.setViewportSize(size)
+            // After this frame: the chrome may resize widgets, which GTK defers while drawing.
+            runOnGtkThread { [weak self] in self?.chrome?.mapSizeDidChange(size) }
+        }
         let moving = isGestureActive || cameraController.isAnimating
         // A frame begun in the middle of a bubble transition is not the scene at rest either (the
         // rest check could otherwise report one whose merging bubbles have not yet disappeared).
@@ -248,7 +252,10 @@ final class MapViewController {
     func markClosed() { isClosed = true }
 
     /// The window's chrome, once it exists (it is made after the controller, which it drives).
-    func attach(chrome: MapChrome) { self.chrome = chrome }
+    func attach(chrome: MapChrome) {
+        self.chrome = chrome
+        chrome.mapSizeDidChange(camera.viewportSize)  // a window opened narrow starts with its legend collapsed
+    }
 
     /// A drag or pinch started: the camera is not at rest until it stops.
     func gestureDidBegin() { isGestureActive = true }

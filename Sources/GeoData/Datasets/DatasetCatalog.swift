@@ -32,6 +32,9 @@ public struct Dataset: Sendable, Equatable, Identifiable {
     /// What one of its places is called, singular and plural ("earthquake", "earthquakes"), for
     /// tooltips, the screen reader and the In View list.
     public var noun = (singular: "place", plural: "places")
+    /// Whether its places are kept out of clustering, each drawn on its own at every zoom (as
+    /// efremidze/Cluster's `shouldClusterAnnotation` and the stay apps do for priced places).
+    public var keepsPlacesApart = false
 
     public static func == (a: Dataset, b: Dataset) -> Bool { a.id == b.id }
 
@@ -80,7 +83,8 @@ public enum DatasetCatalog {
                 loadOptions: LoadOptions(), expectedCount: 9),
         Dataset(id: "lisbon", title: "Lisbon stays", fileName: "lisbon.geojson",
                 attribution: "Lisbon demo: ClusterMap", license: "CC0 (ours)", coloring: .plain,
-                loadOptions: LoadOptions(numericProperty: "price_usd"), expectedCount: 6, noun: ("stay", "stays")),
+                loadOptions: LoadOptions(numericProperty: "price_usd"), expectedCount: 6, noun: ("stay", "stays"),
+                keepsPlacesApart: true),
     ]
 
     /// The dataset shown when the app starts without a file.

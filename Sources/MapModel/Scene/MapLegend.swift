@@ -13,6 +13,8 @@ public struct MapLegend: Sendable, Equatable {
         case ramp([UInt32])
         /// A bubble with a ring of these colours.
         case ring([UInt32])
+        /// A place's label capsule with this text (a price), as the map draws it.
+        case capsule(String)
     }
 
     /// One line: a swatch and its words.

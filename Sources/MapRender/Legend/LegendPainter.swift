@@ -20,21 +20,38 @@ public enum LegendPainter {
                 g_object_unref(UnsafeMutableRawPointer(l))
             }
         }
-        return ScreenSize(width: swatchWidth + 6 + w, height: h)
+        return ScreenSize(width: swatchColumn(of: legend, in: cr) + 6 + w, height: h)
+    }
+
+    /// The swatch column: `swatchWidth`, or wider for a capsule whose text needs it.
+    static func swatchColumn(of legend: MapLegend, in cr: OpaquePointer) -> Double {
+        legend.entries.reduce(swatchWidth) { (w: Double, e: MapLegend.Entry) -> Double in
+            guard case .capsule(let text) = e.swatch else { return w }
+            return max(w, capsuleWidth(text, in: cr))
+        }
+    }
+
+    static let capsuleFont = "Sans Bold 8"
+
+    private static func capsuleWidth(_ text: String, in cr: OpaquePointer) -> Double {
+        guard let l = CalloutMetrics.layout(text, font: capsuleFont, width: nil, in: cr) else { return swatchWidth }
+        defer { g_object_unref(UnsafeMutableRawPointer(l)) }
+        return (CalloutMetrics.size(of: l).width + 12).rounded(.up)
     }
 
     /// Draws it with its top-left at (0, 0); `textColor` and `dark` come from the chrome's theme.
     public static func draw(_ legend: MapLegend, in cr: OpaquePointer, textColor: MapColor, dark: Bool) {
         let palette: MapPalette = dark ? .dark : .light
+        let column = swatchColumn(of: legend, in: cr)
         var y = 0.0
         for e in legend.entries {
             let h = rowHeight(e.text, in: cr)
             let cy = y + min(h, rowHeight) / 2
-            drawSwatch(e.swatch, centreX: swatchWidth / 2, centreY: cy, palette: palette, in: cr)
+            drawSwatch(e.swatch, centreX: column / 2, centreY: cy, palette: palette, in: cr)
             if let layout = CalloutMetrics.layout(e.text, font: font, width: textWidth, in: cr) {
                 pango_layout_set_height(layout, -3)
                 let th = CalloutMetrics.size(of: layout).height
-                cairo_move_to(cr, swatchWidth + 6, y + (min(h, rowHeight) - min(th, rowHeight)) / 2 + (th > rowHeight ? 2 : 0))
+                cairo_move_to(cr, column + 6, y + (min(h, rowHeight) - min(th, rowHeight)) / 2 + (th > rowHeight ? 2 : 0))
                 textColor.setSource(on: cr)
                 pango_cairo_show_layout(cr, layout)
                 g_object_unref(UnsafeMutableRawPointer(layout))
@@ -65,10 +82,11 @@ public enum LegendPainter {
         }
         switch s {
         case .dot(let c): disc(5.5, MapColor(hex: c))
-        case .step(let n): disc(7.5, MarkSprites.fill(step: n, look: nil, palette: palette))
+        // Bigger for deeper steps, as the bubbles on the map are.
+        case .step(let n): disc(6.5 + Double(min(max(n, 0), 2)), MarkSprites.fill(step: n, look: nil, palette: palette))
         case .bubble(let c): disc(7.5, MapColor(hex: c))
         case .ring(let colors):
-            disc(5.5, MarkSprites.fill(step: 0, look: nil, palette: palette))
+            disc(5.5, MapColor(hex: BubbleLook.mixFill))
             cairo_save(cr)
             cairo_translate(cr, x - 5.5 - MarkSprites.ringWidth, y - 5.5 - MarkSprites.ringWidth)
             let n = max(1, colors.count)
@@ -77,6 +95,17 @@ public enum LegendPainter {
             }
             MarkSprites.drawRing(segs, centre: 5.5 + MarkSprites.ringWidth, radius: 5.5, in: cr)
             cairo_restore(cr)
+        case .capsule(let text):
+            let w = capsuleWidth(text, in: cr) - 2, h = 15.0
+            cairo_new_path(cr)
+            appendRoundedRect(cr, x: x - w / 2, y: y - h / 2, width: w, height: h, radius: h / 2)
+            palette.labelFill.setSource(on: cr)
+            cairo_fill_preserve(cr)
+            (palette.isDark ? MapColor(hex: 0xFFFFFF, alpha: 0.22) : MapColor(hex: 0x000000, alpha: 0.18)).setSource(on: cr)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            MarkSprites.drawCentredText(text, font: capsuleFont, color: palette.labelText, centreX: x, centreY: y,
+                                        maxWidth: w - 4, in: cr)
         case .ramp(let colors):
             guard let first = colors.first else { return }
             let w = swatchWidth - 2, h = 8.0

@@ -94,7 +94,7 @@ enum CalloutSprite {
         }
     }
 
-    /// The close × and the footer links (accent-coloured text above a hairline).
+    /// The close × and the footer links (underlined ink above a hairline).
     static func drawButtons(_ buttons: [CalloutButton], in cr: OpaquePointer, origin: ScreenPoint, width: Double,
                             footerTop: Double, palette: MapPalette) {
         for b in buttons {
@@ -112,7 +112,13 @@ enum CalloutSprite {
             guard let l = CalloutMetrics.layout(b.title, font: CalloutMetrics.bodyFont, width: nil, in: cr) else { continue }
             let h = CalloutMetrics.size(of: l).height
             cairo_move_to(cr, r.x + 4, r.y + (r.height - h) / 2)
-            palette.accent.setSource(on: cr)
+            // Links in the selection ink, underlined: the old orange accent was also a category's
+            // colour (Madrid's "park"), and colours on the map mean one thing each (issue 32 item 5).
+            let attrs = pango_attr_list_new()
+            pango_attr_list_insert(attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
+            pango_layout_set_attributes(l, attrs)
+            pango_attr_list_unref(attrs)
+            palette.selection.setSource(on: cr)
             pango_cairo_show_layout(cr, l)
             g_object_unref(UnsafeMutableRawPointer(l))
         }

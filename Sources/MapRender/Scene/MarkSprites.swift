@@ -55,7 +55,7 @@ enum MarkSprites {
     }
 
     /// A count bubble without its count (see `bubbleLabel`), or with it when `label` is given: soft shadow, fill by step, white
-    /// outline; `hovered` adds a translucent halo, `selected` an accent ring. Its anchor is the centre.
+    /// outline; `hovered` adds a translucent halo, `selected` a ring in the selection ink. Its anchor is the centre.
     ///
     /// Bodies are shared by all bubbles of a look and the counts are small separate sprites, so the
     /// pixels composited per frame stay in the CPU caches (one sprite per count label would be tens
@@ -106,7 +106,7 @@ enum MarkSprites {
         drawRing(look.ring, centre: c, radius: r, in: cr)
         if selected {
             cairo_arc(cr, c, c, r + (look.ring.isEmpty ? 2.6 : 2.6 + ringWidth), 0, 2 * .pi)
-            palette.accent.setSource(on: cr)
+            palette.selection.setSource(on: cr)
             cairo_set_line_width(cr, 2.6)
             cairo_stroke(cr)
         }
@@ -133,14 +133,14 @@ enum MarkSprites {
         selected ? style.pinRadius + 2.5 : (hovered ? style.pinRadius + 1 : style.pinRadius)
     }
 
-    /// A round pin: soft shadow, fill colour, thin white outline; selected pins are bigger, in the
-    /// accent colour with a white dot.
+    /// A round pin: soft shadow, fill colour, thin white outline; selected pins are bigger, keep
+    /// their colour (it says the category) and get a white dot and a ring in the selection ink.
     static func pin(color: UInt32, selected: Bool, hovered: Bool, style: BubbleStyle,
                     palette: MapPalette, scale: Double) -> Sprite {
         let r = pinRadius(style, selected: selected, hovered: hovered)
         let m = 5.0
         let size = 2 * (r + m), c = r + m
-        let fill = selected ? palette.accent : MapColor(hex: color)
+        let fill = MapColor(hex: color)
         return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
             SoftShadow.paint(in: cr, width: size, height: size, scale: scale, blur: 2.5, dy: 1,
                              opacity: palette.isDark ? 0.6 : 0.38) { m in
@@ -157,6 +157,10 @@ enum MarkSprites {
                 cairo_arc(cr, c, c, r * 0.36, 0, 2 * .pi)
                 palette.pinOutline.setSource(on: cr)
                 cairo_fill(cr)
+                cairo_arc(cr, c, c, r + 1.3, 0, 2 * .pi)
+                palette.selection.setSource(on: cr)
+                cairo_set_line_width(cr, 2.2)
+                cairo_stroke(cr)
             }
         }
     }
@@ -172,7 +176,7 @@ enum MarkSprites {
         let w = rect.width + 2 * m, h = rect.height + 2 * m
         // Sprite origin relative to the pin centre, snapped so the capsule sits on whole pixels.
         let ox = rect.minX - m, oy = rect.minY - m
-        let fill = selected ? palette.accent : palette.labelFill
+        let fill = selected ? palette.selection : palette.labelFill
         let textColor = selected ? fill.readableTextColor : palette.labelText
         return Sprite(width: w, height: h, anchorX: -ox, anchorY: -oy, scale: scale) { cr in
             let shape: (OpaquePointer) -> Void = { c in
@@ -193,8 +197,22 @@ enum MarkSprites {
         }
     }
 
+    /// The height (Pango units, from the layout's top) to centre `text` on: the middle of its
+    /// digits' and capitals' ink. A price's "$" reaches above and below the digits, and ink
+    /// centring on it drew "$210" visibly high in its capsule; text of digits alone (a bubble's
+    /// count) centres exactly as before. Leaves `layout` holding `text`.
+    private static func opticalMidY(_ text: String, ink: PangoRectangle, layout: OpaquePointer) -> Double {
+        let body = String(text.unicodeScalars.filter { $0.properties.isUppercase || ("0"..."9").contains($0) }.map(Character.init))
+        guard !body.isEmpty, body.count != text.count else { return Double(ink.y) + Double(ink.height) / 2 }
+        var bodyInk = PangoRectangle()
+        pango_layout_set_text(layout, body, -1)
+        pango_layout_get_extents(layout, &bodyInk, nil)
+        pango_layout_set_text(layout, text, -1)
+        return Double(bodyInk.y) + Double(bodyInk.height) / 2
+    }
+
     /// Draws one line of plain text (never markup) centred on a point: horizontally by its logical
-    /// width, vertically by its ink (digits and capitals look centred). Shrinks text wider than
+    /// width, vertically by its digits' and capitals' ink (see `opticalMidY`). Shrinks text wider than
     /// `maxWidth` down to 75 %, then ellipsizes.
     static func drawCentredText(_ text: String, font: String, color: MapColor, centreX: Double, centreY: Double,
                                 maxWidth: Double, in cr: OpaquePointer) {
@@ -218,7 +236,7 @@ enum MarkSprites {
                 width = Double(logical.width) / unit
             }
         }
-        let inkMidY = (Double(ink.y) + Double(ink.height) / 2) / unit
+        let inkMidY = opticalMidY(text, ink: ink, layout: layout) / unit
         cairo_save(cr)
         cairo_translate(cr, centreX, centreY)
         cairo_scale(cr, shrink, shrink)

@@ -200,7 +200,7 @@ public final class SceneRenderer: MapOverlay {
             if PinLabel.isMarker(label) { return true }
         }
         let flags = (p.isSelected ? MarkSprites.selectedFlag : 0) | (p.isHovered ? MarkSprites.hoveredFlag : 0)
-        let key = MarkKey.pin(style: styleID, color: p.isSelected ? 0 : p.color, flags: flags)
+        let key = MarkKey.pin(style: styleID, color: p.color, flags: flags)  // a selected pin keeps its colour
         let sprite = sprites.sprite(for: key) {
             MarkSprites.pin(color: p.color, selected: p.isSelected, hovered: p.isHovered, style: style,
                             palette: palette, scale: scale)
@@ -255,10 +255,10 @@ public final class SceneRenderer: MapOverlay {
         guard box.intersects(at: ring.center.x, ring.center.y, clip) else { return }
         cairo_new_path(cr)
         cairo_arc(cr, ring.center.x, ring.center.y, r, 0, 2 * .pi)
-        MapColor(hex: 0xFFFFFF, alpha: 0.95).setSource(on: cr)
+        palette.selectionHalo.setSource(on: cr)
         cairo_set_line_width(cr, 4.5)
         cairo_stroke_preserve(cr)
-        palette.accent.setSource(on: cr)
+        palette.selection.setSource(on: cr)
         cairo_set_line_width(cr, 2)
         cairo_stroke(cr)
     }

@@ -1,0 +1,25 @@
+import CGtk
+import AppSupport
+import MapModel
+
+/// The chrome making room for the data (issue 32 items 5 and 6): the legend collapses on a
+/// narrow map, and an opening view frames the data beside the legend card, not under it.
+extension AppChrome {
+    func mapSizeDidChange(_ size: ScreenSize) {
+        legend.fit(mapWidth: size.width)
+        let width = Double(gtk_widget_get_width(window))
+        if width > 0 { narrowHeader?.fit(windowWidth: width) }
+        narrowHeader?.report(window: window, eventLog: controller.eventLog)
+    }
+
+    /// The window's asked width (the launch size or the restored one) before it is shown.
+    static func defaultWidth(of window: UnsafeMutablePointer<GtkWidget>) -> Double {
+        var w: Int32 = 0, h: Int32 = 0
+        gtk_window_get_default_size(gcast(window), &w, &h)
+        return Double(w)
+    }
+
+    var openingInsets: ScreenInsets {
+        ChromeLayout.openingInsetsWithNames(legendCard: legend.cardSize, viewport: controller.camera.viewportSize)
+    }
+}
