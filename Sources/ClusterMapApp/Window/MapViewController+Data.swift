@@ -40,7 +40,7 @@ extension MapViewController {
         let fileOptions = LoadOptions(latitudeColumn: options.latColumn, longitudeColumn: options.lonColumn)
         // Progress at most ~30 times a second: each update is a wake-up of the GTK thread.
         let throttle = ProgressThrottle()
-        let keepApart = MapApplication.options.noClustering  // --no-clustering: no bubbles at all
+        let keepApart = options.noClustering  // --no-clustering: no bubbles at all
         Thread.detachNewThread {
             // The map stays responsive while a big load's threads work.
             if LoaderPriority.isBig(files) { LoaderPriority.lowerCurrentThread() }
