@@ -15,8 +15,9 @@ import TilesOnline
 /// fade in; missing, failing or corrupt tiles leave the built-in map showing, with no message per
 /// tile. No server is ever contacted unless an online source was chosen.
 extension MapViewController {
-    /// Online tiles in flight at once (the source's per-host limit is the same).
-    static let onlineTileThreads = 4
+    /// Loader threads for an online source: twice the source's 4 requests per host, because a
+    /// tile waiting out a retry's back-off holds a thread but no connection.
+    static let onlineTileThreads = 8
 
     /// Opens `--basemap`; a file that can't be opened is one quiet banner, and the built-in map stays.
     func openTileBaseMap() {
