@@ -86,6 +86,9 @@ public final class XYZTileSource: @unchecked Sendable {
     public private(set) var statistics = Statistics()
 
     private let session: UnsafeMutablePointer<SoupSession>
+    /// The main context current when the source was made: requests run and complete there
+    /// (`tileData(for:scale:)` hands them over from loader threads).
+    let context: OpaquePointer
     private let cache: UnsafeMutablePointer<SoupCache>?
     private let cacheDirectory: String?
     private var inFlight: [String: Int] = [:]
@@ -98,6 +101,7 @@ public final class XYZTileSource: @unchecked Sendable {
         self.template = template
         self.userAgent = userAgent
         self.cacheDirectory = cacheDirectory
+        context = g_main_context_ref_thread_default()
         session = soup_session_new()
         soup_session_set_user_agent(session, userAgent)
         soup_session_set_timeout(session, timeoutSeconds)
@@ -120,6 +124,7 @@ public final class XYZTileSource: @unchecked Sendable {
         saveCache()
         if let cache { g_object_unref(UnsafeMutableRawPointer(cache)) }
         g_object_unref(UnsafeMutableRawPointer(session))
+        g_main_context_unref(context)
     }
 
     /// Writes the HTTP cache index to disk (without it the next launch forgets the cache).

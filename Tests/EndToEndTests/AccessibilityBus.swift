@@ -58,10 +58,10 @@ final class AccessibilityBus {
     /// an app or probe started before that finds no bus ("Couldn't connect to accessibility bus")
     /// and the test fails for a reason that is not the app's.
     private func waitUntilAnswering(timeout: TimeInterval = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
-            guard launcher.isRunning else { break }
+        var answered = false
+        try AppHarness.poll(timeout: timeout) {
+            guard launcher.isRunning else { return true }  // gone: reported below
             let p = Process()
             p.executableURL = URL(fileURLWithPath: AppHarness.which("dbus-send") ?? "/usr/bin/dbus-send")
             p.arguments = ["--session", "--print-reply", "--reply-timeout=2000", "--dest=org.a11y.Bus",
@@ -74,9 +74,10 @@ final class AccessibilityBus {
             let data = out.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             last = String(decoding: data, as: UTF8.self)
-            if p.terminationStatus == 0 && last.contains("unix:") { return }
-            usleep(100_000)
+            answered = p.terminationStatus == 0 && last.contains("unix:")
+            return answered
         }
+        if answered { return }
         stop()
         throw AppHarness.LaunchError(description: "the AT-SPI bus launcher did not answer within \(Int(timeout)) s (running: \(launcher.isRunning)): \(last.suffix(300))")
     }
@@ -117,8 +118,7 @@ final class AccessibilityBus {
     /// Ends the session bus first, so the AT-SPI launcher sees it go and ends its own bus.
     func stop() {
         session.stop()
-        let deadline = Date().addingTimeInterval(2)
-        while launcher.isRunning && Date() < deadline { usleep(50_000) }
+        AppHarness.poll(timeout: 2) { !launcher.isRunning }
         if launcher.isRunning { launcher.terminate(); launcher.waitUntilExit() }
     }
 

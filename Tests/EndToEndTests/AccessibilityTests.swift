@@ -37,7 +37,7 @@ final class AccessibilityTests: XCTestCase {
             err = e
         if time.time() > deadline:
             print("no list rows in the accessibility tree", file=sys.stderr); sys.exit(2)
-        time.sleep(0.3)
+        time.sleep(0.3)  # how often the tree is read again (a condition wait, not a guess)
     """
 
     struct Tree: Decodable {
@@ -55,8 +55,8 @@ final class AccessibilityTests: XCTestCase {
     /// Clicks a row found in the tree (window coordinates + the window's surface origin) and
     /// presses Enter on it.
     private func activate(_ row: Tree.Row, origin: (Double, Double), in h: AppHarness) throws {
+        // X delivers the click before the key: the row has the focus when Return comes.
         try h.click(at: origin.0 + row.x + row.w / 2, origin.1 + row.y + row.h / 2)
-        usleep(150_000)
         try h.key("Return")
     }
 
@@ -102,10 +102,9 @@ final class AccessibilityTests: XCTestCase {
         let select = try h.waitForEvent("select", after: after.index)
         XCTAssertEqual(select.event["name"] as? String, placeName.components(separatedBy: ", ")[0])
         var described: Tree?
-        for _ in 0..<10 {
+        try AppHarness.poll(timeout: 10) {
             described = try readTree(bus, h)
-            if described?.map?.description.contains(placeName) == true { break }
-            usleep(200_000)
+            return described?.map?.description.contains(placeName) == true
         }
         XCTAssertTrue(described?.map?.description.hasPrefix("Selected: \(placeName.components(separatedBy: ", ")[0])") == true,
                       "map description: \(String(describing: described?.map?.description))")

@@ -18,6 +18,10 @@ final class AppHarness {
     let logPath: String
     let workDir: String
     private(set) var windowID: String = ""
+    /// When `click` last clicked (a new click must come after the double-click time).
+    var lastClick: Date?
+    /// The events parsed so far and the log's bytes they came from (see `events()`).
+    private var parsedLog: (events: [[String: Any]], bytes: Int) = ([], 0)
     /// What the next launched app reads as standard input (for `clustermap -`).
     var standardInputForNextLaunch: FileHandle?
 
@@ -104,6 +108,12 @@ final class AppHarness {
 
     /// Launches with a given base environment (display, config folder and X11 are added).
     func launch(_ arguments: [String], environment base: [String: String], timeout: TimeInterval) throws {
+        // A relaunch must not pick up the last app's window while X is still dropping it.
+        if !windowID.isEmpty && !isAppRunning {
+            AppHarness.poll(timeout: 5) {
+                (try? run("xdotool", ["search", "--onlyvisible", "--name", "ClusterMap"]))?.isEmpty ?? true
+            }
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
         p.arguments = arguments + ["--event-log", logPath]
@@ -121,6 +131,10 @@ final class AppHarness {
             standardInputForNextLaunch = nil
         }
         p.standardError = stderrLog()
+        // The app starts its log afresh; the last app's log goes first, or a wait could find its
+        // `ready` before the new app truncates the file.
+        try? FileManager.default.removeItem(atPath: logPath)
+        parsedLog = ([], 0)
         try p.run()
         app = p
         _ = try waitForEvent("ready", timeout: timeout)
@@ -167,32 +181,40 @@ final class AppHarness {
 
     // MARK: Event log
 
-    /// All events logged so far, parsed.
+    /// All events logged so far, parsed. Only lines added since the last call are parsed (waits
+    /// call this 50 times a second, and a long test's log holds thousands of frames); a log that
+    /// shrank (a relaunch starts a new one) is read afresh.
     func events() -> [[String: Any]] {
-        guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        guard let data = FileManager.default.contents(atPath: logPath) else { return [] }
+        if data.count < parsedLog.bytes { parsedLog = ([], 0) }
+        guard let end = data.lastIndex(of: UInt8(ascii: "\n")), end >= parsedLog.bytes else { return parsedLog.events }
+        for line in data[parsedLog.bytes..<end].split(separator: UInt8(ascii: "\n")) {
+            if let e = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] { parsedLog.events.append(e) }
         }
+        parsedLog.bytes = end + 1
+        return parsedLog.events
     }
 
     /// Waits until an event named `name` appears after `index` events, returning it and its index.
     @discardableResult
     func waitForEvent(_ name: String, after index: Int = 0, timeout: TimeInterval = 15,
                       where predicate: ([String: Any]) -> Bool = { _ in true }) throws -> (event: [String: Any], index: Int) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var found: (event: [String: Any], index: Int)?
+        _ = try AppHarness.poll(timeout: timeout) {
             let all = events()
             if all.count > index {
                 for i in index..<all.count where all[i]["event"] as? String == name && predicate(all[i]) {
-                    return (all[i], i)
+                    found = (all[i], i)
+                    return true
                 }
             }
             if let app, !app.isRunning {
                 let err = (try? String(contentsOfFile: workDir + "/app-stderr.log", encoding: .utf8)) ?? ""
                 throw LaunchError(description: "app exited (status \(app.terminationStatus)) before '\(name)'; stderr: \(err.suffix(400))")
             }
-            usleep(50_000)
+            return false
         }
+        if let found { return found }
         throw LaunchError(description: "timed out waiting for '\(name)'; last events: \(events().suffix(3))")
     }
 
@@ -215,14 +237,17 @@ final class AppHarness {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private func findWindow() throws -> String {
-        for _ in 0..<50 {
+    /// The app's window.
+    private func findWindow(timeout: TimeInterval = 5) throws -> String {
+        var found: String?
+        _ = try AppHarness.poll(timeout: timeout) {
             let ids = try run("xdotool", ["search", "--onlyvisible", "--name", "ClusterMap"])
                 .split(separator: "\n").map(String.init)
-            if let id = ids.last { return id }
-            usleep(100_000)
+            found = ids.last
+            return found != nil
         }
-        throw LaunchError(description: "no ClusterMap window found")
+        guard let found else { throw LaunchError(description: "no ClusterMap window found") }
+        return found
     }
 
     /// Moves the pointer to window (surface) coordinates, as logged in events.
@@ -230,10 +255,12 @@ final class AppHarness {
         try run("xdotool", ["mousemove", "--window", windowID, String(Int(x.rounded())), String(Int(y.rounded()))])
     }
 
+    /// Moves there and clicks, in one xdotool call: X delivers the motion before the press, so
+    /// the app knows where the pointer is without a pause between them.
     func click(at x: Double, _ y: Double, button: Int = 1) throws {
-        try move(to: x, y)
-        usleep(50_000)
-        try run("xdotool", ["click", String(button)])
+        try run("xdotool", ["mousemove", "--window", windowID, String(Int(x.rounded())), String(Int(y.rounded())),
+                            "click", String(button)])
+        lastClick = Date()
     }
 
     /// Presses, moves in steps and releases: a real drag.
@@ -243,6 +270,8 @@ final class AppHarness {
         for i in 1...steps {
             let t = Double(i) / Double(steps)
             try move(to: a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
+            // Kept: a drag's speed is part of the input (the kinetic pan after release reads the
+            // pointer's velocity), so its steps come at a frame's pace, as from a hand.
             usleep(16_000)
         }
         try run("xdotool", ["mouseup", "1"])
@@ -268,11 +297,11 @@ final class AppHarness {
     /// Takes screenshots until `ready` holds (what X shows can lag the frames the app reports)
     /// or `timeout` passes, and returns the last one; the caller still asserts on it.
     func screenshot(name: String, until ready: (Screenshot) -> Bool, timeout: TimeInterval = 5) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(timeout)
         var shot = try screenshot(name: name)
-        while !ready(shot) && Date() < deadline {
-            usleep(150_000)
+        _ = try AppHarness.poll(timeout: timeout) {
+            if ready(shot) { return true }
             shot = try screenshot(name: name)
+            return ready(shot)
         }
         return shot
     }
@@ -297,8 +326,7 @@ extension AppHarness {
         try key("ctrl+o")
         try waitForFocusedWindow(named: "Open Data Files")
         try typeText(path)
-        usleep(300_000)
-        try pressKey("Return")
+        try acceptTypedPath()
     }
 
     /// The exit status of an app that has exited (nil while it runs). Kept after `stop()`.
@@ -310,13 +338,10 @@ extension AppHarness {
     /// Waits until the window with this title has the keyboard focus (typing goes there), instead
     /// of sleeping for a guessed time.
     func waitForFocusedWindow(named name: String, timeout: TimeInterval = 15) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let focused = try run("xdotool", ["getwindowfocus", "getwindowname"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            if focused == name { return }
-            usleep(50_000)
+        let focused = try AppHarness.poll(timeout: timeout) {
+            try run("xdotool", ["getwindowfocus", "getwindowname"]).trimmingCharacters(in: .whitespacesAndNewlines) == name
         }
-        throw LaunchError(description: "no focused window named '\(name)'")
+        if !focused { throw LaunchError(description: "no focused window named '\(name)'") }
     }
 
     /// Whether the app process is still running.
@@ -324,12 +349,7 @@ extension AppHarness {
 
     /// Waits for the app to exit by itself (e.g. after Ctrl+Q).
     func waitForExit(timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !isAppRunning { return true }
-            usleep(50_000)
-        }
-        return false
+        AppHarness.poll(timeout: timeout) { !isAppRunning }
     }
 }
 

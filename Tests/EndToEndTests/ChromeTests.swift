@@ -59,8 +59,9 @@ final class ChromeTests: XCTestCase {
         let cancel = try h.waitForEvent("widget", after: open.index, timeout: 10) { $0["name"] as? String == "cancel" }
 
         // The map stays interactive while the file loads: pan and see frames.
+        let beforeDrag = h.events().count
         try h.drag(from: (500, 450), to: (700, 500), steps: 20)
-        usleep(300_000)
+        try h.waitForEvent("camera", after: beforeDrag, timeout: 10)  // the pan came to rest
         try h.click(at: cancel.event["x"] as! Double, cancel.event["y"] as! Double)
         let cancelled = try h.waitForEvent("load-cancelled", after: progress.index, timeout: 10)
         let during = h.events()[progress.index..<cancelled.index]
@@ -73,8 +74,11 @@ final class ChromeTests: XCTestCase {
         let scene = try h.waitForEvent("scene", after: cancelled.index, timeout: 10)
         let bubbles = scene.event["bubbles"] as! [[String: Any]]
         XCTAssertTrue(bubbles.contains { $0["count"] as? Int == 9 }, "the Madrid bubble stays: \(bubbles)")
-        usleep(1_000_000)
+        // The cancelled load's thread has ended and what it made was dropped: nothing replaces
+        // the old data later.
+        let dropped = try h.waitForEvent("load-dropped", after: cancelled.index, timeout: 30)
         XCTAssertFalse(h.events()[cancelled.index...].contains { $0["event"] as? String == "load-done" })
+        XCTAssertFalse(h.events()[dropped.index...].contains { $0["event"] as? String == "load-done" })
     }
 
     /// Ctrl+F, type "Lisbon", Enter: the camera flies to Lisbon, Portugal and selects it.
@@ -89,7 +93,7 @@ final class ChromeTests: XCTestCase {
         try h.key("ctrl+f")
         try h.waitForEvent("widget", after: done.index, timeout: 10) { $0["name"] as? String == "search" }
         try h.typeText("Lisbon")
-        usleep(400_000)
+        try h.waitForEvent("search-results", after: done.index, timeout: 10) { $0["query"] as? String == "Lisbon" }
         try h.pressKey("Return")
         let start = try h.waitForEvent("flight-start", after: done.index, timeout: 30)
         let to = start.event["to"] as! [String: Any]
@@ -115,7 +119,6 @@ final class ChromeTests: XCTestCase {
         try h.key("ctrl+q")
         _ = try h.waitForEvent("state-saved", after: zoomed.index, timeout: 10)
         XCTAssertTrue(h.waitForExit(), "Ctrl+Q quits")
-        usleep(300_000) // let the X server drop the old window before the next one maps
         let state = try String(contentsOfFile: h.workDir + "/config/clustermap/state", encoding: .utf8)
         XCTAssertTrue(state.contains("width=1280"), state)
 

@@ -108,8 +108,12 @@ final class HostileInputTests: XCTestCase {
             features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(i % 360 - 180),\(i % 160 - 80)]},\"properties\":{\"name\":\"p\(i)\"}}")
         }
         let bytes = Array("{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}".utf8)
+        let log = h.logPath
         let writer = Thread {
-            usleep(1_500_000)   // the window is up and waiting
+            // The window is up and waiting (its first frame drawn) before the data comes.
+            AppHarness.poll(timeout: 30) {
+                ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("{\"event\":\"ready\"")
+            }
             guard let out = FileHandle(forWritingAtPath: fifo) else { return }
             try? out.write(contentsOf: Data(bytes))   // EPIPE if the app stopped reading
             try? out.close()

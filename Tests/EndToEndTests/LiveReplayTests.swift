@@ -33,7 +33,9 @@ final class LiveReplayTests: XCTestCase {
         XCTAssertEqual(paused.event["paused"] as? Bool, true)
         let pausedChip = try h.waitForEvent("replay-chip", after: paused.index, timeout: 10)
         XCTAssertTrue((pausedChip.event["text"] as? String ?? "").hasPrefix("Paused at 19"), "\(pausedChip.event)")
-        usleep(300_000)  // a step already running may still land
+        // Kept: "nothing replays while paused" can only be watched for a while; first a step
+        // already running may still land, then the next ones (several a second) must not.
+        usleep(300_000)
         let quietFrom = h.events().count
         usleep(1_200_000)
         XCTAssertFalse(h.events()[quietFrom...].contains { $0["event"] as? String == "replay" }, "nothing replays while paused")
@@ -56,10 +58,11 @@ final class LiveReplayTests: XCTestCase {
         try h.launch(["--dataset", "madrid"], timeout: 60)
         let done = try h.waitForEvent("load-done", timeout: 60)
         let menu = try widget(h, "dataset-menu")
+        let mark = h.events().count
         try h.click(at: menu.x, menu.y)
-        usleep(700_000)
+        try h.waitForEvent("popover", after: mark, timeout: 10) { $0["name"] as? String == "dataset-menu" }
         // The menu opens on its first item: six bundled datasets, then the live demo.
-        for _ in 0..<6 { try h.pressKey("Down"); usleep(150_000) }
+        for _ in 0..<6 { try h.pressKey("Down") }
         try h.pressKey("Return")
         let open = try h.waitForEvent("open", after: done.index, timeout: 10)
         XCTAssertEqual(open.event["dataset"] as? String, "live-earthquakes")

@@ -9,10 +9,11 @@ final class MapChoiceTests: XCTestCase {
     func chooseMenuItem(_ h: AppHarness, _ index: Int) throws {
         // The main window has the keyboard again (a prompt may just have closed).
         _ = try h.run("xdotool", ["windowactivate", "--sync", h.windowID])
-        usleep(300_000)
+        let mark = h.events().count
         try h.pressKey("F10")
-        usleep(700_000)  // the popover opens with its first item focused
-        for _ in 0..<index { try h.pressKey("Down"); usleep(150_000) }
+        // The menu has opened with its first item focused; X delivers the keys in order.
+        try h.waitForEvent("popover", after: mark, timeout: 10) { $0["name"] as? String == "main-menu" }
+        for _ in 0..<index { try h.pressKey("Down") }
         try h.pressKey("Return")
     }
 
@@ -35,7 +36,7 @@ final class MapChoiceTests: XCTestCase {
         try h.waitForFocusedWindow(named: "Custom Tile URL")
         try h.typeText("ftp://example.org/tiles")
         try h.pressKey("Return")
-        usleep(500_000)
+        try h.waitForEvent("prompt-problem", timeout: 10) { $0["title"] as? String == "Custom Tile URL" }
         try h.waitForFocusedWindow(named: "Custom Tile URL", timeout: 3)  // still open: the problem is said there
         XCTAssertFalse(h.events().contains { $0["event"] as? String == "basemap" && $0["level"] as? String == "tiles" })
         try erase(h, "ftp://example.org/tiles".count)
@@ -60,7 +61,7 @@ final class MapChoiceTests: XCTestCase {
         try h.waitForFocusedWindow(named: "MapTiler API Key")
         try h.typeText("not a key")
         try h.pressKey("Return")
-        usleep(500_000)
+        try h.waitForEvent("prompt-problem", timeout: 10) { $0["title"] as? String == "MapTiler API Key" }
         try h.waitForFocusedWindow(named: "MapTiler API Key", timeout: 3)
         try erase(h, "not a key".count)
         try h.typeText("TestKey0123456789abcd")

@@ -23,8 +23,8 @@ final class NarrowWindowTests: XCTestCase {
         try h.key("F9")
         let layout = try h.waitForEvent("list-panel-layout", timeout: 10)
         XCTAssertEqual(layout.event["overlay"] as? Bool, true)
-        try h.waitForEvent("list", after: layout.index, timeout: 10)
-        usleep(400_000)
+        let list = try h.waitForEvent("list", after: layout.index, timeout: 10)
+        try h.waitForFrame(after: list.index)  // laid out and drawn with the panel
         let shot = try h.screenshot(name: "narrow-in-view")
         print("narrow screenshot: \(shot.path)")
         XCTAssertLessThanOrEqual(shot.width, 372, "still narrow with the panel shown")

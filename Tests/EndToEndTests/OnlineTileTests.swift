@@ -50,15 +50,8 @@ final class OnlineTileTests: XCTestCase {
         let events = h.events().prefix(done.index + 1).filter { $0["event"] as? String == "tiles" }
         XCTAssertEqual(events.reduce(0) { $0 + ($1["failed"] as? Int ?? 0) }, 0)
         // Tiles keep arriving (4 at a time) and fade in: the view fills with the server's colour.
-        var filled = 0.0
-        var shot = try h.screenshot(name: "online")
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            shot = try h.screenshot(name: "online")
-            filled = shot.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6)
-            if filled > 0.8 { break }
-            usleep(300_000)
-        }
+        let shot = try h.screenshot(name: "online", until: { $0.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6) > 0.8 }, timeout: 20)
+        let filled = shot.fraction(near: (0xC8, 0x3C, 0xB4), tolerance: 6)
         XCTAssertGreaterThan(filled, 0.8, "the server's tiles fill the view in \(shot.path)")
         // Quit the way a person does (the cache index is written at exit), then launch again.
         try h.key("ctrl+q")

@@ -38,7 +38,7 @@ final class SelectionTests: XCTestCase {
 
         // Select again (after the double-click time, so it is a new click), then zoom out until
         // the place is inside a bubble.
-        usleep(600_000)
+        h.waitPastDoubleClickTime()
         try h.click(at: loft["x"] as! Double, loft["y"] as! Double)
         var last = try h.waitForEvent("select", after: deselect.index)
         var marked = false
@@ -54,7 +54,11 @@ final class SelectionTests: XCTestCase {
         XCTAssertNil(h.events()[(deselect.index + 1)...].first { $0["event"] as? String == "deselect" })
 
         // Zoom back in: the place stands alone again and is still selected.
-        for _ in 0..<3 { try h.key("plus"); usleep(150_000) }
+        for _ in 0..<3 {
+            let mark = h.events().count
+            try h.key("plus")
+            try h.waitForEvent("camera", after: mark)  // each zoom step comes to rest
+        }
         let back = try h.waitForEvent("scene", after: last.index + 1) { e in
             !self.bubbles(e).contains { $0["marked"] as? Bool == true }
         }
@@ -79,7 +83,7 @@ final class SelectionTests: XCTestCase {
         let shown = try h.waitForEvent("scene", after: select.index) { e in
             self.pins(e).contains { $0["selected"] as? Bool == true }
         }
-        usleep(800_000)  // past the double-click time: the next click is a new one
+        h.waitPastDoubleClickTime()  // the next click is a new one
         let latest = h.events().last { $0["event"] as? String == "scene" } ?? shown.event
         guard let pin = pins(latest).first(where: { $0["selected"] as? Bool == true }) else {
             return XCTFail("no selected pin in \(latest)")

@@ -22,6 +22,8 @@ final class SoakTests: XCTestCase {
                 case 3: try h.key(keys[Int(rng.next() % UInt64(keys.count))])
                 default: try h.move(to: x, y)
                 }
+                // Kept: random input at a hand's pace is what this test is about (a stream of
+                // events with no pause is another test: the app would just coalesce it).
                 usleep(30_000)
             }
         }
@@ -31,6 +33,8 @@ final class SoakTests: XCTestCase {
         // measured from when they are in, so only what interaction adds counts.
         _ = try h.waitForEvent("basemap-labels", timeout: 60)
         _ = try h.waitForEvent("basemap", timeout: 60) { $0["level"] as? String == "10m" }
+        // Kept: memory settles a moment after the loads (freed pages, malloc trimming) and
+        // nothing logs when; measured from then so only what interaction adds counts.
         usleep(500_000)
         let before = try XCTUnwrap(h.appResidentMB)
         try act(120)

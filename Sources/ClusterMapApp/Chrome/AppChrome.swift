@@ -36,7 +36,7 @@ final class AppChrome: MapChrome {
 
         banner = Banner(overlay: overlay, eventLog: controller.eventLog)
         progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog, controller: controller)
-        fileOpening = FileOpening(window: window, dropOn: overlay)
+        fileOpening = FileOpening(window: window, dropOn: overlay, eventLog: controller.eventLog)
         legend = LegendView(overlay: overlay, dark: controller.renderer.palette.isDark)
         replayChip = ReplayChip(overlay: overlay, eventLog: controller.eventLog)
         gtk_widget_add_css_class(overlay, "cm-drop-target")
@@ -48,6 +48,8 @@ final class AppChrome: MapChrome {
         search = SearchField(eventLog: controller.eventLog)
         let dark = controller.renderer.palette == .dark
         mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
+        PopoverEvents.log(mainMenu.button, name: "main-menu", eventLog: controller.eventLog)
+        PopoverEvents.log(datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
         narrowHeader = NarrowHeader(header: header, datasets: datasetMenu, search: search.entry, windowWidth: AppChrome.defaultWidth(of: window))

@@ -1,3 +1,4 @@
+import AppSupport
 import CGtk
 import Foundation
 import GeoData
@@ -12,9 +13,12 @@ final class FileOpening {
     private var lastFolder: String?
     /// The chrome whose map the files load into (given once both exist; see `connect(to:)`).
     private(set) weak var chrome: AppChrome?
+    /// Where `drop-hover` is logged (a drag with files is over the map).
+    private let eventLog: EventLog?
 
-    init(window: UnsafeMutablePointer<GtkWidget>, dropOn target: UnsafeMutablePointer<GtkWidget>) {
+    init(window: UnsafeMutablePointer<GtkWidget>, dropOn target: UnsafeMutablePointer<GtkWidget>, eventLog: EventLog? = nil) {
         self.window = window
+        self.eventLog = eventLog
         installDropTarget(on: target)
         installSaveAction(window: window)
     }
@@ -129,6 +133,14 @@ final class FileOpening {
             return 1
         }
         connectSignal(target, "drop", unsafeBitCast(drop, to: GCallback.self), owner: self)
+        // `drop-hover` as a drag enters and moves over the map: the app has answered the drag
+        // source there, so a test can release now instead of after a guessed pause.
+        let hover: @convention(c) (OpaquePointer?, Double, Double, gpointer?) -> GdkDragAction = { _, x, y, data in
+            UserData.object(data, as: FileOpening.self)?.eventLog?.emit("drop-hover", [("x", .number(x.rounded())), ("y", .number(y.rounded()))])
+            return GDK_ACTION_COPY
+        }
+        _ = connectSignal(target, "enter", unsafeBitCast(hover, to: GCallback.self), owner: self)
+        _ = connectSignal(target, "motion", unsafeBitCast(hover, to: GCallback.self), owner: self)
         addController(target, to: widget)
     }
 

@@ -1,3 +1,4 @@
+import AppSupport
 import CGtk
 
 /// A small modal window asking for one line of text (a MapTiler API key, a tile URL template).
@@ -16,6 +17,9 @@ final class TextPromptDialog {
     private let problem: UnsafeMutablePointer<GtkWidget>
     private let check: Check
     private let accept: (String) -> Void
+    /// Where a refused text is logged (`prompt-problem`, with the window's title and the
+    /// problem said), if anywhere: the window stays open then.
+    var eventLog: EventLog?
 
     /// Opens the prompt over `parent`; `accept` gets the trimmed text once `check` passes.
     @discardableResult
@@ -103,6 +107,8 @@ final class TextPromptDialog {
             gtk_label_set_text(opaque(problem), message)
             gtk_widget_set_visible(problem, 1)
             gtk_widget_grab_focus(entry)
+            let title = gtk_window_get_title(gcast(window)).map { String(cString: $0) } ?? ""
+            eventLog?.emit("prompt-problem", [("title", .string(title)), ("text", .string(message))])
             return
         }
         close()

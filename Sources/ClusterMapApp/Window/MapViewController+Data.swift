@@ -76,6 +76,12 @@ extension MapViewController {
                     failures.append("\(error)")
                 }
             }
+            // Cancelled as the last file finished: no index is built for nothing (it kept a
+            // cancelled big load's thread busy for seconds).
+            if cancelFlag.isCancelled {
+                runOnGtkThread(priority: G_PRIORITY_DEFAULT) { receiver.deliver { $0.loadDidCancel(generation) } }
+                return
+            }
             let session = sets.isEmpty ? nil : MapDataSession(pointSets: sets, datasets: datasets, keepPlacesApart: keepApart)
             let ms = (ProcessClock.now() - started) * 1000
             // Ahead of frames and layout: at idle priority the result of a launch load waited behind
@@ -114,6 +120,12 @@ extension MapViewController {
         eventLog.emit("load-cancelled")
     }
 
+    /// A cancelled or replaced load's thread has ended: what it made is dropped. Logged
+    /// (`load-dropped`) so a test knows nothing of that load can arrive any more.
+    private func loadWasDropped() {
+        eventLog.emit("load-dropped")
+    }
+
     private func loadProgress(_ generation: Int, _ fraction: Double) {
         guard generation == loadGeneration else { return }
         chrome?.loadDidProgress(fraction)
@@ -125,14 +137,14 @@ extension MapViewController {
     }
 
     private func loadDidCancel(_ generation: Int) {
-        guard generation == loadGeneration else { return }
+        guard generation == loadGeneration else { return loadWasDropped() }
         currentLoadCancel = nil
         chrome?.loadDidEnd()
         eventLog.emit("load-cancelled")
     }
 
     func loadDidFinish(_ generation: Int, session: MapDataSession?, failures: [String], ms: Double) {
-        guard generation == loadGeneration else { return }
+        guard generation == loadGeneration else { return loadWasDropped() }
         currentLoadCancel = nil
         chrome?.loadDidEnd()
         if !failures.isEmpty { showErrors(failures) }

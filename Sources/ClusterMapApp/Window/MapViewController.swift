@@ -80,12 +80,12 @@ final class MapViewController {
     var fineBaseMapRequested = false
     /// Whether the 1:50m map has started loading (after the launch data, or when the camera needs it).
     var detailedBaseMapRequested = false
-    /// The street map from `--basemap`, if any, and for an online source its fetcher and requests.
+    /// The street map from `--basemap`, if any (it loads its own tiles), and for an online source
+    /// its fetcher (whose HTTP cache index is saved at exit).
     var tileLayer: TileMapLayer?
     var onlineTiles: XYZTileSource?
     /// The person's MapTiler API key (asked for once, remembered in the state file).
     private(set) var mapTilerKey: String?
-    var tileRequests: [TileMapLayer.Key: XYZTileSource.Request] = [:]
     var loadGeneration = 0
     /// The window's header bar, banner and progress bar.
     private(set) weak var chrome: MapChrome?
@@ -158,6 +158,7 @@ final class MapViewController {
 
     func draw(_ cr: OpaquePointer, width: Int, height: Int) {
         let start = ProcessClock.now()
+        collectLoadedTiles()
         // The refresh this frame belongs to (not when drawing began): the pacer's next frame
         // then lands on the second refresh after it even when this draw started late.
         framePacer.frameDrawn(at: gtk_widget_get_frame_clock(drawingArea).map { Double(gdk_frame_clock_get_frame_time($0)) / 1e6 }

@@ -10,8 +10,9 @@ import Tiles
 /// Tiles are decoded and painted off the drawing thread (`renderTile`), kept in a byte-bounded
 /// cache, faded in when they arrive, and stood in for by cached parents until then; where the file
 /// has no tile (outside its bounds or zooms, or a corrupt tile) the built-in map shows through.
-/// `draw` reports which tiles it is missing; whoever owns the layer loads them (the window on a
-/// background queue, `clustermap render` synchronously) and hands them to `deliver`.
+/// `draw` reports which tiles it is missing; the layer loads them itself through a wish-list
+/// worker once `startLoading` is called (the window; see `TileMapLayer+Loading`), or its owner
+/// loads them and hands them to `deliver` (`clustermap render`, synchronously).
 public final class TileMapLayer: MapOverlay {
     /// Cache key: a source tile as painted for one palette and device scale.
     public struct Key: Hashable, Sendable {
@@ -25,7 +26,7 @@ public final class TileMapLayer: MapOverlay {
         public var requested = 0, loaded = 0, fromCache = 0, failed = 0, cancelled = 0
     }
 
-    /// The tile file (nil for an online source, whose owner fetches the bytes).
+    /// The tile file or online source (nil when the owner fetches the bytes itself).
     public let source: TileSource?
     /// The file's path or the online URL template (for messages and the event log).
     public let path: String
@@ -44,7 +45,7 @@ public final class TileMapLayer: MapOverlay {
     private let cache = TileCache<Key, ImageSurface>(byteLimit: 128 << 20)
     /// Arrival times of the tiles still fading in (pruned once faded; absent means fully shown).
     private var arrivals: [Key: Double] = [:]
-    private var pending = Set<Key>()
+    var pending = Set<Key>()
     private var absent = Set<Key>()
     private var stats = Statistics()
     private var version = 0
@@ -59,6 +60,11 @@ public final class TileMapLayer: MapOverlay {
     /// zoom 17 over a zoom-14 file 64 display tiles share one, and a view shows 6–12 of them.
     public let decodedAncestors = TileCache<TileID, VectorTile>(byteLimit: 32 << 20)
     private var lastZoom = Double.nan
+    /// Loads the tiles the frames lack, off the drawing thread (nil: the owner loads them).
+    var loader: StreetTileLoader?
+    /// Every tile the last frame lacked (not loaded, not known absent), nearest the centre first:
+    /// the loader's wish list.
+    var wishes: [Key] = []
 
     /// Opens an MBTiles (`.mbtiles`) or PMTiles (`.pmtiles`) file.
     public init(path: String) throws {
@@ -73,10 +79,11 @@ public final class TileMapLayer: MapOverlay {
         maxZoom = meta.maxZoom
     }
 
-    /// An online raster source (`template` names it; the owner fetches tiles and calls `deliver`).
-    public init(online template: String, attribution: String?, maxZoom: Int = 19) {
+    /// An online raster source (`template` names it): `source` fetches its tiles when the layer
+    /// loads them (`startLoading`); without one the owner fetches them and calls `deliver`.
+    public init(online template: String, attribution: String?, maxZoom: Int = 19, source: TileSource? = nil) {
         path = template
-        source = nil
+        self.source = source
         style = nil
         tileSize = 256
         self.attribution = attribution
@@ -121,7 +128,7 @@ public final class TileMapLayer: MapOverlay {
         // An ancestor decoded for another display tile: neither read nor decoded again.
         if let style, rect != .whole, let tile = decoded?.value(for: sourceTile) { return paintVector(tile, style) }
         let data: Data?
-        do { data = try source.tileData(for: sourceTile) } catch { return .failed }
+        do { data = try source.tileData(for: sourceTile, scale: key.scale) } catch { return .failed }
         guard let data, !data.isEmpty else { return .absent }
         if let style {
             guard let tile = try? MVTDecoder.decode(data, layers: style.sourceLayers) else { return .failed }
@@ -325,6 +332,7 @@ public final class TileMapLayer: MapOverlay {
         let now = ProcessInfo.processInfo.systemUptime
         arrivals = arrivals.filter { now - $0.value < TileFade.defaultDuration }
         var wanted: [Key] = []
+        wishes.removeAll(keepingCapacity: true)
         visibleKeys.removeAll(keepingCapacity: true)
         let steady = camera.zoom == lastZoom
         lastZoom = camera.zoom
@@ -350,7 +358,9 @@ public final class TileMapLayer: MapOverlay {
                 continue
             }
             drawStandIn(for: p, camera: camera, in: cr)
-            if !pending.contains(key) && !absent.contains(key) { wanted.append(key) }
+            guard !absent.contains(key) else { continue }
+            wishes.append(key)
+            if !pending.contains(key) { wanted.append(key) }
         }
         missing = wanted
     }

@@ -2,13 +2,22 @@ import Foundation
 
 /// A source of encoded tiles (PNG/JPEG/WebP bytes or MVT), addressed in XYZ.
 ///
-/// Local sources (MBTiles, PMTiles) answer synchronously; call them off the GTK thread. Tiles
+/// Every source answers synchronously (local files read, an online source waits for its answer);
+/// call them off the GTK thread, from the loader that decides which tiles are still wanted. Tiles
 /// outside the source's zoom range or bounds, or simply absent, are `nil`: that is not an error.
 public protocol TileSource: AnyObject, Sendable {
     /// What the source says about itself.
     var metadata: TileSourceMetadata { get }
     /// The tile's bytes as stored, after removing any gzip transfer compression; nil if absent.
     func tileData(for tile: TileID) throws -> Data?
+    /// The tile's bytes for a device scale: an online source with @2x tiles asks for those;
+    /// files have one picture per tile (the default ignores the scale).
+    func tileData(for tile: TileID, scale: Double) throws -> Data?
+}
+
+extension TileSource {
+    /// Files have one picture per tile, whatever the device scale.
+    public func tileData(for tile: TileID, scale: Double) throws -> Data? { try tileData(for: tile) }
 }
 
 /// The encoding of a source's tiles.

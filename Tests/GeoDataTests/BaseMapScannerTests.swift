@@ -5,7 +5,7 @@ import XCTest
 
 final class BaseMapScannerTests: XCTestCase {
     func testCoarseCountsFromDataFiles() {
-        let m = TestMaps.coarse
+        let m = BaseMaps.coarse
         XCTAssertEqual(m.level, .coarse)
         XCTAssertEqual(m.land.featureCount, 127)
         XCTAssertEqual(m.lakes.featureCount, 25)
@@ -20,7 +20,7 @@ final class BaseMapScannerTests: XCTestCase {
     }
 
     func testDetailedCountsFromDataFiles() {
-        let m = TestMaps.detailed
+        let m = BaseMaps.detailed
         XCTAssertEqual(m.land.featureCount, 1420)
         XCTAssertEqual(m.lakes.featureCount, 405)
         XCTAssertEqual(m.coastlines.featureCount, 1428)
@@ -33,7 +33,7 @@ final class BaseMapScannerTests: XCTestCase {
     }
 
     func testCoordinatesAreProjectedAndClamped() {
-        let land = TestMaps.coarse.land
+        let land = BaseMaps.coarse.land
         let b = land.bounds
         XCTAssertEqual(b.minX, 0, accuracy: 1e-9)
         XCTAssertEqual(b.maxX, 1, accuracy: 1e-9)
@@ -78,8 +78,10 @@ final class BaseMapScannerTests: XCTestCase {
     func testRiversExcerptWithNullGeometry() throws {
         // Four features of Natural Earth's 50m rivers (not shipped in data/), including its one
         // feature with "geometry": null (the Loire), which must be skipped and counted.
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/ne_50m_rivers_excerpt.geojson")
+        // (The fixture stays with MapRenderTests' fixtures: a data file in this target's folder
+        // would need an `exclude` in Package.swift.)
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapRenderTests/Fixtures/ne_50m_rivers_excerpt.geojson")
         let layer = try BaseMapScanner.parse(try Data(contentsOf: url), kind: .lines)
         XCTAssertEqual(layer.featureCount, 3)
         XCTAssertEqual(layer.skippedFeatureCount, 1)
@@ -106,10 +108,11 @@ final class BaseMapScannerTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("ne_110m_land.geojson"))
         }
     }
+}
 
-    func testDataDirectoryHoldsTheBaseMap() throws {
-        let dir = try XCTUnwrap(DataDirectory.locate(environment: [:], executablePath: #filePath))
-        XCTAssertTrue(BaseMapLocation.holdsBaseMap(URL(fileURLWithPath: dir)))
-        XCTAssertFalse(BaseMapLocation.holdsBaseMap(URL(fileURLWithPath: "/nonexistent")))
-    }
+/// The repository's base maps, loaded once per test process.
+private enum BaseMaps {
+    static let dataDirectory = URL(fileURLWithPath: repositoryDataDirectory)
+    static let coarse: BaseMap = try! BaseMap.load(level: .coarse, dataDirectory: dataDirectory)
+    static let detailed: BaseMap = try! BaseMap.load(level: .detailed, dataDirectory: dataDirectory)
 }
