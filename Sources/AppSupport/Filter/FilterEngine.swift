@@ -38,6 +38,16 @@ public final class FilterEngine: @unchecked Sendable {
         return e
     }
 
+    /// Runs `body` with the evaluator (types as in `evaluator(types:)`), one caller at a time.
+    func withEvaluator<T>(types: [String: PropertyType], _ body: (FilterEvaluator) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(evaluator(types: types))
+    }
+
+    /// The type inference gave a property (before the person chose another).
+    func inferredType(of name: String) -> PropertyType? { inferred[name] }
+
     /// The exact clusters of the places passing `settings`; nil when nothing is asked (the live
     /// index of every place shows).
     /// - Throws: `FilterSettingsError` naming the option and, for expressions, the column.
