@@ -15,7 +15,7 @@ public struct FilterPanelModel: Equatable, Sendable {
         public var property: String
         public var type: PropertyType
         public var inferred: PropertyType
-        /// "number · 23,412 places · 12 without"
+        /// "23,412 places · 12 without" (· "guessed number" when the type was overridden)
         public var summary: String
         /// What a screen reader says for the row.
         public var accessibleLabel: String
@@ -142,8 +142,10 @@ public struct FilterPanelModel: Equatable, Sendable {
             if case .contains(let t)? = condition?.kind { control = .contains(t) } else { control = .contains("") }
         }
         let places = "\(grouped(p.present)) \(p.present == 1 ? "place" : "places")"
-        var summary = "\(p.type.rawValue) · \(places)"
+        // The type is the row's drop-down; the summary says what the data holds.
+        var summary = places
         if p.missing > 0 { summary += " · \(grouped(p.missing)) without" }
+        if p.type != p.inferred { summary += " · guessed \(p.inferred.rawValue)" }
         var label = "\(p.name), \(p.type.rawValue), \(places)"
         if case .range(let r) = control { label += ", from \(r.lowerText) to \(r.upperText)" }
         if condition != nil { label += ", filtered" }
@@ -151,7 +153,9 @@ public struct FilterPanelModel: Equatable, Sendable {
                    control: control, isActive: condition != nil)
     }
 
-    private static func chips(_ settings: FilterSettings) -> [Chip] {
+    /// The chips of `settings`: each condition (as the panel says it, or as written), then the
+    /// time window.
+    public static func chips(_ settings: FilterSettings) -> [Chip] {
         var chips: [Chip] = settings.conditions.enumerated().map { i, text in
             let shown = FilterCondition(parsing: text)?.chipText ?? text
             return Chip(text: shown, accessibleLabel: "Remove filter: \(shown)", removal: .condition(i))

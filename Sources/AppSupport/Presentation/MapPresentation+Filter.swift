@@ -76,6 +76,9 @@ extension MapPresentation {
         return finishFilter(outcome)
     }
 
+    /// The filter engine of the shown data (for the panel's catalog), nil without data.
+    public func filterEngine() -> FilterEngine? { session.map { filtering.engine(for: $0) } }
+
     /// "12,345 of 1,000,000 places" while a filter shows; nil otherwise.
     public var filterPlacesText: String? { session?.filtered?.placesText }
 }

@@ -19,6 +19,9 @@ final class AppChrome: MapChrome {
     let mainMenu: MainMenu
     let legend: LegendView
     let replayChip: ReplayChip
+    /// The filter panel (F8) and the chips over the map (`FilterPanel.swift`, `FilterChips.swift`).
+    private(set) var filterPanel: FilterPanel?
+    private(set) var filterChips: FilterChips?
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
     private var fitThisLoad = false
@@ -46,6 +49,8 @@ final class AppChrome: MapChrome {
         mainMenu = MainMenu(window: window, reducedMotion: controller.cameraController.motionPolicy.prefersReducedMotion, dark: dark)
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
+        filterChips = FilterChips(overlay: overlay, controller: controller)
+        filterPanel = FilterPanel(overlay: overlay, header: header, window: window, controller: controller)
         reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         installActions()
         mainMenu.connect(to: self)

@@ -1,0 +1,238 @@
+import CGtk
+import Foundation
+import AppSupport
+import GeoData
+
+/// The filter panel (issue 29 item 1): a header toggle ("Filter", F8) opens a side panel over
+/// the map's left edge with a section per property — its type (a drop-down to override the
+/// guess), then a checklist with counts, a range with a small histogram, or a "contains"
+/// field. Every control has an accessible name. What it shows comes from `FilterPanelModel`
+/// (pure, tested); a change becomes new settings for the controller, which works the filter out
+/// in the background (the newest change wins while a slider is dragged).
+final class FilterPanel {
+    let root: UnsafeMutablePointer<GtkWidget>
+    let toggle: UnsafeMutablePointer<GtkWidget>
+    let rowsBox: UnsafeMutablePointer<GtkWidget>
+    private let status: UnsafeMutablePointer<GtkWidget>
+    weak var controller: MapViewController?
+    /// The properties as last read, and for which engine (session) and types.
+    private(set) var catalog: FilterCatalog?
+    private var catalogKey: (engine: ObjectIdentifier, types: [String: PropertyType])?
+    private var catalogRequested: (engine: ObjectIdentifier, types: [String: PropertyType])?
+    /// Signal targets of the built rows (kept alive while their widgets exist).
+    var targets: [AnyObject] = []
+    /// The range rows' widgets, by property (updated in place while a slider moves).
+    var ranges: [String: FilterRangeRow] = [:]
+    /// Settings the panel itself asked for last: when the controller reports them back the rows
+    /// are not rebuilt (a slider being dragged keeps its grab).
+    var ownSettings: FilterSettings?
+    /// Set while rows are built or synced: their signals are not the person's.
+    var isBuilding = false
+    /// The settings the rows were built for.
+    private var builtSettings: FilterSettings?
+
+    static let actionName = "show-filters"
+    static let width: Int32 = 330
+
+    init(overlay: UnsafeMutablePointer<GtkWidget>, header: UnsafeMutablePointer<GtkWidget>,
+         window: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
+        self.controller = controller
+        root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(root, "cm-filter-panel")
+        gtk_widget_add_css_class(root, "view")
+        gtk_widget_set_size_request(root, FilterPanel.width, -1)
+        gtk_widget_set_halign(root, GTK_ALIGN_START)
+        gtk_widget_set_valign(root, GTK_ALIGN_FILL)
+        AccessibleText.setLabel(of: root, to: "Filters")
+
+        let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        gtk_widget_set_margin_top(heading, 10); gtk_widget_set_margin_bottom(heading, 4)
+        gtk_widget_set_margin_start(heading, 14); gtk_widget_set_margin_end(heading, 8)
+        let title = plainLabel("Filters")
+        gtk_widget_add_css_class(title, "heading")
+        gtk_widget_set_hexpand(title, 1)
+        let close = gtk_button_new_from_icon_name("window-close-symbolic")!
+        gtk_widget_add_css_class(close, "flat")
+        gtk_widget_set_tooltip_text(close, "Close the filters (F8)")
+        AccessibleText.setLabel(of: close, to: "Close the filters")
+        gtk_actionable_set_action_name(opaque(close), "win.\(FilterPanel.actionName)")
+        gtk_box_append(gcast(heading), title)
+        gtk_box_append(gcast(heading), close)
+        gtk_box_append(gcast(root), heading)
+
+        status = plainLabel("")
+        gtk_label_set_wrap(opaque(status), 1)
+        gtk_widget_set_margin_start(status, 14); gtk_widget_set_margin_end(status, 14)
+        gtk_widget_add_css_class(status, "dim-label")
+        gtk_box_append(gcast(root), status)
+
+        rowsBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 14)!
+        gtk_widget_set_margin_start(rowsBox, 14); gtk_widget_set_margin_end(rowsBox, 14)
+        gtk_widget_set_margin_top(rowsBox, 6); gtk_widget_set_margin_bottom(rowsBox, 14)
+        let scroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(opaque(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(opaque(scroller), rowsBox)
+        gtk_widget_set_vexpand(scroller, 1)
+        gtk_box_append(gcast(root), scroller)
+        gtk_widget_set_visible(root, 0)
+        gtk_overlay_add_overlay(opaque(overlay), root)
+
+        toggle = gtk_toggle_button_new_with_label("Filter")!
+        gtk_widget_set_tooltip_text(toggle, "Show only some places (F8)")
+        AccessibleText.setLabel(of: toggle, to: "Filters")
+        gtk_actionable_set_action_name(opaque(toggle), "win.\(FilterPanel.actionName)")
+        gtk_header_bar_pack_start(opaque(header), toggle)
+        installAction(window: window)
+        FilterPanel.installStyle()
+    }
+
+    private func installAction(window: UnsafeMutablePointer<GtkWidget>) {
+        let action = g_simple_action_new_stateful(FilterPanel.actionName, nil, g_variant_new_boolean(0))!
+        let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
+            guard let action, let value else { return }
+            g_simple_action_set_state(action, value)
+            UserData.object(data, as: FilterPanel.self)?.setShown(g_variant_get_boolean(value) != 0)
+        }
+        connectSignal(action, "change-state", unsafeBitCast(changeState, to: GCallback.self), owner: self)
+        g_action_map_add_action(OpaquePointer(window), action)
+        if let app = gtk_window_get_application(gcast(window)) {
+            withCStringArray(["F8"]) { gtk_application_set_accels_for_action(app, "win.\(FilterPanel.actionName)", $0) }
+        }
+        reportPosition(of: toggle, name: "filter-toggle", eventLog: controller!.eventLog)
+    }
+
+    var isShown: Bool { gtk_widget_get_visible(root) != 0 }
+
+    /// Opens or closes the panel; open, it reads the properties if needed and takes the focus.
+    func setShown(_ shown: Bool) {
+        guard shown != isShown, let c = controller else { return }
+        gtk_widget_set_visible(root, shown ? 1 : 0)
+        c.eventLog.emit("filter-panel", [("shown", .bool(shown))])
+        if shown {
+            refresh()
+            gtk_widget_grab_focus(rowsBox)
+        } else {
+            gtk_widget_grab_focus(c.drawingArea)
+        }
+    }
+
+    /// The filter, the data or the types changed: read the properties again if the catalog is
+    /// out of date, and rebuild the rows unless the change came from the panel itself.
+    func refresh() {
+        guard isShown, let c = controller else { return }
+        guard let engine = c.presentation.filterEngine() else {
+            gtk_label_set_text(opaque(status), "No places loaded.")
+            return
+        }
+        let types = c.presentation.filterSettings.types
+        let key = (ObjectIdentifier(engine), types)
+        if catalogKey.map({ $0.engine != key.0 || $0.types != key.1 }) ?? true {
+            if catalogRequested.map({ $0.engine == key.0 && $0.types == key.1 }) != true {
+                catalogRequested = key
+                requestCatalog(engine, types: types)
+            }
+            return
+        }
+        let settings = c.presentation.filterSettings
+        if let own = ownSettings, own == settings, builtSettings != nil {
+            syncInPlace()
+        } else if builtSettings != settings || ownSettings == nil {
+            build()
+        } else {
+            syncInPlace()
+        }
+    }
+
+    private func requestCatalog(_ engine: FilterEngine, types: [String: PropertyType]) {
+        gtk_label_set_text(opaque(status), "Reading the places' properties…")
+        gtk_widget_set_visible(status, 1)
+        let target = FilterPanelTarget(self)
+        let started = ProcessClock.now()
+        Thread.detachNewThread {
+            let catalog = engine.catalog(types: types)
+            let ms = (ProcessClock.now() - started) * 1000
+            runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
+                guard let panel = target.panel else { return }
+                panel.catalogDidArrive(catalog, engine: ObjectIdentifier(engine), types: types, ms: ms)
+            }
+        }
+    }
+
+    private func catalogDidArrive(_ catalog: FilterCatalog, engine: ObjectIdentifier, types: [String: PropertyType], ms: Double) {
+        guard let r = catalogRequested, r.engine == engine, r.types == types else { return }
+        self.catalog = catalog
+        catalogKey = (engine, types)
+        catalogRequested = nil
+        controller?.eventLog.emit("filter-catalog", [("properties", .int(catalog.properties.count)),
+                                                     ("ms", .number(ms.rounded()))])
+        ownSettings = nil
+        refresh()
+    }
+
+    /// The model for what is shown now.
+    func model() -> FilterPanelModel? {
+        guard let catalog, let c = controller else { return nil }
+        return FilterPanelModel(catalog: catalog, settings: c.presentation.filterSettings,
+                                passing: c.presentation.shownFilter?.passing)
+    }
+
+    /// Rebuilds every row.
+    private func build() {
+        guard let model = model(), let c = controller else { return }
+        isBuilding = true
+        defer { isBuilding = false }
+        builtSettings = c.presentation.filterSettings
+        ownSettings = nil
+        while let child = gtk_widget_get_first_child(rowsBox) { gtk_box_remove(gcast(rowsBox), child) }
+        targets = []
+        ranges = [:]
+        let text = model.rows.isEmpty ? "These places have no properties to filter on." : (model.placesText ?? "Every place shows.")
+        gtk_label_set_text(opaque(status), text)
+        for row in model.rows { gtk_box_append(gcast(rowsBox), section(for: row)) }
+        c.eventLog.emit("filter-rows", [("rows", .array(model.rows.map { .string($0.property + ":" + $0.type.rawValue) }))])
+    }
+
+    /// Updates what a change made by the panel itself changes (range texts, histogram bars, the
+    /// count) without rebuilding: a dragged slider keeps its grab.
+    private func syncInPlace() {
+        guard let model = model() else { return }
+        isBuilding = true
+        defer { isBuilding = false }
+        gtk_label_set_text(opaque(status), model.placesText ?? "Every place shows.")
+        for row in model.rows {
+            if case .range(let r) = row.control { ranges[row.property]?.show(r, label: row.accessibleLabel) }
+        }
+    }
+
+    /// Asks the controller for `settings` (made by one of the panel's controls).
+    func ask(_ settings: FilterSettings) {
+        guard !isBuilding, let c = controller, settings != c.presentation.filterSettings else { return }
+        ownSettings = settings
+        builtSettings = settings
+        c.setFilter(settings)
+    }
+
+    private static func installStyle() {
+        let provider = gtk_css_provider_new()!
+        gtk_css_provider_load_from_data(provider, """
+        .cm-filter-panel { border-right: 1px solid alpha(@theme_fg_color, 0.15); box-shadow: 2px 0 10px alpha(black, 0.22); }
+        .cm-filter-panel .cm-filter-name { font-weight: bold; }
+        .cm-filter-chips {
+          background: @theme_base_color; color: @theme_fg_color; border-radius: 18px; padding: 3px 4px 3px 12px;
+          box-shadow: 0 1px 4px alpha(black, 0.28), 0 0 0 1px alpha(black, 0.10);
+        }
+        .cm-filter-chips .cm-filter-count { font-weight: bold; margin-right: 4px; }
+        .cm-filter-chip { border-radius: 14px; padding: 2px 8px; min-height: 24px; }
+        """, -1)
+        if let display = gdk_display_get_default() {
+            gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        }
+        g_object_unref(provider)
+    }
+}
+
+/// The panel a background catalog goes back to (weakly: a closed window gets nothing).
+final class FilterPanelTarget: @unchecked Sendable {
+    weak var panel: FilterPanel?
+    init(_ panel: FilterPanel) { self.panel = panel }
+}
