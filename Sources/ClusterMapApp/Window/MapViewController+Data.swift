@@ -24,6 +24,7 @@ extension MapViewController {
         live.stop()
         updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
+        filterDataWillLoad(files: files, datasets: datasets)
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog)
         currentLoadIsBig = LoaderPriority.isBig(files)
         chrome?.loadDidStart(name: datasets.first??.title ?? files.map(PointSetLoader.displayName(of:)).joined(separator: ", "))

@@ -19,13 +19,24 @@ extension MapViewController {
         submitFilter(presentation.refilter(keepingFrom: old))
     }
 
+    /// Loading `files` (or `datasets`) started: their key for the remembered filters.
+    func filterDataWillLoad(files: [String], datasets: [Dataset?]) {
+        filterMemory.loadingSource = SavedFilter.source(files: files, datasetIDs: datasets.compactMap { $0?.id })
+    }
+
     /// A load finished and is shown: the launch's `--where/--by/…` apply to the first load;
-    /// a file opened later starts unfiltered.
+    /// otherwise the filter remembered for these files (SavedState) comes back, or none.
     func filterLoadedData(generation: Int) {
-        if generation == 1 && presentation.filterSettings.isEmpty && !options.filters.isEmpty {
+        if generation == 1 && filterMemory.loadingSource == nil {
+            let initial = MapViewController.initialSources(options, dataDirectory: dataDirectory)
+            filterDataWillLoad(files: initial.files, datasets: initial.datasets)
+        }
+        filterMemory.shownSource = filterMemory.loadingSource
+        if generation == 1 && !options.filters.isEmpty {
             submitFilter(presentation.setFilter(options.filters))
-        } else if generation == 1 {
-            refilterData()
+        } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.settings(for: source) {
+            eventLog.emit("filter-restored", [("conditions", .int(saved.conditions.count))])
+            submitFilter(presentation.setFilter(saved))
         } else {
             submitFilter(presentation.setFilter(FilterSettings()))
         }
@@ -52,10 +63,26 @@ extension MapViewController {
         let events = presentation.finishFilter(outcome)
         guard !events.isEmpty else { return }  // superseded meanwhile
         eventLog.emit(events)
-        if case .failure(let e) = outcome.answer { showError(e.description) }
+        switch outcome.answer {
+        case .failure(let e):
+            showError(e.description)
+            // A remembered filter the data can no longer answer (the file changed) is forgotten.
+            if let source = filterMemory.shownSource, filterMemory.saved.settings(for: source) == presentation.filterSettings {
+                filterMemory.saved.remember(FilterSettings(), for: source)
+            }
+        case .success: if let source = filterMemory.shownSource { filterMemory.saved.remember(presentation.filterSettings, for: source) }
+        }
         chrome?.filterDidChange()
         sceneDidChange()
     }
+}
+
+/// Which data is shown and loading (keys of `SavedFilter`), and the filters remembered per file
+/// (read from and written to the state file by `WindowState`).
+final class FilterMemory {
+    var loadingSource: String?
+    var shownSource: String?
+    var saved: [SavedFilter] = []
 }
 
 /// The controller a filter outcome goes back to (weakly: a closed window gets nothing).
