@@ -1,0 +1,100 @@
+import XCTest
+import Foundation
+
+/// The filter panel in the real window (issue 29 items 1, 7, 8): a category unticked and a range
+/// dragged with xdotool, read back from the `filter` events; the passing counts are computed
+/// here from the fixture's own rows. Then the filter is remembered for the file and comes back
+/// when it is opened again.
+final class FilterWindowTests: XCTestCase {
+    struct Row { var lat, lon, mag: Double; var kind: String }
+
+    /// A fixture made at test time: 600 places in four kinds, magnitudes 0.0–9.9.
+    static func fixture() -> [Row] {
+        var s: UInt64 = 0x2545F4914F6CDD1D
+        func next() -> Double {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17
+            return Double(s % 1_000_000) / 1_000_000
+        }
+        let kinds = ["fire", "flood", "quake", "storm"]
+        return (0..<600).map { i in
+            Row(lat: -50 + next() * 100, lon: -160 + next() * 320, mag: (next() * 99).rounded() / 10,
+                kind: kinds[i % 7 == 0 ? 3 : Int(next() * 3)])
+        }
+    }
+
+    static func field(_ e: [String: Any], _ name: String) -> Int { (e[name] as? NSNumber)?.intValue ?? -1 }
+
+    func testUntickingACategoryAndDraggingARangeFilterTheMap() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let rows = Self.fixture()
+        let path = h.workDir + "/events.csv"
+        let csv = "lat,lon,mag,kind\n" + rows.map { "\($0.lat),\($0.lon),\($0.mag),\($0.kind)" }.joined(separator: "\n") + "\n"
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+
+        try h.launch([path, "--size", "1400x900", "--reduce-motion"], timeout: 60)
+        let loaded = try h.waitForEvent("load-done", timeout: 60)
+        XCTAssertEqual(Self.field(loaded.event, "points"), rows.count)
+        let toggle = try h.waitForEvent("widget", timeout: 15) { $0["name"] as? String == "filter-toggle" }
+        try h.click(at: toggle.event["x"] as! Double, toggle.event["y"] as! Double)
+        let built = try h.waitForEvent("filter-rows", timeout: 20)
+        XCTAssertEqual(built.event["rows"] as? [String], ["mag:number", "kind:category"])
+
+        // Untick "storm" (the rarest kind: its box is the last of the four).
+        let storm = try h.waitForEvent("widget", after: built.index, timeout: 15) { $0["name"] as? String == "filter-check:kind=storm" }
+        try h.click(at: storm.event["x"] as! Double, storm.event["y"] as! Double)
+        let unticked = try h.waitForEvent("filter", after: storm.index, timeout: 20)
+        // The checklist lists the kinds most common first; the condition keeps that order.
+        var counts: [String: Int] = [:]
+        for r in rows where r.kind != "storm" { counts[r.kind, default: 0] += 1 }
+        let kept = counts.sorted { $0.value > $1.value }.map { "'\($0.key)'" }.joined(separator: ", ")
+        XCTAssertEqual(unticked.event["expression"] as? String, "kind in (\(kept))")
+        XCTAssertEqual(Self.field(unticked.event, "passing"), rows.filter { $0.kind != "storm" }.count)
+        XCTAssertEqual(Self.field(unticked.event, "places"), rows.count)
+        let count = try h.waitForEvent("filter-count", after: storm.index, timeout: 10)
+        XCTAssertEqual(count.event["text"] as? String, "\(rows.filter { $0.kind != "storm" }.count) of 600 places")
+
+        // Drag the magnitude's "from" slider to the middle of its track.
+        let from = try h.waitForEvent("widget-bounds", after: built.index, timeout: 15) { $0["name"] as? String == "filter-range:mag:from" }
+        let x = from.event["x"] as! Double, y = from.event["y"] as! Double + (from.event["height"] as! Double) / 2
+        let width = from.event["width"] as! Double
+        try h.drag(from: (x + 9, y), to: (x + width * 0.55, y), steps: 15)
+        let dragged = try h.waitForEvent("filter", after: unticked.index, timeout: 20) {
+            ($0["expression"] as? String)?.contains("mag >= ") == true
+        }
+        // The event after the last one is the settled value: wait a little for it.
+        usleep(800_000)
+        let last = h.events().last { $0["event"] as? String == "filter" } ?? dragged.event
+        let expression = try XCTUnwrap(last["expression"] as? String)
+        XCTAssertTrue(expression.hasPrefix("(kind in (\(kept))) and (mag >= "), expression)
+        let lower = try XCTUnwrap(Double(expression.components(separatedBy: "mag >= ")[1].dropLast()))
+        XCTAssertGreaterThan(lower, 3, "dragged about half way along 0–9.9")
+        XCTAssertLessThan(lower, 7)
+        let expected = rows.filter { $0.kind != "storm" && $0.mag >= lower }.count
+        XCTAssertEqual(Self.field(last, "passing"), expected, expression)
+        // The map shows exactly that many places: the bubbles and pins of the scene drawn after
+        // the last filter (the file opens fitted, so all of them are in view) add up to it.
+        let lastFilter = h.events().lastIndex { $0["event"] as? String == "filter" } ?? dragged.index
+        let scene = try h.waitForEvent("scene", after: lastFilter, timeout: 15)
+        let bubbles = (scene.event["bubbles"] as? [[String: Any]]) ?? []
+        let pins = (scene.event["pins"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(bubbles.reduce(0) { $0 + Self.field($1, "count") } + pins.count, expected)
+
+        // Quit and open the file again: the filter comes back.
+        let before = h.events().count
+        try h.key("ctrl+q")
+        _ = try h.waitForEvent("state-saved", after: before - 1, timeout: 10)
+        XCTAssertTrue(h.waitForExit(), "Ctrl+Q quits")
+        usleep(300_000)
+        let state = try String(contentsOfFile: h.workDir + "/config/clustermap/state", encoding: .utf8)
+        XCTAssertTrue(state.contains("filter={"), state)
+        try h.launch([path, "--size", "1400x900", "--reduce-motion"], timeout: 60)
+        _ = try h.waitForEvent("filter-restored", timeout: 60)
+        let restored = try h.waitForEvent("filter", timeout: 30)
+        XCTAssertEqual(restored.event["expression"] as? String, expression)
+        XCTAssertEqual(Self.field(restored.event, "passing"), expected)
+        let chips = try h.waitForEvent("filter-count", timeout: 10)
+        XCTAssertEqual(chips.event["text"] as? String, "\(expected) of 600 places")
+    }
+}
