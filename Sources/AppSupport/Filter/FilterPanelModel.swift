@@ -291,7 +291,8 @@ public struct FilterPanelModel: Equatable, Sendable {
         isDate ? String(DateText.text((v / 86400).rounded(.down) * 86400).prefix(10)) : PropertyValue.plainText((v * 1e6).rounded() / 1e6)
     }
 
-    static func grouped(_ n: Int) -> String {
+    /// "12,345".
+    public static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (k, ch) in digits.enumerated() {

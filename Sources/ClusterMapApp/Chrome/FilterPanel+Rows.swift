@@ -4,8 +4,9 @@ import GeoData
 
 /// The filter panel's sections: a heading with the type drop-down, then the row's control.
 extension FilterPanel {
-    /// Check boxes shown at once in a checklist (a search box finds the rest).
-    static let checklistLimit = 60
+    /// Check boxes shown at once in a checklist (a search box finds the rest): the panel stays
+    /// short enough to reach the rows below a long checklist.
+    static let checklistLimit = 15
 
     func section(for row: FilterPanelModel.Row) -> UnsafeMutablePointer<GtkWidget> {
         let box = AccessibleRole.newWidget(gtk_box_get_type(), role: GTK_ACCESSIBLE_ROLE_GROUP)
@@ -125,7 +126,17 @@ final class FilterChecklist {
         targets = []
         let matching = FilterPanelModel.items(items, matching: search)
         for item in matching.prefix(FilterPanel.checklistLimit) {
-            let check = gtk_check_button_new_with_label("\(item.text)  \(item.count)")!
+            let check = gtk_check_button_new()!
+            let line = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            let name = plainLabel(item.text)
+            gtk_label_set_ellipsize(opaque(name), PANGO_ELLIPSIZE_END)
+            gtk_widget_set_hexpand(name, 1)
+            let count = plainLabel(FilterPanelModel.grouped(item.count), xalign: 1)
+            gtk_widget_add_css_class(count, "dim-label")
+            gtk_widget_add_css_class(count, "numeric")
+            gtk_box_append(gcast(line), name)
+            gtk_box_append(gcast(line), count)
+            gtk_check_button_set_child(gcast(check), line)
             gtk_check_button_set_active(gcast(check), item.isChecked ? 1 : 0)
             AccessibleText.setLabel(of: check, to: item.accessibleLabel)
             let target = FilterCheckTarget(list: self, value: item.text)
