@@ -77,7 +77,13 @@ final class FilterPanel {
         gtk_widget_set_visible(root, 0)
         gtk_overlay_add_overlay(opaque(overlay), root)
 
-        toggle = gtk_toggle_button_new_with_label("Filter")!
+        // A funnel, drawn (the icon theme has none): a word would not fit a 360-px header.
+        toggle = gtk_toggle_button_new()!
+        let funnel = gtk_drawing_area_new()!
+        gtk_drawing_area_set_content_width(gcast(funnel), 16)
+        gtk_drawing_area_set_content_height(gcast(funnel), 16)
+        gtk_drawing_area_set_draw_func(gcast(funnel), FilterPanel.drawFunnel, nil, nil)
+        gtk_button_set_child(gcast(toggle), funnel)
         gtk_widget_set_tooltip_text(toggle, "Show only some places (F8)")
         AccessibleText.setLabel(of: toggle, to: "Filters")
         gtk_actionable_set_action_name(opaque(toggle), "win.\(FilterPanel.actionName)")
@@ -210,6 +216,21 @@ final class FilterPanel {
         ownSettings = settings
         builtSettings = settings
         c.setFilter(settings)
+    }
+
+    /// The toggle's funnel in the button's text colour.
+    private static let drawFunnel: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, w, h, _ in
+        guard let a, let cr else { return }
+        var rgba = GdkRGBA()
+        gtk_style_context_get_color(gtk_widget_get_style_context(asWidget(a)), &rgba)
+        cairo_set_source_rgba(cr, Double(rgba.red), Double(rgba.green), Double(rgba.blue), Double(rgba.alpha))
+        let s = Double(min(w, h)) / 16, x0 = (Double(w) - 16 * s) / 2, y0 = (Double(h) - 16 * s) / 2
+        func p(_ x: Double, _ y: Double) -> (Double, Double) { (x0 + x * s, y0 + y * s) }
+        let pts = [p(1.5, 2), p(14.5, 2), p(9.5, 8.5), p(9.5, 14.5), p(6.5, 12.5), p(6.5, 8.5)]
+        cairo_move_to(cr, pts[0].0, pts[0].1)
+        for q in pts.dropFirst() { cairo_line_to(cr, q.0, q.1) }
+        cairo_close_path(cr)
+        cairo_fill(cr)
     }
 
     private static func installStyle() {
