@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 import ClusterCore
 import GeoData
 import MapModel
@@ -199,5 +200,26 @@ final class MapPresentationFilterTests: XCTestCase {
         try p.applyFilter(settings)
         let items = try XCTUnwrap(p.session).shownIndex.clusters(in: GeoBounds(west: -180, south: -85, east: 180, north: 85), zoom: 19)
         XCTAssertEqual(Set(items.compactMap(\.pointIndex)), [0, 2, 4])
+    }
+
+    /// "Save Places As…" while a filter shows writes only the passing places.
+    func testSavingWhileFilteredWritesOnlyThePassingPlaces() throws {
+        let places = Self.places(700, seed: 5)
+        let p = try Self.presentation(places)
+        var settings = FilterSettings()
+        _ = try settings.set("where", "mag >= 6 and type != 'quake'")
+        try p.applyFilter(settings)
+        let session = try XCTUnwrap(p.session)
+        let passing = try XCTUnwrap(session.passingPlacesBySource())
+        let path = NSTemporaryDirectory() + "filter-save-\(UInt32.random(in: 0...UInt32.max)).geojson"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try PlacesExport.write(session.sources.map(\.points), to: path, includes: { set, i in passing[set][i] })
+        let expected = places.filter { $0.mag >= 6 && $0.type != "quake" }
+        XCTAssertEqual(written, expected.count)
+        let back = try PointSetLoader.load(path: path)
+        XCTAssertEqual(back.count, expected.count)
+        XCTAssertEqual(Set((0..<back.count).map { back.coordinates[$0].latitude }), Set(expected.map(\.lat)))
+        _ = try p.applyFilter(FilterSettings())
+        XCTAssertNil(session.passingPlacesBySource(), "nothing filters: every place is saved")
     }
 }

@@ -62,4 +62,19 @@ extension MapDataSession {
         let values = hasValues ? local.map { $0 >= 0 ? set.numericValues[Int($0)] : .nan } : []
         return (categories, values)
     }
+
+    /// While a filter shows: which places of each file pass, by the file's own record index
+    /// ("Save Places As…" writes only those); nil when nothing filters.
+    public func passingPlacesBySource() -> [PointSelection]? {
+        guard let selection = filtered?.result.selection else { return nil }
+        var out = sources.map { PointSelection(count: $0.points.count, all: false) }
+        let k = sources.count == 1 ? 0 : -1
+        selection.forEachChosen { id in
+            guard id < pointCount, !places.isRemoved(id) else { return }
+            let (src, local) = source(of: id)
+            let s = k >= 0 ? k : sources.firstIndex { $0.firstIndex == src.firstIndex } ?? 0
+            out[s][local] = true
+        }
+        return out
+    }
 }
