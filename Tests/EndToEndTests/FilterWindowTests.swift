@@ -81,6 +81,14 @@ final class FilterWindowTests: XCTestCase {
         let pins = (scene.event["pins"] as? [[String: Any]]) ?? []
         XCTAssertEqual(bubbles.reduce(0) { $0 + Self.field($1, "count") } + pins.count, expected)
 
+        // Keyboard: Escape in the panel closes it, F8 opens it again with a control focused.
+        try h.key("Escape")
+        let closed = try h.waitForEvent("filter-panel", after: lastFilter, timeout: 10)
+        XCTAssertEqual(closed.event["shown"] as? Bool, false)
+        try h.key("F8")
+        let reopened = try h.waitForEvent("filter-panel", after: closed.index + 1, timeout: 10)
+        XCTAssertEqual(reopened.event["shown"] as? Bool, true)
+
         // Quit and open the file again: the filter comes back.
         let before = h.events().count
         try h.key("ctrl+q")

@@ -90,10 +90,20 @@ final class FilterPanel {
         gtk_header_bar_pack_start(opaque(header), toggle)
         installAction(window: window)
         FilterPanel.installStyle()
+        // Escape anywhere in the panel closes it and gives the keys back to the map.
+        let keys = gtk_event_controller_key_new()!
+        let pressed: @convention(c) (OpaquePointer?, UInt32, UInt32, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, _, data in
+            guard Int32(keyval) == GDK_KEY_Escape, let panel = UserData.object(data, as: FilterPanel.self) else { return 0 }
+            panel.close()
+            return 1
+        }
+        connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self), owner: self)
+        addController(keys, to: root)
     }
 
     private func installAction(window: UnsafeMutablePointer<GtkWidget>) {
         let action = g_simple_action_new_stateful(FilterPanel.actionName, nil, g_variant_new_boolean(0))!
+        self.action = action
         let changeState: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { action, value, data in
             guard let action, let value else { return }
             g_simple_action_set_state(action, value)
@@ -107,6 +117,9 @@ final class FilterPanel {
         reportPosition(of: toggle, name: "filter-toggle", eventLog: controller!.eventLog)
     }
 
+    /// The stateful `win.show-filters` action (its state is whether the panel is open).
+    private var action: OpaquePointer?
+
     var isShown: Bool { gtk_widget_get_visible(root) != 0 }
 
     /// Opens or closes the panel; open, it reads the properties if needed and takes the focus.
@@ -116,10 +129,22 @@ final class FilterPanel {
         c.eventLog.emit("filter-panel", [("shown", .bool(shown))])
         if shown {
             refresh()
-            gtk_widget_grab_focus(rowsBox)
+            focusFirstControl()
         } else {
             gtk_widget_grab_focus(c.drawingArea)
         }
+    }
+
+    /// Closes the panel through its action (so the header toggle follows).
+    func close() {
+        // Through the action's state, so the header toggle follows.
+        if let action { g_simple_action_set_state(action, g_variant_new_boolean(0)) }
+        setShown(false)
+    }
+
+    /// Keyboard and screen-reader users land on the first control (a type drop-down).
+    func focusFirstControl() {
+        _ = gtk_widget_child_focus(rowsBox, GTK_DIR_TAB_FORWARD)
     }
 
     /// The filter, the data or the types changed: read the properties again if the catalog is
@@ -195,6 +220,8 @@ final class FilterPanel {
         let text = model.rows.isEmpty ? "These places have no properties to filter on." : (model.placesText ?? "Every place shows.")
         gtk_label_set_text(opaque(status), text)
         for row in model.rows { gtk_box_append(gcast(rowsBox), section(for: row)) }
+        // Opened before the properties were read: the focus goes in once there is something.
+        if let focus = gtk_root_get_focus(gtk_widget_get_root(root)), focus == c.drawingArea { focusFirstControl() }
         c.eventLog.emit("filter-rows", [("rows", .array(model.rows.map { .string($0.property + ":" + $0.type.rawValue) }))])
     }
 

@@ -38,7 +38,8 @@ extension MapViewController {
             eventLog.emit("filter-restored", [("conditions", .int(saved.conditions.count))])
             submitFilter(presentation.setFilter(saved))
         } else {
-            submitFilter(presentation.setFilter(FilterSettings()))
+            // Nothing asked: recorded (an older request still working is dropped), nothing to work out.
+            _ = presentation.setFilter(FilterSettings())
         }
         chrome?.filterDidChange()
     }
