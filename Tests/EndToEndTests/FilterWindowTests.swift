@@ -105,4 +105,65 @@ final class FilterWindowTests: XCTestCase {
         let chips = try h.waitForEvent("filter-count", timeout: 10)
         XCTAssertEqual(chips.event["text"] as? String, "\(expected) of 600 places")
     }
+
+    /// Reads the filter panel's names and roles from the accessibility tree (pyatspi, which
+    /// Orca uses). (GTK 4.8 gives check boxes no AT-SPI action; people press Space on them.)
+    static let probe = """
+    import json, sys, time, pyatspi
+    def walk(node, out, depth=0):
+        if node is None or depth > 40: return
+        try:
+            out.append(node)
+            for c in node: walk(c, out, depth + 1)
+        except Exception: pass
+    deadline = time.time() + 15
+    while True:
+        try:
+            desk = pyatspi.Registry.getDesktop(0)
+            app = next((a for a in desk if a is not None and (a.name or '').lower() == 'clustermap'), None)
+            nodes = []
+            walk(app, nodes)
+            named = [(n.getRoleName(), n.name or '') for n in nodes]
+            storm = next((n for n in nodes if (n.name or '').startswith('storm, ') and n.getRoleName() == 'check box'), None)
+            if storm is not None:
+                print(json.dumps([list(x) for x in named if x[1]])); sys.exit(0)
+        except Exception as e:
+            err = e
+            print("probe: " + repr(e), file=sys.stderr)
+        if time.time() > deadline:
+            print("no 'storm' check box in the accessibility tree: " + repr([x for x in named if x[1]][:80]), file=sys.stderr); sys.exit(2)
+        time.sleep(0.3)
+    """
+
+    func testThePanelIsNamedForScreenReadersAndWorksByKeyboard() throws {
+        try AppHarness.requireTools()
+        try AccessibilityBus.requireTools()
+        let bus = try AccessibilityBus()
+        defer { bus.stop() }
+        let h = try AppHarness()
+        defer { h.stop() }
+        let rows = Self.fixture()
+        let path = h.workDir + "/events.csv"
+        let csv = "lat,lon,mag,kind\n" + rows.map { "\($0.lat),\($0.lon),\($0.mag),\($0.kind)" }.joined(separator: "\n") + "\n"
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        try h.launch([path, "--size", "1400x900"], accessibilityBus: bus, timeout: 60)
+        _ = try h.waitForEvent("load-done", timeout: 60)
+        try h.key("F8")
+        let built = try h.waitForEvent("filter-rows", timeout: 20)
+        let json = try bus.python(Self.probe, display: h.display, timeout: 40)
+        let named = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String]])
+        func has(_ role: String, _ name: String) -> Bool { named.contains { $0 == [role, name] } }
+        let storms = rows.filter { $0.kind == "storm" }.count
+        XCTAssertTrue(has("check box", "storm, \(storms) places"), "\(named.prefix(60))")
+        XCTAssertTrue(has("slider", "mag from") && has("slider", "mag to"), "\(named.prefix(60))")
+        XCTAssertTrue(named.contains { $0[1] == "Type of mag" }, "the type drop-down is named")
+        XCTAssertTrue(named.contains { $0[1] == "Filters" }, "the panel and its toggle are named")
+        XCTAssertTrue(named.contains { $0[1].hasPrefix("mag, number, 600 places, from ") }, "the row says what it holds: \(named.prefix(12))")
+        // Keyboard only: the panel opened with its first control focused (mag's type); Tab
+        // walks from/to sliders, kind's type, then the kinds most common first — storm is last.
+        for _ in 0..<7 { try h.key("Tab"); usleep(60_000) }
+        try h.key("space")
+        let filtered = try h.waitForEvent("filter", after: built.index, timeout: 20)
+        XCTAssertEqual(Self.field(filtered.event, "passing"), rows.count - storms)
+    }
 }

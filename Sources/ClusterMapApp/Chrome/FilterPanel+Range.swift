@@ -110,7 +110,7 @@ func reportBounds(of widget: UnsafeMutablePointer<GtkWidget>, name: String, even
 }
 
 /// Hides a decorative widget from the accessibility tree.
-private func hideFromAccessibility(_ widget: UnsafeMutablePointer<GtkWidget>) {
+func hideFromAccessibility(_ widget: UnsafeMutablePointer<GtkWidget>) {
     var value = GValue()
     g_value_init(&value, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT)) // G_TYPE_BOOLEAN
     g_value_set_boolean(&value, 1)

@@ -84,6 +84,7 @@ final class FilterPanel {
         gtk_drawing_area_set_content_height(gcast(funnel), 16)
         gtk_drawing_area_set_draw_func(gcast(funnel), FilterPanel.drawFunnel, nil, nil)
         gtk_button_set_child(gcast(toggle), funnel)
+        hideFromAccessibility(funnel)  // the button's own name says it
         gtk_widget_set_tooltip_text(toggle, "Show only some places (F8)")
         AccessibleText.setLabel(of: toggle, to: "Filters")
         gtk_actionable_set_action_name(opaque(toggle), "win.\(FilterPanel.actionName)")
