@@ -80,6 +80,7 @@ final class FilterPanelModelTests: XCTestCase {
         let model = FilterPanelModel(catalog: catalog, settings: s, passing: 10)
         XCTAssertEqual(model.chips.map(\.text), ["mag > 2 or type = 'quake'", "type: quake", "time ≥ 2001-01-01"])
         XCTAssertEqual(model.chips[1].accessibleLabel, "Remove filter: type: quake")
+        XCTAssertEqual(FilterPanelModel.chips(s, timeProperty: "date").last?.text, "date ≥ 2001-01-01", "named after the property read")
         XCTAssertEqual(FilterPanelModel.removing(model.chips[0].removal, from: s).conditions, ["type = 'quake'"])
         XCTAssertNil(FilterPanelModel.removing(.timeWindow, from: s).since)
         let cleared = FilterPanelModel.clearing(s)

@@ -155,13 +155,13 @@ public struct FilterPanelModel: Equatable, Sendable {
 
     /// The chips of `settings`: each condition (as the panel says it, or as written), then the
     /// time window.
-    public static func chips(_ settings: FilterSettings) -> [Chip] {
+    public static func chips(_ settings: FilterSettings, timeProperty: String? = nil) -> [Chip] {
         var chips: [Chip] = settings.conditions.enumerated().map { i, text in
             let shown = FilterCondition(parsing: text)?.chipText ?? text
             return Chip(text: shown, accessibleLabel: "Remove filter: \(shown)", removal: .condition(i))
         }
         if settings.since != nil || settings.until != nil {
-            let name = settings.timeProperty ?? "time"
+            let name = settings.timeProperty ?? timeProperty ?? "time"
             let text: String
             switch (settings.since, settings.until) {
             case let (s?, u?): text = "\(name) \(s) – \(u)"

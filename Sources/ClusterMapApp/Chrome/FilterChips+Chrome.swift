@@ -5,7 +5,9 @@ extension AppChrome {
     /// The filter asked or shown changed: the chips, the count and the panel follow.
     func filterDidChange() {
         let p = controller.presentation
-        filterChips?.update(chips: FilterPanelModel.chips(p.filterSettings), placesText: p.filterPlacesText)
+        // The time window's chip names the date property it read (the first one, unless --time said).
+        let chips = FilterPanelModel.chips(p.filterSettings, timeProperty: p.shownFilter?.result.timeProperty)
+        filterChips?.update(chips: chips, placesText: p.filterPlacesText)
         filterPanel?.refresh()
     }
 }

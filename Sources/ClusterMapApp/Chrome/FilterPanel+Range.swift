@@ -28,6 +28,8 @@ final class FilterRangeRow {
             let s = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, r.bounds.lowerBound,
                                              max(r.bounds.upperBound, r.bounds.lowerBound + r.step), r.step)!
             gtk_scale_set_draw_value(gcast(s), 0)
+            // No fill from the track's start: the histogram's strong bars show the range chosen.
+            gtk_widget_add_css_class(s, "cm-filter-end")
             gtk_range_set_value(gcast(s), value)
             AccessibleText.setLabel(of: s, to: name)
             return s

@@ -272,6 +272,7 @@ final class FilterPanel {
         }
         .cm-filter-chips .cm-filter-count { font-weight: bold; margin-right: 4px; }
         .cm-filter-chip { border-radius: 14px; padding: 2px 8px; min-height: 24px; }
+        scale.cm-filter-end trough highlight { background-image: none; background-color: transparent; border-color: transparent; box-shadow: none; }
         """, -1)
         if let display = gdk_display_get_default() {
             gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
