@@ -72,7 +72,7 @@ extension FilterPanel {
     fileprivate func set(_ type: PropertyType, of property: String) {
         guard !isBuilding, let catalog, let c = controller else { return }
         let s = FilterPanelModel.settingType(type, of: property, catalog: catalog, settings: c.presentation.filterSettings)
-        ownSettings = nil  // a new catalog comes: the rows are rebuilt then
+        builtSettings = nil  // a new catalog comes: the rows are rebuilt then
         c.setFilter(s)
     }
 

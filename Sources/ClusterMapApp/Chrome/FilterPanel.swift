@@ -23,13 +23,12 @@ final class FilterPanel {
     var targets: [AnyObject] = []
     /// The range rows' widgets, by property (updated in place while a slider moves).
     var ranges: [String: FilterRangeRow] = [:]
-    /// Settings the panel itself asked for last: when the controller reports them back the rows
-    /// are not rebuilt (a slider being dragged keeps its grab).
-    var ownSettings: FilterSettings?
     /// Set while rows are built or synced: their signals are not the person's.
     var isBuilding = false
-    /// The settings the rows were built for.
-    private var builtSettings: FilterSettings?
+    /// The settings the rows show: those they were built for, or the panel's own last change
+    /// (when the controller reports those back the rows are not rebuilt: a dragged slider keeps
+    /// its grab).
+    var builtSettings: FilterSettings?
 
     static let actionName = "show-filters"
     static let width: Int32 = 330
@@ -165,14 +164,9 @@ final class FilterPanel {
             }
             return
         }
-        let settings = c.presentation.filterSettings
-        if let own = ownSettings, own == settings, builtSettings != nil {
-            syncInPlace()
-        } else if builtSettings != settings || ownSettings == nil {
-            build()
-        } else {
-            syncInPlace()
-        }
+        // Rebuilt only when the settings changed from outside (a chip, Clear, a restored
+        // filter, new properties); the panel's own changes and new counts update in place.
+        if builtSettings != c.presentation.filterSettings { build() } else { syncInPlace() }
     }
 
     private func requestCatalog(_ engine: FilterEngine, types: [String: PropertyType]) {
@@ -197,7 +191,7 @@ final class FilterPanel {
         catalogRequested = nil
         controller?.eventLog.emit("filter-catalog", [("properties", .int(catalog.properties.count)),
                                                      ("ms", .number(ms.rounded()))])
-        ownSettings = nil
+        builtSettings = nil
         refresh()
     }
 
@@ -214,7 +208,6 @@ final class FilterPanel {
         isBuilding = true
         defer { isBuilding = false }
         builtSettings = c.presentation.filterSettings
-        ownSettings = nil
         while let child = gtk_widget_get_first_child(rowsBox) { gtk_box_remove(gcast(rowsBox), child) }
         targets = []
         ranges = [:]
@@ -241,7 +234,6 @@ final class FilterPanel {
     /// Asks the controller for `settings` (made by one of the panel's controls).
     func ask(_ settings: FilterSettings) {
         guard !isBuilding, let c = controller, settings != c.presentation.filterSettings else { return }
-        ownSettings = settings
         builtSettings = settings
         c.setFilter(settings)
     }
