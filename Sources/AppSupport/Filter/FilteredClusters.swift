@@ -4,7 +4,7 @@ import GeoData
 /// A filter worked out over a session: the exact clusters of the passing places (kept apart by
 /// the `--by` category if any, aggregating the total's inputs if any), and what the event log
 /// and the map's "12,345 of 1,000,000 places" say about it.
-public struct FilteredClusters: @unchecked Sendable {
+public struct FilteredClusters: Sendable {
     /// What was asked.
     public let settings: FilterSettings
     /// Which places pass, their groups and the total's inputs, by global point id.
