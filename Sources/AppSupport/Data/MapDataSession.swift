@@ -26,6 +26,9 @@ public final class MapDataSession: @unchecked Sendable {
     /// The index is still built; `visibleItems` asks it below its deepest level, where every
     /// place stands alone.
     public let keepsPlacesApart: Bool
+    /// The filter shown, if any (set on the GTK thread by `MapPresentation.finishFilter`;
+    /// `MapDataSession+Filter.swift`).
+    public internal(set) var filtered: FilteredClusters?
 
     /// One loaded file.
     public struct Source: Sendable {
@@ -89,8 +92,8 @@ public final class MapDataSession: @unchecked Sendable {
     public func visibleItems(for camera: Camera, marginPixels: Double = 40) -> [PlacedItem] {
         var buffer: [ClusterItem] = []
         // Kept apart: past the index's deepest level every place is alone.
-        let zoom = keepsPlacesApart ? Double(clusterer.maxZoom + 1) : camera.zoom
-        clusterer.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: zoom, into: &buffer)
+        let zoom = keepsPlacesApart ? Double(shownIndex.maxZoom + 1) : camera.zoom
+        shownIndex.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: zoom, into: &buffer)
         return buffer.map { PlacedItem(item: $0) }
     }
 
@@ -105,7 +108,7 @@ public final class MapDataSession: @unchecked Sendable {
             return (a.x - p.x) * (a.x - p.x) + (a.y - p.y) * (a.y - p.y) < (b.x - p.x) * (b.x - p.x) + (b.y - p.y) * (b.y - p.y)
         }
         for c in candidates.prefix(6) {
-            if let id = c.item.clusterID, clusterer.leaves(of: id, limit: .max, offset: 0).contains(point) { return c.id }
+            if let id = c.item.clusterID, shownIndex.leaves(of: id, limit: .max, offset: 0).contains(point) { return c.id }
         }
         return nil
     }

@@ -20,6 +20,8 @@ public struct SavedState: Equatable, Sendable {
     public var basemap: String?
     /// The person's MapTiler API key (asked for once; the file is readable by its owner only).
     public var mapTilerKey: String?
+    /// Filters asked of each file, most recent first (`SavedFilter`).
+    public var filters: [SavedFilter] = []
 
     public init(width: Int? = nil, height: Int? = nil, maximized: Bool = false,
                 latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
@@ -66,6 +68,7 @@ public struct SavedState: Equatable, Sendable {
             case "reduce-motion": s.reduceMotion = bool()
             case "basemap": s.basemap = (try? LaunchOptions.parseBasemap(value)) ?? nil
             case "maptiler-key": s.mapTilerKey = MapTilerSource.validKey(value)
+            case "filter": if let f = SavedFilter.parse(value), s.filters.count < SavedFilter.limit { s.filters.append(f) }
             default: continue
             }
         }
@@ -87,6 +90,7 @@ public struct SavedState: Equatable, Sendable {
         if let reduceMotion { lines.append("reduce-motion=\(reduceMotion)") }
         if let basemap, !basemap.contains("\n") { lines.append("basemap=\(basemap)") }
         if let key = mapTilerKey.flatMap(MapTilerSource.validKey) { lines.append("maptiler-key=\(key)") }
+        lines += filters.prefix(SavedFilter.limit).compactMap { $0.line.map { "filter=" + $0 } }
         return lines.joined(separator: "\n") + "\n"
     }
 

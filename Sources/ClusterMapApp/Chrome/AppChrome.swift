@@ -23,6 +23,9 @@ final class AppChrome: MapChrome {
     /// Online tile sources whose failure was already told (AppChrome+Feedback.swift).
     var noticedTileFailures: Set<String> = []
     let replayChip: ReplayChip
+    /// The filter panel (F8) and the chips over the map (`FilterPanel.swift`, `FilterChips.swift`).
+    private(set) var filterPanel: FilterPanel?
+    private(set) var filterChips: FilterChips?
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
     private var fitThisLoad = false
@@ -53,6 +56,8 @@ final class AppChrome: MapChrome {
         if controller.userDarkStyle != nil || options.dark { AppChrome.setThemeDark(dark) }
         HeaderBar.build(header, datasets: datasetMenu, search: search, menu: mainMenu)
         narrowHeader = NarrowHeader(header: header, datasets: datasetMenu, search: search.entry, windowWidth: AppChrome.defaultWidth(of: window))
+        filterChips = FilterChips(overlay: overlay, controller: controller)
+        filterPanel = FilterPanel(overlay: overlay, header: header, window: window, controller: controller)
         reportPosition(of: datasetMenu.button, name: "dataset-menu", eventLog: controller.eventLog)
         installActions()
         mainMenu.connect(to: self)

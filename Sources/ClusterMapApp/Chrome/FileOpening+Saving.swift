@@ -59,8 +59,12 @@ extension FileOpening {
         let sets = session.sources.map(\.points)
         let name = PointSetLoader.displayName(of: path)
         chrome.controller.eventLog.emit("save", [("file", .string(name))])
+        // While a filter shows, only the places that pass are saved (issue 29).
+        let passing = session.passingPlacesBySource()
         Thread.detachNewThread {
-            let result: Result<Int, Error> = Result { try PlacesExport.write(sets, to: path) }
+            let result: Result<Int, Error> = Result {
+                try PlacesExport.write(sets, to: path, includes: passing.map { p in { set, i in p[set][i] } })
+            }
             runOnGtkThread { [weak chrome] in
                 guard let chrome else { return }
                 switch result {

@@ -32,6 +32,8 @@ protocol MapChrome: AnyObject {
     var openingInsets: ScreenInsets { get }
     /// No online tile of `source` arrived and some failed (no network?).
     func onlineTilesDidFail(source: String)
+    /// The filter asked or shown changed (panel, chips, "N of M places").
+    func filterDidChange()
 }
 
 extension MapChrome {
@@ -41,4 +43,6 @@ extension MapChrome {
 
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }
+    /// A chrome without filter widgets ignores filters.
+    func filterDidChange() {}
 }

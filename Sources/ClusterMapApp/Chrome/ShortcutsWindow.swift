@@ -21,6 +21,7 @@ enum ShortcutsWindow {
             ("Return", nil, "Fly into the bubble or select the place"),
             ("Escape", nil, "Close the callout or fan; leave the search field"),
             ("F9", nil, "Show or hide the list of places in view"),
+            ("F8", nil, "Show or hide the filter panel"),
         ]),
         ("App", [
             ("<Ctrl>O", nil, "Open files"),

@@ -24,6 +24,7 @@ enum WindowState {
         controller.restoreToggles(dark: saved.darkStyle, reducedMotion: saved.reduceMotion)
         controller.applyPreferences()
         controller.remember(mapTilerKey: saved.mapTilerKey)
+        controller.filterMemory.saved = saved.filters
         // The remembered map, unless the command line chose one.
         if controller.options.basemap == nil, let basemap = saved.basemap { controller.switchBaseMap(to: basemap) }
 
@@ -50,6 +51,7 @@ enum WindowState {
                                darkStyle: controller.userDarkStyle, reduceMotion: controller.userReducedMotion)
         state.basemap = controller.tileLayer?.path
         state.mapTilerKey = controller.mapTilerKey
+        state.filters = controller.filterMemory.saved
         do {
             try SavedStateFile.save(state, to: path)
             controller.eventLog.emit("state-saved", [("path", .string(path))])

@@ -24,6 +24,7 @@ extension MapViewController {
         live.stop()
         updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
+        filterDataWillLoad(files: files, datasets: datasets)
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog,
                                                         options: options, to: LoadReceiver(controller: self))
         currentLoadIsBig = LoaderPriority.isBig(files)
@@ -153,6 +154,7 @@ extension MapViewController {
             return
         }
         presentation.show(session)
+        filterLoadedData(generation: generation)
         chrome?.dataDidChange()
         let skipMessages = session.sources.flatMap { s in s.points.report.messages.map { "\(s.points.sourceName): \($0)" } }
         if !skipMessages.isEmpty { chrome?.show(message: skipMessages.joined(separator: "\n"), isError: false) }

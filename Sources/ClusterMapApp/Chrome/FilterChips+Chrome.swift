@@ -1,0 +1,13 @@
+import AppSupport
+import GeoData
+
+extension AppChrome {
+    /// The filter asked or shown changed: the chips, the count and the panel follow.
+    func filterDidChange() {
+        let p = controller.presentation
+        // The time window's chip names the date property it read (the first one, unless --time said).
+        let chips = FilterPanelModel.chips(p.filterSettings, timeProperty: p.shownFilter?.result.timeProperty)
+        filterChips?.update(chips: chips, placesText: p.filterPlacesText)
+        filterPanel?.refresh()
+    }
+}

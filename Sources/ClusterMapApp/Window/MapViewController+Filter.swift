@@ -1,0 +1,93 @@
+import CGtk
+import Foundation
+import AppSupport
+import ClusterCore
+import GeoData
+
+/// Filters in the window (issue 29): each change (the panel, a chip, the launch options, the
+/// saved state) goes to one background worker where the newest request wins — a dragged range
+/// never queues work — and the previous clusters stay on the map until the new ones are ready.
+extension MapViewController {
+    /// Asks for `settings` on the shown data (worked out in the background).
+    func setFilter(_ settings: FilterSettings) {
+        submitFilter(presentation.setFilter(settings))
+        chrome?.filterDidChange()
+    }
+
+    /// The data changed (a load, a live update): the asked filter applies to it too.
+    func refilterData(keepingFrom old: MapDataSession? = nil) {
+        submitFilter(presentation.refilter(keepingFrom: old))
+    }
+
+    /// Loading `files` (or `datasets`) started: their key for the remembered filters.
+    func filterDataWillLoad(files: [String], datasets: [Dataset?]) {
+        filterMemory.loadingSource = SavedFilter.source(files: files, datasetIDs: datasets.compactMap { $0?.id })
+    }
+
+    /// A load finished and is shown: the launch's `--where/--by/…` apply to the first load;
+    /// otherwise the filter remembered for these files (SavedState) comes back, or none.
+    func filterLoadedData(generation: Int) {
+        if generation == 1 && filterMemory.loadingSource == nil {
+            let initial = MapViewController.initialSources(options, dataDirectory: dataDirectory)
+            filterDataWillLoad(files: initial.files, datasets: initial.datasets)
+        }
+        filterMemory.shownSource = filterMemory.loadingSource
+        if generation == 1 && !options.filters.isEmpty {
+            submitFilter(presentation.setFilter(options.filters))
+        } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.settings(for: source) {
+            eventLog.emit("filter-restored", [("conditions", .int(saved.conditions.count))])
+            submitFilter(presentation.setFilter(saved))
+        } else {
+            // Nothing asked: recorded (an older request still working is dropped), nothing to work out.
+            _ = presentation.setFilter(FilterSettings())
+        }
+        chrome?.filterDidChange()
+    }
+
+    private func submitFilter(_ job: FilterJob?) {
+        guard let job else { return }
+        filterWorker.submit(job)
+    }
+
+    /// The worker: runs jobs on its queue and hands the newest outcome to the GTK thread.
+    static func makeFilterWorker(for controller: MapViewController) -> LatestRequestWorker<FilterJob, FilterOutcome> {
+        let target = FilterDelivery(controller)
+        return LatestRequestWorker(label: "clustermap.filter", work: { $0.run() }, deliver: { _, outcome in
+            runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
+                guard let c = target.controller, !c.isClosed else { return }
+                c.filterDidFinish(outcome)
+            }
+        })
+    }
+
+    private func filterDidFinish(_ outcome: FilterOutcome) {
+        let events = presentation.finishFilter(outcome)
+        guard !events.isEmpty else { return }  // superseded meanwhile
+        eventLog.emit(events)
+        switch outcome.answer {
+        case .failure(let e):
+            showError(e.description)
+            // A remembered filter the data can no longer answer (the file changed) is forgotten.
+            if let source = filterMemory.shownSource, filterMemory.saved.settings(for: source) == presentation.filterSettings {
+                filterMemory.saved.remember(FilterSettings(), for: source)
+            }
+        case .success: if let source = filterMemory.shownSource { filterMemory.saved.remember(presentation.filterSettings, for: source) }
+        }
+        chrome?.filterDidChange()
+        sceneDidChange()
+    }
+}
+
+/// Which data is shown and loading (keys of `SavedFilter`), and the filters remembered per file
+/// (read from and written to the state file by `WindowState`).
+final class FilterMemory {
+    var loadingSource: String?
+    var shownSource: String?
+    var saved: [SavedFilter] = []
+}
+
+/// The controller a filter outcome goes back to (weakly: a closed window gets nothing).
+final class FilterDelivery: @unchecked Sendable {
+    weak var controller: MapViewController?
+    init(_ controller: MapViewController) { self.controller = controller }
+}
