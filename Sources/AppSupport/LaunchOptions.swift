@@ -250,8 +250,8 @@ public struct LaunchOptions: Equatable, Sendable {
         for o in valueOptions where !filterNames.contains(o.name) { s += line("  --\(o.name) \(o.value)", o.help) }
         for f in flagOptions { s += line("  --\(f.name)", f.help) }
         s += line("  -h, --help", "Show this help")
-        // The window and `render` read these options but do not apply them yet (no filter panel).
-        s += "\nAsking questions (\(program) clusters):\n"
+        // The window, `render` and `clusters` all apply these (the same engine).
+        s += "\nAsking questions (the window, render and clusters):\n"
         for o in FilterSettings.options { s += line("  --\(o.name) \(o.value)", o.help) }
         return s
     }

@@ -37,6 +37,15 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         let sceneRenderer = SceneRenderer()
         let presentation = MapPresentation.still(session: session, labels: try BaseMapLabelSource.load(dataDirectory: dir),
                                                  sceneRenderer: sceneRenderer)
+        // --where/--since/--until/--by/--total/--type: the window's filter, answered here at once.
+        if !options.filters.isEmpty && session != nil {
+            do {
+                try presentation.applyFilter(options.filters)
+            } catch let e as FilterSettingsError {
+                ErrorOutput.write("clustermap render", e.description)
+                return 2
+            }
+        }
         var tiles: TileMapLayer?
         if let basemap = options.basemap, options.basemapIsOnline {
             tiles = OnlineTilesForRender.fetch(basemap, camera: camera, dark: options.dark, timeout: options.tileTimeout)

@@ -86,14 +86,14 @@ extension MapDataSession {
         return order.compactMap { id in
             switch id {
             case .cluster(let raw):
-                guard let item = clusterer.item(for: ClusterID(rawValue: raw)) else { return nil }
+                guard let item = shownIndex.item(for: ClusterID(rawValue: raw)) else { return nil }
                 let summary = self.summary(of: item)
                 let parts = InViewRow.splitSummary(summary)
                 // A bubble of a few places says which ones ("Prado Museum, Thyssen Museum"), not
                 // only "2 places" (issue 32 item 11).
                 var subtitle = parts.subtitle
                 if item.count <= InViewRow.namedBubbleLimit, let cluster = item.clusterID {
-                    subtitle = clusterer.leaves(of: cluster, limit: item.count, offset: 0)
+                    subtitle = shownIndex.leaves(of: cluster, limit: item.count, offset: 0)
                         .map { places.name(of: $0) }.joined(separator: ", ")
                 }
                 return InViewRow(id: id, kind: .bubble, count: item.count, title: DisplayText.line(parts.title),

@@ -36,8 +36,8 @@ extension MapDataSession {
         guard let coloring = bubbleColoring else { return }
         for i in scene.bubbles.indices {
             guard case .cluster(let raw) = scene.bubbles[i].id else { continue }
-            if let item = clusterer.item(for: ClusterID(rawValue: raw)) {
-                scene.bubbles[i].look = look(of: clusterer.aggregates(of: item), coloring: coloring)
+            if let item = shownIndex.item(for: ClusterID(rawValue: raw)) {
+                scene.bubbles[i].look = look(of: shownIndex.aggregates(of: item), coloring: coloring)
             } else if let kept = remembered[scene.bubbles[i].id] {
                 scene.bubbles[i].look = kept
             }

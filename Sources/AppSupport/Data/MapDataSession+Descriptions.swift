@@ -14,7 +14,7 @@ extension MapDataSession {
         let count = item.count
         var text = "\(MapDataSession.formatted(count)) \(noun(count: count))"
         guard item.isCluster else { return text }
-        let agg = clusterer.aggregates(of: item)
+        let agg = shownIndex.aggregates(of: item)
         if let top = agg.categoryCounts.first, top.category >= 0, let name = categoryName(top.category) {
             let share = Double(top.count) / Double(max(1, agg.count))
             if share >= 0.5 { text += ", mostly \(name)" } else { text += ", including \(name)" }
@@ -40,12 +40,12 @@ extension MapDataSession {
     public func mostImportantLeaves(of id: ClusterID, limit: Int) -> [Int] {
         guard sources.count == 1, let key = sources[0].points.numericPropertyName,
               let importance = PropertyFormat.importance(of: key) else {
-            return clusterer.leaves(of: id, limit: limit, offset: 0)
+            return shownIndex.leaves(of: id, limit: limit, offset: 0)
         }
         let points = sources[0].points
         let sign = importance == .largestFirst ? 1.0 : -1.0
         var best: [(index: Int, score: Double)] = []
-        for leaf in clusterer.leaves(of: id, limit: MapDataSession.rankedLeavesLimit, offset: 0) {
+        for leaf in shownIndex.leaves(of: id, limit: MapDataSession.rankedLeavesLimit, offset: 0) {
             let v = points.numericValue(at: leaf).map { $0 * sign } ?? -.infinity
             guard best.count < limit || v > best[best.count - 1].score else { continue }
             let at = best.firstIndex { v > $0.score } ?? best.count

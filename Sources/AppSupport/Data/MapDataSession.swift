@@ -21,6 +21,9 @@ public final class MapDataSession: @unchecked Sendable {
     public var pointCount: Int { places.coordinates.count }
     /// Identity keys for live updates, captured once (`MapDataSession+Live.swift`).
     let identity = IdentityCache()
+    /// The filter shown, if any (set on the GTK thread by `MapPresentation.finishFilter`;
+    /// `MapDataSession+Filter.swift`).
+    public internal(set) var filtered: FilteredClusters?
 
     /// One loaded file.
     public struct Source: Sendable {
@@ -81,7 +84,7 @@ public final class MapDataSession: @unchecked Sendable {
     /// the edges don't pop in, at the camera's index zoom.
     public func visibleItems(for camera: Camera, marginPixels: Double = 40) -> [PlacedItem] {
         var buffer: [ClusterItem] = []
-        clusterer.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: camera.zoom, into: &buffer)
+        shownIndex.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: camera.zoom, into: &buffer)
         return buffer.map { PlacedItem(item: $0) }
     }
 
@@ -96,7 +99,7 @@ public final class MapDataSession: @unchecked Sendable {
             return (a.x - p.x) * (a.x - p.x) + (a.y - p.y) * (a.y - p.y) < (b.x - p.x) * (b.x - p.x) + (b.y - p.y) * (b.y - p.y)
         }
         for c in candidates.prefix(6) {
-            if let id = c.item.clusterID, clusterer.leaves(of: id, limit: .max, offset: 0).contains(point) { return c.id }
+            if let id = c.item.clusterID, shownIndex.leaves(of: id, limit: .max, offset: 0).contains(point) { return c.id }
         }
         return nil
     }

@@ -108,7 +108,7 @@ extension MapPresentation {
         state.hovered = id
         state.hoverMembers = []
         if case .cluster(let raw)? = id, let session {
-            let leaves = session.clusterer.leaves(of: ClusterID(rawValue: raw), limit: MapPresentation.maxHullMembers, offset: 0)
+            let leaves = session.shownIndex.leaves(of: ClusterID(rawValue: raw), limit: MapPresentation.maxHullMembers, offset: 0)
             state.hoverMembers = leaves.map { session.places.coordinates[$0] }
         }
         return (true, id.map { [MapEvent("hover", [("id", .int($0.logID))])] } ?? [])
@@ -128,7 +128,7 @@ extension MapPresentation {
         guard let session else { return "" }
         switch id {
         case .cluster(let raw):
-            guard let item = session.clusterer.item(for: ClusterID(rawValue: raw)) else { return "" }
+            guard let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { return "" }
             return session.summary(of: item)
         case .point(let i):
             return session.places.name(of: i)

@@ -34,6 +34,8 @@ public final class MapPresentation {
     /// The looks of the bubbles last shown: a bubble still fading or gliding after its cluster left
     /// the index (a live change, a compaction) keeps its colour instead of the plain count step's.
     var bubbleLooks: [SceneItemID: BubbleLook] = [:]
+    /// The filter asked and its engine (`MapPresentation+Filter.swift`).
+    public let filtering = FilterPipeline()
     /// Turns data, camera and state into bubbles, pins, callout and fan.
     public let sceneBuilder = SceneBuilder()
     /// Base-map names (seas, countries, cities, places), placed for the camera.

@@ -25,9 +25,13 @@ protocol MapChrome: AnyObject {
     func basemapDidChange(_ source: String?)
     /// The map switched between its light and dark palettes.
     func paletteDidChange()
+    /// The filter asked or shown changed (panel, chips, "N of M places").
+    func filterDidChange()
 }
 
 extension MapChrome {
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }
+    /// A chrome without filter widgets ignores filters.
+    func filterDidChange() {}
 }

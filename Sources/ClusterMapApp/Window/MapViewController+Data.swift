@@ -148,6 +148,7 @@ extension MapViewController {
             return
         }
         presentation.show(session)
+        filterLoadedData(generation: generation)
         chrome?.dataDidChange()
         let skipMessages = session.sources.flatMap { s in s.points.report.messages.map { "\(s.points.sourceName): \($0)" } }
         if !skipMessages.isEmpty { chrome?.show(message: skipMessages.joined(separator: "\n"), isError: false) }

@@ -52,7 +52,7 @@ extension MapViewController {
         switch SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style) {
         case .bubble(let id)?:
             guard case .cluster(let raw) = id, let b = lastScene.bubbles.first(where: { $0.id == id }),
-                  let item = session.clusterer.item(for: ClusterID(rawValue: raw)) else { return nil }
+                  let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { return nil }
             return (session.tooltip(of: item), ScreenRect(x: b.center.x - b.radius, y: b.center.y - b.radius,
                                                           width: 2 * b.radius, height: 2 * b.radius))
         case .pin(_, let index)?:

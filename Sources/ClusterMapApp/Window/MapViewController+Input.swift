@@ -42,9 +42,9 @@ extension MapViewController {
     func activateBubble(_ id: SceneItemID) {
         guard case .cluster(let raw) = id, let session else { return }
         let cluster = ClusterID(rawValue: raw)
-        guard let expansion = session.clusterer.expansionZoom(of: cluster) else { return }
+        guard let expansion = session.shownIndex.expansionZoom(of: cluster) else { return }
         let started = MapViewController.now()
-        let leaves = session.clusterer.leaves(of: cluster, limit: .max, offset: 0)
+        let leaves = session.shownIndex.leaves(of: cluster, limit: .max, offset: 0)
         if Double(expansion) > camera.maxZoom {
             openFan(cluster: id, leaves: leaves, startedAt: started)
             return

@@ -205,6 +205,7 @@ extension MapViewController {
         // One selection path: a selected place keeps its card (read again from the new data).
         let events = presentation.dataDidChange(to: updated, newID: newID)
         eventLog.emit(events)
+        refilterData(keepingFrom: current)
         if events.contains(where: { $0.name == "deselect" }) {
             chrome?.show(message: "The selected place was removed from \(live.displayName).", isError: false)
         }

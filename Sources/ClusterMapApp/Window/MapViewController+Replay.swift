@@ -82,7 +82,9 @@ extension MapViewController {
         let before = replay.shown
         let added = replay.advance(seconds: MapViewController.replayStepSeconds)
         if added > 0 {
+            let shownBefore = session
             presentation.dataDidGrow(to: replay.session)
+            refilterData(keepingFrom: shownBefore)
             chrome?.liveNamesDidChange(MapDataSession.NameChanges(named: Array(before..<replay.shown)))
             logDataChanged(MapDataSession.Change(added: added), session: replay.session, skipped: 0)
             eventLog.emit("replay", [("date", .string(replay.date)), ("shown", .int(replay.shown))])

@@ -107,6 +107,8 @@ final class MapViewController {
     /// loader's lower priority already keeps it out of the frames' way.
     /// `CLUSTERMAP_FRAME_INTERVAL` (seconds) overrides it, to measure another pace.
     var framePacer = FramePacer(minimumInterval: ProcessInfo.processInfo.environment["CLUSTERMAP_FRAME_INTERVAL"].flatMap(Double.init) ?? 0.008)
+    /// Works filters out off the GTK thread, newest request first (`MapViewController+Filter.swift`).
+    lazy var filterWorker = MapViewController.makeFilterWorker(for: self)
     /// The live source of the shown data (watched file, feed, replay).
     let live = LiveData()
     let dataDirectory = DataDirectory.locate()

@@ -77,14 +77,15 @@ public struct FilterCondition: Equatable, Sendable {
     }
 
     /// A name as the grammar reads it: bare when it is a plain word, else in backticks.
-    static func quotedName(_ name: String) -> String {
+    public static func quotedName(_ name: String) -> String {
         let plain = name.first.map { $0.isLetter || $0 == "_" } == true
             && name.allSatisfy { $0.isLetter || $0.isNumber || "_-.:".contains($0) }
             && !FilterLexer.keywords.contains(name.lowercased())
         return plain ? name : "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
     }
 
-    static func quotedText(_ text: String) -> String {
+    /// A text as the grammar reads it: in single quotes, quotes doubled.
+    public static func quotedText(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

@@ -32,11 +32,18 @@ public struct PropertyTable: Sendable {
     /// Columns of every property of `pointSet` (or only those in `names`), decoded now.
     /// - Complexity: O(size of the records' properties).
     public init(pointSet: PointSet, names wanted: Set<String>? = nil) {
+        self.init(count: pointSet.count, names: wanted) { pointSet.properties(at: $0) }
+    }
+
+    /// Columns of `count` places whose properties `properties(i)` gives (or only those in
+    /// `names`): a window's places spread over several files, or ids that differ from a file's
+    /// record order after live updates.
+    public init(count n: Int, names wanted: Set<String>? = nil,
+                properties: (Int) -> [(key: String, value: PropertyValue)]) {
         var raw: [String: RawPropertyColumn] = [:]
         var names: [String] = []
-        let n = pointSet.count
         for i in 0..<n {
-            for (key, value) in pointSet.properties(at: i) {
+            for (key, value) in properties(i) {
                 if let wanted, !wanted.contains(key) { continue }
                 if raw[key] == nil {
                     raw[key] = RawPropertyColumn(count: n)

@@ -1,0 +1,66 @@
+import Foundation
+import ClusterCore
+import GeoData
+
+/// Works filters out over one session, off the GTK thread: decodes the places' properties once
+/// (the first filter pays for it), keeps the typed columns, and builds the exact clusters of
+/// the passing places for each `FilterSettings` asked.
+///
+/// Callers use it from one thread at a time (the window's `LatestRequestWorker` queue, or
+/// `render` and tests on their own thread); a lock makes overlapping use wait rather than race.
+public final class FilterEngine: @unchecked Sendable {
+    /// The session whose places are filtered.
+    public let session: MapDataSession
+    private let lock = NSLock()
+    private var evaluator: FilterEvaluator?
+    private var inferred: [String: PropertyType] = [:]
+
+    public init(session: MapDataSession) {
+        self.session = session
+    }
+
+    /// The evaluator over the session's properties (built on first use), with the types the
+    /// person chose in `types` and the inferred ones elsewhere.
+    func evaluator(types: [String: PropertyType]) -> FilterEvaluator {
+        let e: FilterEvaluator
+        if let built = evaluator {
+            e = built
+        } else {
+            e = FilterEvaluator(table: session.propertyTable())
+            for name in e.table.names { inferred[name] = e.table.type(of: name) }
+            evaluator = e
+        }
+        // A type chosen before and now taken back returns to the inferred one.
+        for (name, guess) in inferred {
+            let wanted = types[name] ?? guess
+            if e.table.type(of: name) != wanted { e.setType(wanted, of: name) }
+        }
+        return e
+    }
+
+    /// The exact clusters of the places passing `settings`; nil when nothing is asked (the live
+    /// index of every place shows).
+    /// - Throws: `FilterSettingsError` naming the option and, for expressions, the column.
+    public func run(_ settings: FilterSettings) throws -> FilteredClusters? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !settings.isEmpty else { return nil }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let result = try FilterResult.apply(settings, evaluator: evaluator(types: settings.types))
+        var selection = result.selection
+        if let live = session.livePlaces() {
+            if selection == nil { selection = live } else { selection!.formIntersection(live) }
+        }
+        var (categories, values) = session.aggregateInputs()
+        if !result.totalValues.isEmpty { values = result.totalValues }
+        if !result.totalCategories.isEmpty { categories = result.totalCategories }
+        let index = SubsetClusterer(points: session.places.coordinates, selection: selection, groups: result.groups,
+                                    categories: categories, values: values,
+                                    method: .hierarchical(MapDataSession.clusterOptions))
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        return FilteredClusters(settings: settings, result: result, index: index, passing: index.indexedCount,
+                                total: session.placeCount(),
+                                expression: FilteredClusters.expression(of: settings, timeProperty: result.timeProperty),
+                                milliseconds: ms)
+    }
+}

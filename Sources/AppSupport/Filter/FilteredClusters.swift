@@ -1,0 +1,40 @@
+import ClusterCore
+import GeoData
+
+/// A filter worked out over a session: the exact clusters of the passing places (kept apart by
+/// the `--by` category if any, aggregating the total's inputs if any), and what the event log
+/// and the map's "12,345 of 1,000,000 places" say about it.
+public struct FilteredClusters: @unchecked Sendable {
+    /// What was asked.
+    public let settings: FilterSettings
+    /// Which places pass, their groups and the total's inputs, by global point id.
+    public let result: FilterResult
+    /// A fresh build of exactly the passing places (ids are global point ids).
+    public let index: SubsetClusterer
+    /// How many places pass.
+    public let passing: Int
+    /// How many places there are.
+    public let total: Int
+    /// Every condition and the time window as one expression of the filter grammar ("" when
+    /// nothing filters): what the `filter` event records.
+    public let expression: String
+    /// How long working it out took (evaluation and clustering; the property table's first
+    /// decoding included when it happened then).
+    public let milliseconds: Double
+
+    /// "12,345 of 1,000,000 places".
+    public var placesText: String { FilterState.placesText(passing: passing, of: total) }
+
+    /// The conditions and the time window of `settings` as one expression; `timeProperty` is
+    /// the date property the window read.
+    public static func expression(of settings: FilterSettings, timeProperty: String?) -> String {
+        var parts = settings.conditions
+        if let t = timeProperty {
+            let name = FilterCondition.quotedName(t)
+            if let s = settings.since { parts.append("\(name) >= \(FilterCondition.quotedText(s))") }
+            if let u = settings.until { parts.append("\(name) <= \(FilterCondition.quotedText(u))") }
+        }
+        if parts.count == 1 { return parts[0] }
+        return parts.map { "(\($0))" }.joined(separator: " and ")
+    }
+}

@@ -1,0 +1,81 @@
+import GeoData
+import MapModel
+
+/// Filters (issue 29): the intent `setFilter(_:)` records what is asked and returns a job to
+/// work out off the GTK thread; `finishFilter(_:)` shows its clusters when it is still the
+/// newest request, and returns the `filter` event. Until then the previous clusters stay.
+/// `render` and tests answer a filter at once with `applyFilter(_:)`.
+extension MapPresentation {
+    /// The filter asked last (shown, or being worked out).
+    public var filterSettings: FilterSettings { filtering.settings }
+
+    /// The filter shown now (nil: every place shows).
+    public var shownFilter: FilteredClusters? { session?.filtered }
+
+    /// Asks for `settings` on the shown data. Returns the job to run off the GTK thread (then
+    /// `finishFilter`), nil without data (the filter then applies to the data when it comes:
+    /// `refilter`).
+    public func setFilter(_ settings: FilterSettings) -> FilterJob? {
+        filtering.settings = settings
+        filtering.generation += 1
+        guard let session else { return nil }
+        return FilterJob(engine: filtering.engine(for: session), settings: settings, generation: filtering.generation)
+    }
+
+    /// The job that applies the asked filter to data shown since (a load, a live update), nil
+    /// when nothing filters. After a live update whose ids stay (`keepingFrom` the session
+    /// shown before), the previous filtered clusters stay shown until the new ones are ready.
+    public func refilter(keepingFrom old: MapDataSession? = nil) -> FilterJob? {
+        guard let session else { return nil }
+        if let old, old !== session, let kept = old.filtered, kept.index.inputCount <= session.pointCount, session.filtered == nil {
+            session.filtered = kept
+            contentVersion &+= 1
+        }
+        guard !filtering.settings.isEmpty || session.filtered != nil else { return nil }
+        return setFilter(filtering.settings)
+    }
+
+    /// Shows a worked-out filter if it answers the newest request on the shown data, and returns
+    /// the `filter` event (expression, passing, places, ms; or the error). A selected place that
+    /// no longer passes is deselected; an open fan closes.
+    public func finishFilter(_ outcome: FilterOutcome) -> [MapEvent] {
+        guard outcome.job.generation == filtering.generation, let session, outcome.job.engine.session === session else { return [] }
+        switch outcome.answer {
+        case .failure(let error):
+            filtering.lastError = error
+            return [MapEvent("filter", [("error", .string(error.description))])]
+        case .success(let filtered):
+            filtering.lastError = nil
+            session.filtered = filtered
+            contentVersion &+= 1
+            containerCache = nil
+            state.fan = nil
+            var events: [MapEvent] = []
+            if let selected = state.selectedPoint, let filtered, !(filtered.result.selection?[selected] ?? true) {
+                events += clearSelection()
+            }
+            transitions.dataDidChange()
+            let placeCount = filtered?.total ?? session.clusterer.count
+            var fields: [(String, JSONValue)] = [("expression", .string(filtered?.expression ?? "")),
+                                                 ("passing", .int(filtered?.passing ?? placeCount)),
+                                                 ("places", .int(placeCount)),
+                                                 ("ms", .number(((filtered?.milliseconds ?? 0) * 10).rounded() / 10))]
+            if let by = outcome.job.settings.groupProperty { fields.append(("by", .string(by))) }
+            if let total = outcome.job.settings.total { fields.append(("total", .string(total.text))) }
+            return events + [MapEvent("filter", fields)]
+        }
+    }
+
+    /// Answers `settings` at once on this thread (`render`, tests) and shows it.
+    /// - Throws: `FilterSettingsError` when the data can't answer it (what is shown stays).
+    @discardableResult
+    public func applyFilter(_ settings: FilterSettings) throws -> [MapEvent] {
+        guard let job = setFilter(settings) else { return [] }
+        let outcome = job.run()
+        if case .failure(let e) = outcome.answer { throw e }
+        return finishFilter(outcome)
+    }
+
+    /// "12,345 of 1,000,000 places" while a filter shows; nil otherwise.
+    public var filterPlacesText: String? { session?.filtered?.placesText }
+}
