@@ -130,14 +130,38 @@ public struct TimeBar: Equatable, Sendable {
         return CivilDate.isoDate(days: Int64(days)) + "T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
     }
 
-    /// `settings` with the bar's property and shown range as the time window.
+    /// Whether every dated place shows (cumulative at the end, or a window wider than the data):
+    /// then the filter needs no time window at all (the unfiltered index shows).
+    public var showsEverything: Bool {
+        let r = shown
+        return r.lowerBound <= window.extent.lowerBound && r.upperBound > window.extent.upperBound
+    }
+
+    /// `settings` with the bar's property and shown range as the time window (none when the
+    /// bar shows everything).
     public func applied(to settings: FilterSettings) -> FilterSettings {
         var s = settings
-        let r = filterRange
         s.timeProperty = window.property
-        s.since = r.since
-        s.until = r.until
+        if showsEverything {
+            s.since = nil
+            s.until = nil
+        } else {
+            let r = filterRange
+            s.since = r.since
+            s.until = r.until
+        }
         return s
+    }
+
+    /// The window the mode button offers: 7 days, or a tenth of data spanning under 70 days.
+    public var defaultWindowSeconds: Double { min(7 * 86400, histogram.span / 10) }
+
+    /// Cumulative ↔ the default window (the mode button, key W).
+    public mutating func toggleMode() {
+        switch window.mode {
+        case .cumulative: window.mode = .window(seconds: defaultWindowSeconds)
+        case .window: window.mode = .cumulative
+        }
     }
 
     /// The playhead's day (`2011-03-05`), or date and minute when the extent is under three days.

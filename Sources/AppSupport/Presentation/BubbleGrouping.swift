@@ -149,3 +149,22 @@ public struct BubbleGrouping: @unchecked Sendable {
         return out
     }
 }
+
+extension BubbleGrouping {
+    /// The legend with what the grouping shows: grouped, the categories replace the data's own
+    /// colours (bubbles are filled, no ring); a total only adds its line.
+    public func legend(over base: MapLegend) -> MapLegend {
+        if let by = groupProperty {
+            return MapLegend(title: DisplayText.line(PropertyFormat.words(by)), entries: legendEntries())
+        }
+        return MapLegend(title: base.title, entries: base.entries + legendEntries())
+    }
+}
+
+extension MapDataSession {
+    /// Cluster by and totals of the filter shown, nil when bubbles are plain.
+    public var grouping: BubbleGrouping? {
+        guard let f = filtered else { return nil }
+        return BubbleGrouping(settings: f.settings, result: f.result, index: f.index)
+    }
+}

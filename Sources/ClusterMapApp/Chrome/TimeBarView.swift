@@ -14,6 +14,8 @@ final class TimeBarView {
     /// What the person asked for.
     enum Request {
         case playPause, slower, faster, start, end
+        /// Cumulative ↔ a window (the mode button, W).
+        case mode
         case step(Int)
         /// A click or drag on the histogram: the share 0…1 along it.
         case seek(Double)
@@ -26,6 +28,7 @@ final class TimeBarView {
     private let pauseButton: UnsafeMutablePointer<GtkWidget>
     private let slower: UnsafeMutablePointer<GtkWidget>
     private let faster: UnsafeMutablePointer<GtkWidget>
+    private let modeButton: UnsafeMutablePointer<GtkWidget>
     /// The histogram: a focusable slider.
     let area: UnsafeMutablePointer<GtkWidget>
     private let eventLog: EventLog
@@ -56,12 +59,16 @@ final class TimeBarView {
         gtk_widget_set_can_focus(area, 1)
         gtk_widget_set_tooltip_text(area, "Time: ← → step, Home/End, Space plays, [ ] speed")
         AccessibleText.setLabel(of: area, to: "Time")
+        modeButton = gtk_button_new_with_label("All")!
+        gtk_widget_add_css_class(modeButton, "flat")
+        gtk_widget_set_focusable(modeButton, 0)
+        gtk_widget_set_tooltip_text(modeButton, "Show everything up to the playhead, or only a window before it (W)")
         label = plainLabel("")
         gtk_widget_set_margin_start(label, 8)
         gtk_widget_set_margin_end(label, 8)
         // Digits keep their width as the date runs (the bar doesn't wobble).
         gtk_widget_add_css_class(label, "numeric")
-        for w in [slower, pauseButton, faster, area, label] { gtk_box_append(gcast(bar), w) }
+        for w in [slower, pauseButton, faster, area, modeButton, label] { gtk_box_append(gcast(bar), w) }
         gtk_drawing_area_set_draw_func(gcast(area), TimeBarView.draw, UserData.retain(self), UserData.release)
         installInput()
         gtk_widget_set_visible(bar, 0)
@@ -81,9 +88,10 @@ final class TimeBarView {
 
     // MARK: - Showing
 
-    /// Shows `model` with `text` in the label (nil model: hidden). `finished` hides the buttons
-    /// (a replay that has run out).
-    func update(_ model: TimeBar?, text: String, finished: Bool = false) {
+    /// Shows `model` with `text` in the label (nil model: hidden); `playing` sets the middle
+    /// button; `finished` hides the buttons (a replay that has run out). A replay (`isReplay`)
+    /// logs its words as `replay-chip` and has no mode button (it only adds places).
+    func update(_ model: TimeBar?, text: String, playing: Bool, finished: Bool = false, isReplay: Bool = false) {
         self.model = model
         guard let model else {
             gtk_widget_set_visible(bar, 0)
@@ -92,12 +100,18 @@ final class TimeBarView {
             return
         }
         gtk_label_set_text(opaque(label), text)
-        let state = "\(model.speed) \(model.isPlaying) \(finished) \(model.window.mode)"
+        let state = "\(model.speed) \(playing) \(finished) \(model.window.mode)"
         if state != lastState {
             lastState = state
-            eventLog.emit("replay-chip", [("text", .string(text))])
+            eventLog.emit(isReplay ? "replay-chip" : "time-bar-text", [("text", .string(text))])
         }
-        let paused = !model.isPlaying
+        gtk_widget_set_visible(modeButton, isReplay ? 0 : 1)
+        if case .window(let seconds) = model.window.mode {
+            gtk_button_set_label(gcast(modeButton), seconds >= 86400 ? "\(Int((seconds / 86400).rounded())) days" : "\(Int((seconds / 3600).rounded())) h")
+        } else {
+            gtk_button_set_label(gcast(modeButton), "All")
+        }
+        let paused = !playing
         gtk_button_set_icon_name(gcast(pauseButton), paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic")
         let playWord = paused ? (finished ? "Play" : "Resume") : "Pause"
         gtk_widget_set_tooltip_text(pauseButton, playWord + " (Space)")
@@ -156,6 +170,10 @@ final class TimeBarView {
             gtk_gesture_drag_get_start_point(gesture, &x, &y)
             view.seek(x + dx)
         }
+        let clicked: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+            UserData.object(data, as: TimeBarView.self)?.onRequest?(.mode)
+        }
+        connectSignal(modeButton, "clicked", unsafeBitCast(clicked, to: GCallback.self), owner: self)
         connectSignal(drag, "drag-begin", unsafeBitCast(begin, to: GCallback.self), owner: self)
         connectSignal(drag, "drag-update", unsafeBitCast(update, to: GCallback.self), owner: self)
         addController(drag, to: area)
@@ -179,8 +197,26 @@ final class TimeBarView {
         case GDK_KEY_space, GDK_KEY_Return, GDK_KEY_KP_Enter: return .playPause
         case GDK_KEY_bracketleft: return .slower
         case GDK_KEY_bracketright: return .faster
+        case GDK_KEY_p, GDK_KEY_P: return .playPause
+        case GDK_KEY_w, GDK_KEY_W: return .mode
         default: return nil
         }
+    }
+
+    /// The bar's keys that also work on the map (whose arrows, Home and Space do other things).
+    static func mapRequest(forKey keyval: guint) -> Request? {
+        switch Int32(keyval) {
+        case GDK_KEY_comma, GDK_KEY_period, GDK_KEY_bracketleft, GDK_KEY_bracketright, GDK_KEY_p, GDK_KEY_P, GDK_KEY_w, GDK_KEY_W:
+            return request(forKey: keyval)
+        default: return nil
+        }
+    }
+
+    /// "Replaying 1987-03-05 · 120 days/s" (or paused / finished): the replay's words.
+    static func replayText(date: String, daysPerSecond: Double, paused: Bool, finished: Bool) -> String {
+        if finished { return "Replayed to \(date)" }
+        let speed = daysPerSecond >= 10 ? "\(Int(daysPerSecond.rounded()))" : String(format: "%.1f", daysPerSecond)
+        return "\(paused ? "Paused at" : "Replaying") \(date) · \(speed) days/s"
     }
 
     // MARK: - Drawing

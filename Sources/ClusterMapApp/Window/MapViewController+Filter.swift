@@ -54,6 +54,7 @@ extension MapViewController {
         eventLog.emit(events)
         if case .failure(let e) = outcome.answer { showError(e.description) }
         chrome?.filterDidChange()
+        chrome?.legendDidChange()
         sceneDidChange()
     }
 }

@@ -109,6 +109,8 @@ final class MapViewController {
     var framePacer = FramePacer(minimumInterval: ProcessInfo.processInfo.environment["CLUSTERMAP_FRAME_INTERVAL"].flatMap(Double.init) ?? 0.008)
     /// Works filters out off the GTK thread, newest request first (`MapViewController+Filter.swift`).
     lazy var filterWorker = MapViewController.makeFilterWorker(for: self)
+    /// The time bar under the map (`MapViewController+TimeBar.swift`).
+    let timeBar = TimeBarSession()
     /// The live source of the shown data (watched file, feed, replay).
     let live = LiveData()
     let dataDirectory = DataDirectory.locate()
