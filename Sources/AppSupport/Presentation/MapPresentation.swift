@@ -63,6 +63,9 @@ public final class MapPresentation {
     public func show(_ session: MapDataSession) {
         self.session = session
         state = SceneState()
+        // The last frame's items were another session's ids: nothing of them fades or glides
+        // (a filter landing right after the load would otherwise animate them out of the new data).
+        transitions = ClusterTransitions()
         calloutOpenedAt = nil
         containerCache = nil
         bubbleLooks = [:]
