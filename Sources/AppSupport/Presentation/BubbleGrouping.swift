@@ -139,12 +139,12 @@ public struct BubbleGrouping: @unchecked Sendable {
                 out.append(MapLegend.Entry(.bubble(BubbleGrouping.color(ofGroup: Int32(i))), DisplayText.line(name)))
             }
             if groupNames.count > limit { out.append(MapLegend.Entry(.dot(MapDataSession.otherCategoryColor), "Other (\(groupNames.count - limit) more)")) }
-            out.append(MapLegend.Entry(.step(0), "Bubbles: one \(DisplayText.line(PropertyFormat.words(by).lowercased())) each, side by side"))
+            out.append(MapLegend.Entry(.bubble(MapDataSession.otherCategoryColor), "Bubbles: one \(DisplayText.line(PropertyFormat.words(by).lowercased())) each, side by side"))
         }
         if let total {
             var text = "Number on bubbles: \(BubbleGrouping.totalTitle(total).lowercased())"
             if sizesByWeight { text += "; size follows it" }
-            out.append(MapLegend.Entry(.step(1), DisplayText.line(text)))
+            out.append(MapLegend.Entry(.bubble(MapDataSession.otherCategoryColor), DisplayText.line(text)))
         }
         return out
     }

@@ -68,6 +68,9 @@ final class TimeBarView {
         gtk_widget_set_margin_end(label, 8)
         // Digits keep their width as the date runs (the bar doesn't wobble).
         gtk_widget_add_css_class(label, "numeric")
+        // Room for the longest words ("Window 2011-04-13 – 2011-04-20 · 120 days/s"): the bar
+        // keeps its width as they change.
+        gtk_label_set_width_chars(opaque(label), 44)
         for w in [slower, pauseButton, faster, area, modeButton, label] { gtk_box_append(gcast(bar), w) }
         gtk_drawing_area_set_draw_func(gcast(area), TimeBarView.draw, UserData.retain(self), UserData.release)
         installInput()
