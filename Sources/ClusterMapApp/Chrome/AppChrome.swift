@@ -181,7 +181,10 @@ final class AppChrome: MapChrome {
     func timeBarSetTicking(_ on: Bool) { timeBarView.setTicking(on) }
 
     func legendDidChange() {
-        legend.update(controller.presentation.legend, eventLog: controller.eventLog)
+        // Every filter lands here (a playing time bar: dozens a second); most leave it as it was.
+        let now = controller.presentation.legend
+        guard now != legend.legend else { return }
+        legend.update(now, eventLog: controller.eventLog)
     }
 
     /// The shown data changed: a new session, or (`names` given) a live change of it.
