@@ -40,10 +40,11 @@ final class TimeBarEndToEndTests: XCTestCase {
     }
 
     /// Waits for the filter the bar event asked for and checks its passing count.
-    func assertFilterShows(_ h: AppHarness, _ bar: (event: [String: Any], index: Int), times: [Double],
+    /// (`after`: where to look from; a range asked while playing may land before its event.)
+    func assertFilterShows(_ h: AppHarness, _ bar: (event: [String: Any], index: Int), times: [Double], after: Int? = nil,
                            file: StaticString = #filePath, line: UInt = #line) throws -> Int {
         let until = bar.event["until"] as? String ?? "?"
-        let filter = try h.waitForEvent("filter", after: bar.index, timeout: 20) { ($0["expression"] as? String ?? "").contains(until) }
+        let filter = try h.waitForEvent("filter", after: after ?? bar.index, timeout: 20) { ($0["expression"] as? String ?? "").contains(until) }
         XCTAssertEqual(filter.event["passing"] as? Int, try count(times, bar.event), "\(filter.event)", file: file, line: line)
         return filter.index
     }
@@ -92,7 +93,7 @@ final class TimeBarEndToEndTests: XCTestCase {
         let pause = try h.waitForEvent("time-bar", after: frames.index, timeout: 10) { $0["reason"] as? String == "pause" }
         XCTAssertEqual(pause.event["playing"] as? Bool, false)
         XCTAssertGreaterThan(pause.event["playhead"] as? String ?? "", playhead, "playing moved it on")
-        _ = try assertFilterShows(h, pause, times: times)
+        _ = try assertFilterShows(h, pause, times: times, after: play.index)
         h.assertNoGtkWarnings()
     }
 
@@ -115,5 +116,66 @@ final class TimeBarEndToEndTests: XCTestCase {
         let speed = try h.waitForEvent("replay-speed", after: first.index, timeout: 10)
         XCTAssertEqual(speed.event["days_per_second"] as? Double, 2)
         h.assertNoGtkWarnings()
+    }
+
+    /// The bar as a screen reader finds it (AT-SPI): a slider named "Time" whose description is
+    /// the shown range and speed. (GTK 4.8 gives a drawing area no AT-SPI Value interface, so
+    /// the value properties the bar sets are not read here.)
+    static let probe = """
+    import json, sys, time, pyatspi
+    def find(node, pred, depth=0):
+        if node is None or depth > 40: return None
+        try:
+            if pred(node): return node
+            for c in node:
+                r = find(c, pred, depth + 1)
+                if r is not None: return r
+        except Exception: return None
+        return None
+    deadline = time.time() + 12
+    while True:
+        try:
+            desk = pyatspi.Registry.getDesktop(0)
+            app = next((a for a in desk if a is not None and (a.name or '').lower() == 'clustermap'), None)
+            s = app and find(app, lambda n: n.getRoleName() == 'slider' and n.name == 'Time')
+            if s:
+                out = {"description": s.description}
+                try:
+                    v = s.queryValue()
+                    out["value"] = v.currentValue
+                    out["max"] = v.maximumValue
+                except Exception as e:
+                    out["error"] = str(e)
+                print(json.dumps(out)); sys.exit(0)
+        except Exception as e:
+            err = e
+        if time.time() > deadline:
+            print("no time slider in the accessibility tree", file=sys.stderr); sys.exit(2)
+        time.sleep(0.3)
+    """
+
+    func testAScreenReaderFindsTheBarAsASliderThatFollowsTheKeys() throws {
+        try AppHarness.requireTools()
+        try AccessibilityBus.requireTools()
+        let bus = try AccessibilityBus()
+        defer { bus.stop() }
+        let h = try AppHarness()
+        defer { h.stop() }
+        let path = h.workDir + "/cases.geojson"
+        _ = try writeFixture(path)
+        try h.launch([path, "--time", "when"], accessibilityBus: bus)
+        let area = try h.waitForEvent("widget", timeout: 60) { $0["name"] as? String == "time-bar" }
+        func read() throws -> [String: Any] {
+            let json = try bus.python(TimeBarEndToEndTests.probe, display: h.display)
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        }
+        let atEnd = try read()
+        XCTAssertTrue((atEnd["description"] as? String ?? "").hasPrefix("2011-01-01 – 2011-12-31, "), "a new bar shows the year: \(atEnd)")
+        try h.click(at: area.event["x"] as? Double ?? 0, area.event["y"] as? Double ?? 0)
+        let seek = try h.waitForEvent("time-bar", after: area.index, timeout: 10) { $0["reason"] as? String == "seek" }
+        try h.pressKey("Home")
+        _ = try h.waitForEvent("time-bar", after: seek.index, timeout: 10) { $0["reason"] as? String == "start" }
+        let start = try read()
+        XCTAssertTrue((start["description"] as? String ?? "").hasPrefix("2011-01-01 – 2011-01-01, "), "Home: the start \(start)")
     }
 }

@@ -121,6 +121,7 @@ final class TimeBarView {
         AccessibleText.setLabel(of: pauseButton, to: playWord)
         for b in [slower, pauseButton, faster] { gtk_widget_set_visible(b, finished ? 0 : 1) }
         AccessibleText.setDescription(of: area, to: "\(model.rangeText), \(model.speedText)\(paused ? ", paused" : "")")
+        setSliderValue(percent: model.histogram.fraction(of: model.window.playhead) * 100, text: model.rangeText)
         gtk_widget_queue_draw(area)
         if gtk_widget_get_visible(bar) == 0 {
             gtk_widget_set_visible(bar, 1)
@@ -131,6 +132,25 @@ final class TimeBarView {
                 }
             }
         }
+    }
+
+    /// The slider's value for screen readers: the playhead as a percentage of the data's time,
+    /// and the shown range in words. (GTK 4.8 doesn't expose these for a drawing area over
+    /// AT-SPI; the description, set with them, says the same.)
+    private func setSliderValue(percent: Double, text: String) {
+        var props = [GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, GTK_ACCESSIBLE_PROPERTY_VALUE_NOW,
+                     GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT]
+        var values = [GValue](repeating: GValue(), count: 4)
+        for (k, v) in [0.0, 100.0, (percent * 10).rounded() / 10].enumerated() {
+            g_value_init(&values[k], GType(15 << G_TYPE_FUNDAMENTAL_SHIFT))  // G_TYPE_DOUBLE
+            g_value_set_double(&values[k], v)
+        }
+        g_value_init(&values[3], GType(16 << G_TYPE_FUNDAMENTAL_SHIFT))  // G_TYPE_STRING
+        g_value_set_string(&values[3], text)
+        values.withUnsafeMutableBufferPointer { v in
+            gtk_accessible_update_property_value(OpaquePointer(area), 4, &props, v.baseAddress)
+        }
+        for k in values.indices { g_value_unset(&values[k]) }
     }
 
     /// Runs the frame clock while the bar plays by itself (a replay has its own timer).
