@@ -2,6 +2,7 @@ import XCTest
 import ClusterCore
 import GeoData
 import MapModel
+import MapRender
 @testable import AppSupport
 
 /// Clusters by category with totals, drawn (issue 29 item 5): on random data at every zoom, the
@@ -107,5 +108,34 @@ final class BubbleGroupingTests: XCTestCase {
                                    total: .init(kind: .sum, property: "damage"), totalCategoryNames: [])
         XCTAssertEqual(mixed.legendEntries().map(\.text), ["Number on bubbles: total damage; size follows it"])
         XCTAssertNil(mixed.group(of: SceneItemID(item)))
+    }
+
+    /// Through the presentation (what `render` and the window use): a filter with `--by` and
+    /// `--total` makes the scene grouped and the legend say so; taking it away restores both.
+    func testThePresentationDrawsAndLegendsTheShownFilter() throws {
+        var csv = "lat,lon,kind,damage\n"
+        for i in 0..<40 { csv += "40.42,-3.7,\(["fire", "flood"][i % 2]),\(i)\n" }
+        let p = MapPresentation(labelRenderer: MapLabelRenderer())
+        p.show(MapDataSession(pointSets: [try PointSetLoader.load(text: csv, name: "cases.csv")]))
+        let camera = Camera(center: GeoCoordinate(latitude: 40.42, longitude: -3.7), zoom: 12,
+                            viewportSize: ScreenSize(width: 800, height: 600))
+        XCTAssertEqual(p.scene(for: camera, now: 0, moving: false, reducedMotion: false).scene.bubbles.count, 1, "mixed: one bubble")
+        var settings = FilterSettings()
+        settings.groupProperty = "kind"
+        settings.total = .init(kind: .sum, property: "damage")
+        try p.applyFilter(settings)
+        _ = p.scene(for: camera, now: 10, moving: false, reducedMotion: false)   // the change's animation starts
+        let bubbles = p.scene(for: camera, now: 15, moving: false, reducedMotion: false).scene.bubbles
+        XCTAssertEqual(bubbles.count, 2, "one bubble per kind")
+        XCTAssertEqual(Set(bubbles.map(\.label)), [ClusterTotal.abbreviated(Double((0..<40).filter { $0 % 2 == 0 }.reduce(0, +))),
+                                                   ClusterTotal.abbreviated(Double((0..<40).filter { $0 % 2 == 1 }.reduce(0, +)))])
+        let d = hypot(bubbles[0].center.x - bubbles[1].center.x, bubbles[0].center.y - bubbles[1].center.y)
+        XCTAssertGreaterThanOrEqual(d, bubbles[0].radius + bubbles[1].radius, "side by side, not on top")
+        XCTAssertEqual(p.legend?.title, "Kind")
+        XCTAssertTrue(p.legend?.entries.contains { $0.text == "Number on bubbles: total damage; size follows it" } ?? false)
+        try p.applyFilter(FilterSettings())
+        XCTAssertNotEqual(p.legend?.title, "Kind")
+        _ = p.scene(for: camera, now: 20, moving: false, reducedMotion: false)
+        XCTAssertEqual(p.scene(for: camera, now: 25, moving: false, reducedMotion: false).scene.bubbles.map(\.label), ["40"])
     }
 }

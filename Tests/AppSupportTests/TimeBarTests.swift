@@ -120,6 +120,21 @@ final class TimeBarTests: XCTestCase {
                 XCTAssertEqual(filtered.chosenIndices, oracle.chosenIndices, "\(mode) \(settings.since!)…\(settings.until!)")
             }
         }
+        // Everything shows (cumulative at the end): no time window at all, the other questions kept.
+        var all = try XCTUnwrap(TimeBar(column: c, mode: .cumulative))
+        XCTAssertTrue(all.showsEverything)
+        var asked = FilterSettings()
+        asked.groupProperty = "kind"
+        asked.since = "2000-01-01"
+        let everything = all.applied(to: asked)
+        XCTAssertNil(everything.since)
+        XCTAssertNil(everything.until)
+        XCTAssertEqual(everything.groupProperty, "kind")
+        all.toggleMode()
+        XCTAssertEqual(all.window.mode, .window(seconds: 7 * TimeBarTests.day))
+        XCTAssertFalse(all.showsEverything)
+        all.toggleMode()
+        XCTAssertEqual(all.window.mode, .cumulative)
         var bar = try XCTUnwrap(TimeBar(column: c, mode: .window(seconds: 7 * TimeBarTests.day)))
         bar.move(to: TimeBarTests.start + 40 * TimeBarTests.day)
         XCTAssertEqual(bar.playheadText, "2011-02-10")

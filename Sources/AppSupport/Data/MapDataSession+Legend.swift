@@ -9,12 +9,6 @@ extension MapDataSession {
     /// The legend for what the data's colours mean (SPEC §7): the value ramp and what a bubble's
     /// colour says, or the categories and the ring, or the bubble count steps.
     public var legend: MapLegend {
-        if let grouping { return grouping.legend(over: dataLegend) }
-        return dataLegend
-    }
-
-    /// The legend of the data's own colours.
-    private var dataLegend: MapLegend {
         let plural = noun(count: 2)
         let steps = MapLegend.Entry(.step(0), "Bubbles: fewer than 100 \(plural); bigger, deeper colours for 100–749 and 750 or more")
         switch bubbleColoring {

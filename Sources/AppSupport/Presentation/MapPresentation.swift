@@ -54,8 +54,9 @@ public final class MapPresentation {
         labelLayout = MapLabelLayout(index: labels)
     }
 
-    /// The legend for what the data's colours mean (nil without data).
-    public var legend: MapLegend? { session?.legend }
+    /// The legend for what the data's colours mean, with the grouping's lines while a filter groups
+    /// or totals the bubbles (nil without data).
+    public var legend: MapLegend? { session.map { s in s.grouping.map { $0.legend(over: s.legend) } ?? s.legend } }
 
     // MARK: Data
 
