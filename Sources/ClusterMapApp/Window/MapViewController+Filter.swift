@@ -55,6 +55,7 @@ extension MapViewController {
         if case .failure(let e) = outcome.answer { showError(e.description) }
         chrome?.filterDidChange()
         chrome?.legendDidChange()
+        timeBarFilterDidLand()
         sceneDidChange()
     }
 }

@@ -99,16 +99,34 @@ extension MapViewController {
         }
         timeBar.model = bar
         chrome?.timeBarSetTicking(bar.isPlaying)
-        askTimeBarRange()
+        if case .tick = request { askTimeBarRange(whenLanded: now) } else { askTimeBarRange() }
         if let reason { eventLog.emit("time-bar", timeBarFields(bar, reason: reason)) }
         showTimeBar()
     }
 
-    /// Hands the shown range to the filter when it changed.
-    private func askTimeBarRange() {
+    /// A filter landed on the map: a playing bar moves on and asks for its next range at once
+    /// (not at the next frame: that wait was up to a frame per range).
+    func timeBarFilterDidLand() {
+        guard timeBar.isPlaying, !live.isReplay else { return }
+        timeBarRequest(.tick(MapViewController.now()))
+    }
+
+    /// Hands the shown range to the filter when it changed. While playing (`whenLanded` the
+    /// frame's time), only once the last range asked has landed on the map: the filter shows only
+    /// the newest request's result, so asking at every frame (60 a second, each taking ~15 ms)
+    /// made most results stale on arrival and whole seconds passed without a new frame.
+    private func askTimeBarRange(whenLanded now: Double? = nil) {
         guard let bar = timeBar.model, bar.shown != timeBar.lastAsked else { return }
+        if let now, !filterLanded, now - timeBar.askedAt < 0.5 { return }
         timeBar.lastAsked = bar.shown
+        timeBar.askedAt = now ?? MapViewController.now()
         setFilter(bar.applied(to: presentation.filterSettings))
+    }
+
+    /// Whether the filter asked last is the one the map shows (none in flight).
+    private var filterLanded: Bool {
+        let asked = presentation.filterSettings
+        return asked.isEmpty ? presentation.shownFilter == nil : presentation.shownFilter?.settings == asked
     }
 
     /// Counts the frame clock's ticks and the filtered ranges the map has shown since; reports

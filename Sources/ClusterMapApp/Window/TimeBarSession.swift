@@ -13,8 +13,12 @@ final class TimeBarSession {
     var property: String?
     /// Bumped for each data change: a bar worked out for older data is dropped.
     var generation = 0
+    /// Whether the bar plays (the map is then never at rest).
+    var isPlaying: Bool { model?.isPlaying ?? false }
     /// The shown range last handed to the filter (so a tick that doesn't change it asks nothing).
     var lastAsked: Range<Double>?
+    /// When it was asked (a range that never lands is asked again after half a second).
+    var askedAt = 0.0
 
     // Playing: what the event log reports once a second.
     /// When the current second of counting started (frame-clock seconds).
