@@ -6,6 +6,7 @@ public struct TimeHistogram: Equatable, Sendable {
     /// The first and last time (UTC seconds).
     public let extent: ClosedRange<Double>
 
+    /// A histogram of `counts` (at least one bin) over `extent`.
     public init(counts: [Int], extent: ClosedRange<Double>) {
         self.counts = counts.isEmpty ? [0] : counts
         self.extent = extent

@@ -26,6 +26,7 @@ public struct BubbleGrouping: @unchecked Sendable {
     /// Smallest and largest bubble radius when sized by weight (logical pixels).
     public static let weightRadii: ClosedRange<Double> = 12...30
 
+    /// A grouping of the items of `index`: `groups` and `groupNames` as `FilterResult` gives them.
     public init(index: any PointClusterer, groupProperty: String?, groups: [Int32], groupNames: [String],
                 total: FilterSettings.TotalSetting?, totalCategoryNames: [String]) {
         self.index = index

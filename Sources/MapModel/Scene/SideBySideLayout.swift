@@ -14,6 +14,7 @@ public struct SideBySideLayout: Sendable {
     /// Directions tried around each placed mark (every 15°).
     static let directions = 24
 
+    /// A layout keeping `gap` pixels between marks.
     public init(gap: Double = 2) { self.gap = gap }
 
     /// New centres for `circles` (same order) so that no two are closer than their radii plus
