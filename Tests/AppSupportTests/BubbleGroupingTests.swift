@@ -132,6 +132,13 @@ final class BubbleGroupingTests: XCTestCase {
         let d = hypot(bubbles[0].center.x - bubbles[1].center.x, bubbles[0].center.y - bubbles[1].center.y)
         XCTAssertGreaterThanOrEqual(d, bubbles[0].radius + bubbles[1].radius, "side by side, not on top")
         XCTAssertEqual(p.legend?.title, "Kind")
+        // The words for the bubble (tooltip, list rows, screen readers) say its total and kind.
+        let session = try XCTUnwrap(p.session)
+        guard case .cluster(let raw) = bubbles[0].id, let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else {
+            return XCTFail("a cluster")
+        }
+        XCTAssertTrue(session.summary(of: item).hasPrefix("20 places · Total damage: "), session.summary(of: item))
+        XCTAssertTrue(session.tooltip(of: item).contains(" · Kind: "), session.tooltip(of: item))
         XCTAssertTrue(p.legend?.entries.contains { $0.text == "Number on bubbles: total damage; size follows it" } ?? false)
         try p.applyFilter(FilterSettings())
         XCTAssertNotEqual(p.legend?.title, "Kind")

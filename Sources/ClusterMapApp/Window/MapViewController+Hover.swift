@@ -53,8 +53,7 @@ extension MapViewController {
         case .bubble(let id)?:
             guard case .cluster(let raw) = id, let b = lastScene.bubbles.first(where: { $0.id == id }),
                   let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { return nil }
-            let grouped = session.grouping?.tooltipLine(of: id).map { "\n" + $0 } ?? ""
-            return (session.tooltip(of: item) + grouped, ScreenRect(x: b.center.x - b.radius, y: b.center.y - b.radius,
+            return (session.tooltip(of: item), ScreenRect(x: b.center.x - b.radius, y: b.center.y - b.radius,
                                                           width: 2 * b.radius, height: 2 * b.radius))
         case .pin(_, let index)?:
             guard let pin = lastScene.pins.last(where: { $0.pointIndex == index }) else { return nil }
