@@ -28,6 +28,7 @@ $median "$bench" frame --scale 2 --modes panning,panning_direct,zoom_animation  
 $median "$bench" tiles              # a dense 512-px vector tile decoded and painted; cached tiles on screen
 $median "$bench" update --runs 3    # 1,000 adds / removes / moves in a 1M-point live index, then a frame query
 $median "$bench" filter --runs 3    # filters at 1M: evaluate + exact re-cluster + a frame; a ≤ 1 % change
+$median "$bench" timebar              # the time bar playing a 7-day window over 1M places: frames per second (≥ 30)
 [ "${BENCH_10M:-1}" = 0 ] || ./scripts/bench-median.py 1 "$bench" filter --points 10000000 --runs 1   # any filter at 10M
 # The real window under Xvfb, dragged all through the load (needs the release app: make bench builds it).
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py cities   # launch on the bundled world cities

@@ -3,19 +3,26 @@ import GeoData
 
 /// The offline demo of the live path (`--dataset live-earthquakes`): the bundled earthquakes
 /// added to a live index in time order (1965 → 2016) at a steady rate, through the same change
-/// API as files and feeds. Time is an input: `advance(seconds:)` is given the elapsed time.
+/// API as files and feeds. Its clock is a cumulative `TimeBar` over the earthquakes' dates (the
+/// general time bar, drawn under the map with their histogram); time is an input:
+/// `advance(seconds:)` is given the elapsed time.
 public final class EarthquakeReplay {
     /// The earthquakes (all of them; the session shows those replayed so far).
     public let set: PointSet
     public let dataset: Dataset?
-    /// Replay speed: days of earthquake time per second.
-    public var daysPerSecond: Double
+    /// Replay speed: days of earthquake time per second (the time bar's speed).
+    public var daysPerSecond: Double {
+        get { timeBar.speed / 86400 }
+        set { timeBar.setSpeed(newValue * 86400) }
+    }
+    /// The replay's clock and histogram: cumulative, from the first earthquake's day.
+    public private(set) var timeBar: TimeBar
     /// The session showing what has been replayed.
     public private(set) var session: MapDataSession
     /// How many earthquakes are shown.
     public private(set) var shown = 0
     /// The replay's clock, in days since the first earthquake's day.
-    public private(set) var day = 0.0
+    public var day: Double { (timeBar.window.playhead - timeBar.window.extent.lowerBound) / 86400 }
 
     /// Local indices in time order, and each one's day number.
     let order: [Int]
@@ -25,16 +32,21 @@ public final class EarthquakeReplay {
     public init(set: PointSet, dataset: Dataset?, dateColumn: String = "date", daysPerSecond: Double) {
         self.set = set
         self.dataset = dataset
-        self.daysPerSecond = daysPerSecond
         var dated: [(day: Double, index: Int)] = []
         for i in 0..<set.count where set.coordinates[i].isValid {
             let text = set.properties(at: i).first { $0.key == dateColumn }?.value.text ?? ""
             dated.append((EarthquakeReplay.dayNumber(text) ?? .infinity, i))
         }
         dated.sort { $0.day != $1.day ? $0.day < $1.day : $0.index < $1.index }
-        let first = dated.first?.day ?? 0
+        let first = dated.first.map { $0.day.isFinite ? $0.day : 0 } ?? 0
         order = dated.map(\.index)
         days = dated.map { $0.day.isFinite ? $0.day - first : .infinity }
+        let last = days.last { $0.isFinite } ?? 0
+        let extent = first * 86400...(first + last) * 86400
+        var window = TimeWindow(property: dateColumn, extent: extent, mode: .cumulative)
+        window.rewind()
+        let histogram = TimeHistogram(times: days.map { ($0 + first) * 86400 }, bins: 120, extent: extent)
+        timeBar = TimeBar(window: window, histogram: histogram, speed: daysPerSecond * 86400)
         let source = MapDataSession.Source(points: set, dataset: dataset, firstIndex: 0)
         let index = LiveClusterIndex(points: [], categories: [], values: [], options: MapDataSession.clusterOptions)
         session = MapDataSession(sources: [source], clusterer: index,
@@ -55,7 +67,22 @@ public final class EarthquakeReplay {
     /// batch. Returns how many were added (the new `session` shows them).
     @discardableResult
     public func advance(seconds: Double) -> Int {
-        day += max(0, seconds) * daysPerSecond
+        timeBar.advance(wallSeconds: max(0, seconds))
+        return addDue()
+    }
+
+    /// Steps the clock by `steps` of the time bar's steps (forward only: the live index only
+    /// grows) and adds the earthquakes now due. Returns how many were added.
+    @discardableResult
+    public func step(_ steps: Int) -> Int {
+        guard steps > 0 else { return 0 }
+        timeBar.step(steps)
+        return addDue()
+    }
+
+    /// Adds the earthquakes up to the clock.
+    private func addDue() -> Int {
+        let day = self.day
         var end = shown
         while end < order.count && days[end] <= day { end += 1 }
         guard end > shown else { return 0 }

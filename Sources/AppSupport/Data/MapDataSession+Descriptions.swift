@@ -9,7 +9,8 @@ extension MapDataSession {
         return count == 1 ? n?.singular ?? "place" : n?.plural ?? "places"
     }
 
-    /// "12 places, mostly museum" — the exact count, and the top category when one dominates.
+    /// "12 places, mostly museum" — the exact count, and the top category when one dominates
+    /// (while a filter groups or totals: "… · Total damage: 1,234 · Kind: fire").
     public func summary(of item: ClusterItem) -> String {
         let count = item.count
         var text = "\(MapDataSession.formatted(count)) \(noun(count: count))"
@@ -19,6 +20,8 @@ extension MapDataSession {
             let share = Double(top.count) / Double(max(1, agg.count))
             if share >= 0.5 { text += ", mostly \(name)" } else { text += ", including \(name)" }
         }
+        // Cluster by and totals (issue 29): the tooltip, the list rows and screen readers say them.
+        if let line = grouping?.tooltipLine(of: SceneItemID(item)) { text += " · " + line }
         return text
     }
 

@@ -14,6 +14,8 @@ extension MapPresentation {
             session.decorateBubbles(in: &scene, remembered: bubbleLooks)
             bubbleLooks = Dictionary(scene.bubbles.map { ($0.id, $0.look) }, uniquingKeysWith: { a, _ in a })
         }
+        // Cluster by and totals (issue 29): category colours, side by side, totals, weights.
+        session?.grouping?.decorate(&scene, style: sceneBuilder.style)
         scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: view.zoom) { [labelRenderer] text in
             labelRenderer.size(of: text, kind: .place)
         }

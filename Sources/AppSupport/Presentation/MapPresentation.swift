@@ -54,8 +54,9 @@ public final class MapPresentation {
         labelLayout = MapLabelLayout(index: labels)
     }
 
-    /// The legend for what the data's colours mean (nil without data).
-    public var legend: MapLegend? { session?.legend }
+    /// The legend for what the data's colours mean, with the grouping's lines while a filter groups
+    /// or totals the bubbles (nil without data).
+    public var legend: MapLegend? { session.map { s in s.grouping.map { $0.legend(over: s.legend) } ?? s.legend } }
 
     // MARK: Data
 
@@ -63,6 +64,9 @@ public final class MapPresentation {
     public func show(_ session: MapDataSession) {
         self.session = session
         state = SceneState()
+        // The last frame's items were another session's ids: nothing of them fades or glides
+        // (a filter landing right after the load would otherwise animate them out of the new data).
+        transitions = ClusterTransitions()
         calloutOpenedAt = nil
         containerCache = nil
         bubbleLooks = [:]

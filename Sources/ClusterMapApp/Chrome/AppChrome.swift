@@ -22,10 +22,10 @@ final class AppChrome: MapChrome {
     private(set) var narrowHeader: NarrowHeader?
     /// Online tile sources whose failure was already told (AppChrome+Feedback.swift).
     var noticedTileFailures: Set<String> = []
-    let replayChip: ReplayChip
     /// The filter panel (F8) and the chips over the map (`FilterPanel.swift`, `FilterChips.swift`).
     private(set) var filterPanel: FilterPanel?
     private(set) var filterChips: FilterChips?
+    let timeBarView: TimeBarView
     /// The next load was asked for from the chrome (menu, Open, drop): fit the camera to it.
     private var fitNextLoad = false
     private var fitThisLoad = false
@@ -41,7 +41,8 @@ final class AppChrome: MapChrome {
         progress = LoadProgress(overlay: overlay, eventLog: controller.eventLog, controller: controller)
         fileOpening = FileOpening(window: window, dropOn: overlay, eventLog: controller.eventLog)
         legend = LegendView(overlay: overlay, dark: controller.renderer.palette.isDark)
-        replayChip = ReplayChip(overlay: overlay, eventLog: controller.eventLog)
+        timeBarView = TimeBarView(overlay: overlay, eventLog: controller.eventLog)
+        timeBarView.onRequest = { [weak controller] in controller?.timeBarRequest($0) }
         gtk_widget_add_css_class(overlay, "cm-drop-target")
         let options = controller.options
         datasetMenu = DatasetMenu(window: window, initial: options.files.isEmpty ? (options.dataset ?? DatasetCatalog.defaultDataset.id) : nil)
@@ -88,16 +89,19 @@ final class AppChrome: MapChrome {
             guard let c = UserData.object(data, as: AppChrome.self) else { return }
             AboutDialog.present(over: c.window, dataDirectory: c.controller.dataDirectory)
         }
-        add("replay-faster") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.changeReplaySpeed(by: 2) }
-        add("replay-slower") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.changeReplaySpeed(by: 0.5) }
-        add("replay-pause") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.toggleReplayPause() }
+        // The time bar's buttons (named for the replay, the first bar).
+        add("replay-faster") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.timeBarRequest(.faster) }
+        add("replay-slower") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.timeBarRequest(.slower) }
+        add("replay-pause") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.timeBarRequest(.playPause) }
+        add("time-bar") { _, _, data in UserData.object(data, as: AppChrome.self)?.controller.toggleTimeBar() }
         add("quit") { _, _, data in
             guard let c = UserData.object(data, as: AppChrome.self) else { return }
             gtk_window_close(gcast(c.window))
         }
         guard let app = gtk_window_get_application(gcast(window)) else { return }
         for (action, accels) in [("win.open", ["<Control>o"]), ("win.search", ["<Control>f"]),
-                                 ("win.quit", ["<Control>q"]), ("win.show-help-overlay", ["<Control>question"])] {
+                                 ("win.quit", ["<Control>q"]), ("win.show-help-overlay", ["<Control>question"]),
+                                 ("win.time-bar", ["<Control>t"])] {
             withCStringArray(accels) { gtk_application_set_accels_for_action(app, action, $0) }
         }
     }
@@ -186,8 +190,17 @@ final class AppChrome: MapChrome {
         search.dataDidChange(controller.session, names: names)
     }
 
-    func replayDidChange(date: String?, daysPerSecond: Double, paused: Bool, finished: Bool) {
-        replayChip.update(date: date, daysPerSecond: daysPerSecond, paused: paused, finished: finished)
+    func timeBarDidChange(_ bar: TimeBar?, text: String, playing: Bool, finished: Bool, isReplay: Bool) {
+        timeBarView.update(bar, text: text, playing: playing, finished: finished, isReplay: isReplay)
+    }
+
+    func timeBarSetTicking(_ on: Bool) { timeBarView.setTicking(on) }
+
+    func legendDidChange() {
+        // Every filter lands here (a playing time bar: dozens a second); most leave it as it was.
+        let now = controller.presentation.legend
+        guard now != legend.legend else { return }
+        legend.update(now, eventLog: controller.eventLog)
     }
 
     /// The shown data changed: a new session, or (`names` given) a live change of it.

@@ -71,6 +71,7 @@ final class MainMenu {
         let view = g_menu_new()!
         g_menu_append(view, "_Reduce Motion", "win.reduce-motion")
         g_menu_append(view, "_Dark Style", "win.dark-style")
+        g_menu_append(view, "_Time Bar", "win.time-bar")
         g_menu_append_section(menu, nil, menuModel(view))
         let help = g_menu_new()!
         g_menu_append(help, "_Keyboard Shortcuts", "win.show-help-overlay")

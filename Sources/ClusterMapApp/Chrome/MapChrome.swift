@@ -20,8 +20,12 @@ protocol MapChrome: AnyObject {
     func dataDidChange(names: MapDataSession.NameChanges?)
     /// Places were added to (or removed from) the shown session in place (the replay).
     func liveNamesDidChange(_ names: MapDataSession.NameChanges)
-    /// The replay's date, speed and state (date nil: no replay).
-    func replayDidChange(date: String?, daysPerSecond: Double, paused: Bool, finished: Bool)
+    /// The time bar's state and words (nil: no bar); `isReplay` for the earthquake replay's.
+    func timeBarDidChange(_ bar: TimeBar?, text: String, playing: Bool, finished: Bool, isReplay: Bool)
+    /// Whether the time bar's frame clock runs (a playing bar asks for every frame).
+    func timeBarSetTicking(_ on: Bool)
+    /// What the legend says may have changed (a filter grouped the bubbles or totals them).
+    func legendDidChange()
     /// The map in use changed (nil: the built-in map; else a tile file's path or a URL template).
     func basemapDidChange(_ source: String?)
     /// The map switched between its light and dark palettes.
@@ -45,4 +49,7 @@ extension MapChrome {
     func dataDidChange() { dataDidChange(names: nil) }
     /// A chrome without filter widgets ignores filters.
     func filterDidChange() {}
+    func timeBarDidChange(_ bar: TimeBar?, text: String, playing: Bool, finished: Bool) {
+        timeBarDidChange(bar, text: text, playing: playing, finished: finished, isReplay: false)
+    }
 }

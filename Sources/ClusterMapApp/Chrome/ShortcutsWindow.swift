@@ -23,6 +23,12 @@ enum ShortcutsWindow {
             ("F9", nil, "Show or hide the list of places in view"),
             ("F8", nil, "Show or hide the filter panel"),
         ]),
+        ("Time Bar", [
+            ("<Ctrl>T", nil, "Show or hide the time bar"),
+            ("Left Right", nil, "Step back or on (on the bar; comma and period on the map)"),
+            ("p", nil, "Play or pause (Space on the bar); [ and ] slower or faster"),
+            ("w", nil, "Everything so far, or a window before the playhead"),
+        ]),
         ("App", [
             ("<Ctrl>O", nil, "Open files"),
             ("<Ctrl>F", nil, "Search places"),
@@ -37,6 +43,7 @@ enum ShortcutsWindow {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
         }
+        // max-height 16 keeps every group on one page (GTK 4.8's page buttons warn "min width -4").
         var x = """
         <?xml version="1.0" encoding="UTF-8"?>
         <interface>
@@ -45,7 +52,7 @@ enum ShortcutsWindow {
             <child>
               <object class="GtkShortcutsSection">
                 <property name="section-name">main</property>
-                <property name="max-height">12</property>
+                <property name="max-height">16</property>
 
         """
         for g in groups {

@@ -164,6 +164,7 @@ extension MapViewController {
                                     ("at", .number(ProcessClock.millisecondsSinceStart().rounded()))])
         sceneDidChange()
         liveDataDidLoad()
+        timeBarDataDidLoad(generation: generation)
         // The launch's files and demos open fitted to their data; the default world cities open
         // on the world. (Later loads from the menu or Open fit through the chrome, animated.)
         if generation == 1 && options.opensFittedToData {

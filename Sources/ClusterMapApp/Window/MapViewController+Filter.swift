@@ -74,6 +74,8 @@ extension MapViewController {
         case .success: if let source = filterMemory.shownSource { filterMemory.saved.remember(presentation.filterSettings, for: source) }
         }
         chrome?.filterDidChange()
+        chrome?.legendDidChange()
+        timeBarFilterDidLand()
         sceneDidChange()
     }
 }

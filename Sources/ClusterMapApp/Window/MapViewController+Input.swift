@@ -137,9 +137,9 @@ extension MapViewController {
 
     /// A key press on the window; returns whether it was handled.
     func handleKey(_ keyval: UInt32) -> Bool {
-        // Replay speed (--dataset live-earthquakes): ] faster, [ slower.
-        if live.replay != nil, keyval == UInt32(GDK_KEY_bracketright) || keyval == UInt32(GDK_KEY_bracketleft) {
-            changeReplaySpeed(by: keyval == UInt32(GDK_KEY_bracketright) ? 2 : 0.5)
+        // The time bar (and the replay's): ] faster, [ slower, , and . step, P plays, W window.
+        if live.replay != nil || timeBar.model != nil, let request = TimeBarView.mapRequest(forKey: keyval) {
+            timeBarRequest(request)
             return true
         }
         if Int32(keyval) == GDK_KEY_Escape {

@@ -58,14 +58,38 @@ extension MapViewController {
         startReplay()
     }
 
-    /// Shows the replay's date and speed in the chip (hides it when there is no replay).
+    /// Shows the replay's time bar: the quakes' histogram, the replayed part, its date and
+    /// speed (the general bar's, or none, when there is no replay).
     func updateReplayChip() {
         guard case .replay = live.source, let replay = live.replay else {
-            chrome?.replayDidChange(date: nil, daysPerSecond: 0, paused: false, finished: false)
+            showTimeBar()
             return
         }
-        chrome?.replayDidChange(date: replay.date, daysPerSecond: replay.daysPerSecond, paused: live.replayPaused,
-                                  finished: replay.isFinished)
+        let text = TimeBarView.replayText(date: replay.date, daysPerSecond: replay.daysPerSecond, paused: live.replayPaused,
+                                          finished: replay.isFinished)
+        chrome?.timeBarDidChange(replay.timeBar, text: text, playing: !live.replayPaused && !replay.isFinished,
+                                 finished: replay.isFinished, isReplay: true)
+    }
+
+    /// The time bar's requests while it shows the replay: pause, speed, and steps or clicks
+    /// forward (the live index only grows, so the replay doesn't go back).
+    func replayRequest(_ request: TimeBarView.Request) {
+        guard let replay = live.replay else { return }
+        switch request {
+        case .playPause: toggleReplayPause()
+        case .slower: changeReplaySpeed(by: 0.5)
+        case .faster: changeReplaySpeed(by: 2)
+        case .step(let n) where n > 0:
+            let before = replay.shown
+            replayDidAdd(replay.step(n), before: before)
+            eventLog.emit("time-bar", timeBarFields(replay.timeBar, reason: "step"))
+            updateReplayChip()
+        case .seek(let f):
+            let target = replay.timeBar.histogram.time(at: f)
+            let steps = Int(((target - replay.timeBar.window.playhead) / replay.timeBar.stepSeconds).rounded(.down))
+            if steps > 0 { replayRequest(.step(steps)) }
+        case .step, .start, .end, .mode, .tick: break
+        }
     }
 
     /// Pauses or resumes the replay (the chip's middle button).
@@ -80,7 +104,14 @@ extension MapViewController {
         guard case .replay = live.source, let replay = live.replay else { return }
         if live.replayPaused { scheduleReplayStep(); return }
         let before = replay.shown
-        let added = replay.advance(seconds: MapViewController.replayStepSeconds)
+        replayDidAdd(replay.advance(seconds: MapViewController.replayStepSeconds), before: before)
+        updateReplayChip()
+        if !replay.isFinished { scheduleReplayStep() }
+    }
+
+    /// Shows the earthquakes the replay just added (`added` of them, after the first `before`).
+    private func replayDidAdd(_ added: Int, before: Int) {
+        guard let replay = live.replay else { return }
         if added > 0 {
             let shownBefore = session
             presentation.dataDidGrow(to: replay.session)
@@ -91,8 +122,6 @@ extension MapViewController {
             sceneDidChange()
             scheduleCompaction()
         }
-        updateReplayChip()
-        if !replay.isFinished { scheduleReplayStep() }
     }
 
     /// Replay speed control: multiplies the days replayed per second (keys `]` and `[`).
@@ -101,5 +130,13 @@ extension MapViewController {
         replay.daysPerSecond = min(3650, max(1, replay.daysPerSecond * factor))
         eventLog.emit("replay-speed", [("days_per_second", .number(replay.daysPerSecond))])
         updateReplayChip()
+    }
+}
+
+extension LiveData {
+    /// Whether the earthquake replay is the shown data's source.
+    var isReplay: Bool {
+        if case .replay = source { return true }
+        return false
     }
 }

@@ -27,7 +27,8 @@ extension MapViewController {
         restCheckPending = false
         let still = ProcessClock.now() - lastCameraChange >= MapViewController.restDelaySeconds * 0.9
         let now = MapViewController.now()
-        if !still || isGestureActive || cameraController.isAnimating || presentation.isAnimating(at: now) {
+        // A playing time bar is motion too: no rest (nor the rest layer's redraws) between its frames.
+        if !still || isGestureActive || cameraController.isAnimating || presentation.isAnimating(at: now) || timeBar.isPlaying {
             scheduleRestCheck()
             return 0
         }

@@ -111,6 +111,8 @@ final class MapViewController {
     lazy var filterWorker = MapViewController.makeFilterWorker(for: self)
     /// The remembered filters and which data they are for.
     let filterMemory = FilterMemory()
+    /// The time bar under the map (`MapViewController+TimeBar.swift`).
+    let timeBar = TimeBarSession()
     /// The live source of the shown data (watched file, feed, replay).
     let live = LiveData()
     let dataDirectory = DataDirectory.locate()

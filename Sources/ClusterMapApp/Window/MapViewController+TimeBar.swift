@@ -1,0 +1,157 @@
+import CGtk
+import Foundation
+import AppSupport
+import GeoData
+
+/// The time bar (SPEC §10, issue 29 item 4): any date property of the shown data drives a bar
+/// under the map; its shown range goes to the filter (`setFilter`, newest request wins), so the
+/// map shows the places of that time, exactly. The earthquake replay is the same bar over the
+/// quakes' dates, driving the live index instead (`MapViewController+Replay.swift`).
+extension MapViewController {
+    /// Shows or hides the bar (menu, Ctrl+T).
+    func toggleTimeBar() {
+        timeBar.wanted.toggle()
+        eventLog.emit("time-bar-toggle", [("shown", .bool(timeBar.wanted))])
+        if timeBar.wanted { buildTimeBar() } else { closeTimeBar() }
+    }
+
+    /// New data is shown: the bar follows it (the launch's `--time PROPERTY` asks for it).
+    func timeBarDataDidLoad(generation: Int) {
+        if generation == 1, let t = options.filters.timeProperty {
+            timeBar.wanted = true
+            timeBar.property = t
+        }
+        timeBar.generation += 1
+        timeBar.model = nil
+        timeBar.lastAsked = nil
+        if case .replay = live.source { return }
+        if timeBar.wanted { buildTimeBar() } else { showTimeBar() }
+    }
+
+    private func closeTimeBar() {
+        let hadRange = timeBar.lastAsked != nil
+        timeBar.model = nil
+        timeBar.lastAsked = nil
+        showTimeBar()
+        if hadRange {
+            var s = presentation.filterSettings
+            s.since = nil
+            s.until = nil
+            setFilter(s)
+        }
+    }
+
+    /// Reads the shown data's date column off the GTK thread and shows the bar over it.
+    private func buildTimeBar() {
+        guard let session, !live.isReplay else { return }
+        let generation = timeBar.generation
+        let wanted = timeBar.property
+        Thread.detachNewThread { [weak self] in
+            let table = session.propertyTable()
+            let name = wanted.flatMap { table.contains($0) && table.type(of: $0) == .date ? $0 : nil }
+                ?? table.names(ofType: .date).first
+            let bar = name.flatMap { table.column($0) }.flatMap { TimeBar(column: $0, mode: .cumulative) }
+            runOnGtkThread { [weak self] in
+                guard let c = self, !c.isClosed, generation == c.timeBar.generation, c.timeBar.wanted else { return }
+                guard let bar else {
+                    c.chrome?.show(message: "No property of these places holds dates, so there is no time bar.", isError: false)
+                    c.timeBar.wanted = false
+                    return
+                }
+                c.timeBar.model = bar
+                c.eventLog.emit("time-bar", c.timeBarFields(bar, reason: "shown"))
+                c.showTimeBar()
+            }
+        }
+    }
+
+    /// What the bar says, in the view.
+    func showTimeBar() {
+        guard !live.isReplay else { return }
+        guard let bar = timeBar.model else {
+            chrome?.timeBarDidChange(nil, text: "", playing: false, finished: false)
+            return
+        }
+        var text = "\(bar.rangeText) · \(bar.speedText)"
+        if case .window = bar.window.mode { text = "Window " + text }
+        chrome?.timeBarDidChange(bar, text: text, playing: bar.isPlaying, finished: false)
+    }
+
+    /// A request from the bar (its buttons, keys, a click or drag, the frame clock).
+    func timeBarRequest(_ request: TimeBarView.Request) {
+        if live.isReplay { replayRequest(request); return }
+        guard var bar = timeBar.model else { return }
+        let now = MapViewController.now()
+        var reason: String?
+        switch request {
+        case .playPause: bar.togglePlaying(at: now); reason = bar.isPlaying ? "play" : "pause"
+        case .slower: bar.changeSpeed(by: 0.5); reason = "speed"
+        case .faster: bar.changeSpeed(by: 2); reason = "speed"
+        case .start: bar.rewind(); reason = "start"
+        case .end: bar.moveToEnd(); reason = "end"
+        case .step(let n): bar.step(n); reason = "step"
+        case .seek(let f): bar.move(to: bar.histogram.time(at: f)); reason = "seek"
+        case .mode: bar.toggleMode(); reason = "mode"
+        case .tick(let t):
+            bar.tick(at: t)
+            countPlayFrame(at: t)
+            if !bar.isPlaying { reason = "end" }
+        }
+        timeBar.model = bar
+        chrome?.timeBarSetTicking(bar.isPlaying)
+        if case .tick = request { askTimeBarRange(whenLanded: now) } else { askTimeBarRange() }
+        if let reason { eventLog.emit("time-bar", timeBarFields(bar, reason: reason)) }
+        showTimeBar()
+    }
+
+    /// A filter landed on the map: a playing bar moves on and asks for its next range at once
+    /// (not at the next frame: that wait was up to a frame per range).
+    func timeBarFilterDidLand() {
+        guard timeBar.isPlaying, !live.isReplay else { return }
+        timeBarRequest(.tick(MapViewController.now()))
+    }
+
+    /// Hands the shown range to the filter when it changed. While playing (`whenLanded` the
+    /// frame's time), only once the last range asked has landed on the map: the filter shows only
+    /// the newest request's result, so asking at every frame (60 a second, each taking ~15 ms)
+    /// made most results stale on arrival and whole seconds passed without a new frame.
+    private func askTimeBarRange(whenLanded now: Double? = nil) {
+        guard let bar = timeBar.model, bar.shown != timeBar.lastAsked else { return }
+        if let now, !filterLanded, now - timeBar.askedAt < 0.5 { return }
+        timeBar.lastAsked = bar.shown
+        timeBar.askedAt = now ?? MapViewController.now()
+        setFilter(bar.applied(to: presentation.filterSettings))
+    }
+
+    /// Whether the filter asked last is the one the map shows (none in flight).
+    private var filterLanded: Bool {
+        let asked = presentation.filterSettings
+        return asked.isEmpty ? presentation.shownFilter == nil : presentation.shownFilter?.settings == asked
+    }
+
+    /// Counts the frame clock's ticks and the filtered ranges the map has shown since; reports
+    /// both once a second while playing (`time-bar-play`: the window's frames per second).
+    private func countPlayFrame(at t: Double) {
+        let shown = presentation.shownFilter.map { "\($0.settings.since ?? "")|\($0.settings.until ?? "")" }
+        if shown != timeBar.lastShown { timeBar.lastShown = shown; timeBar.shownFrames += 1 }
+        timeBar.ticks += 1
+        guard let start = timeBar.countStart else { timeBar.countStart = t; return }
+        if t - start >= 1 {
+            let seconds = t - start
+            eventLog.emit("time-bar-play", [("ticks", .int(timeBar.ticks)), ("frames", .int(timeBar.shownFrames)),
+                                            ("fps", .number((Double(timeBar.shownFrames) / seconds * 10).rounded() / 10)),
+                                            ("passing", .int(presentation.shownFilter?.passing ?? 0))])
+            timeBar.countStart = t
+            timeBar.ticks = 0
+            timeBar.shownFrames = 0
+        }
+    }
+
+    func timeBarFields(_ bar: TimeBar, reason: String) -> [(String, JSONValue)] {
+        let r = bar.filterRange
+        return [("reason", .string(reason)), ("property", .string(bar.window.property)),
+                ("since", .string(bar.showsEverything ? "" : r.since)), ("until", .string(bar.showsEverything ? "" : r.until)),
+                ("playhead", .string(bar.playheadText)), ("playing", .bool(bar.isPlaying)),
+                ("speed", .string(bar.speedText)), ("mode", .string(bar.window.mode == .cumulative ? "cumulative" : "window"))]
+    }
+}
