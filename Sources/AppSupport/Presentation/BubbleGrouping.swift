@@ -24,7 +24,8 @@ public struct BubbleGrouping: @unchecked Sendable {
     public let totalCategoryNames: [String]
 
     /// Smallest and largest bubble radius when sized by weight (logical pixels).
-    public static let weightRadii: ClosedRange<Double> = 12...30
+    /// (At least the smallest count bubble's 15 px, so a four-character total like `137k` fits.)
+    public static let weightRadii: ClosedRange<Double> = 15...30
 
     /// A grouping of the items of `index`: `groups` and `groupNames` as `FilterResult` gives them.
     public init(index: any PointClusterer, groupProperty: String?, groups: [Int32], groupNames: [String],
