@@ -32,12 +32,15 @@ protocol MapChrome: AnyObject {
     var openingInsets: ScreenInsets { get }
     /// No online tile of `source` arrived and some failed (no network?).
     func onlineTilesDidFail(source: String)
+    /// The map came to rest showing `scene` (the legend folds while data lies under it).
+    func sceneDidSettle(_ scene: Scene)
 }
 
 extension MapChrome {
     func mapSizeDidChange(_ size: ScreenSize) {}
     var openingInsets: ScreenInsets { .zero }
     func onlineTilesDidFail(source: String) {}
+    func sceneDidSettle(_ scene: Scene) {}
 
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }
