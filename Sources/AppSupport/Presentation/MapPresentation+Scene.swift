@@ -25,10 +25,12 @@ extension MapPresentation {
     }
 
     /// The credits line for a frame showing `scene`: the data's and the base map's, GeoNames
-    /// while its names show, the street map's last.
-    public func attribution(for scene: Scene) -> String {
-        LabelAttribution.line(dataAttribution, labels: scene.labels, showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
-            + (streetMap?.attribution.map { " · " + $0 } ?? "")
+    /// while its names show, the street map's last while any of its tiles is drawn in `view`
+    /// (always when no view is given).
+    public func attribution(for scene: Scene, view: Camera? = nil) -> String {
+        let street = streetMap.flatMap { layer in view.map { layer.showsTiles(camera: $0) } ?? true ? layer.attribution : nil }
+        return LabelAttribution.line(dataAttribution, labels: scene.labels, showsData: !scene.bubbles.isEmpty || !scene.pins.isEmpty)
+            + (street.map { " · " + $0 } ?? "")
     }
 
     /// Bubbles, pins, callout and the rest of what the data shows.

@@ -22,4 +22,10 @@ extension AppChrome {
     var openingInsets: ScreenInsets {
         ChromeLayout.openingInsetsWithNames(legendCard: legend.cardSize, viewport: controller.camera.viewportSize)
     }
+
+    /// The legend card folds while a bubble or place at rest lies under it (`LegendFold`).
+    func sceneDidSettle(_ scene: Scene) {
+        guard let (expanded, covers) = legend.fit(scene: scene) else { return }
+        controller.eventLog.emit("legend-fold", [("expanded", .bool(expanded)), ("covers", .bool(covers))])
+    }
 }

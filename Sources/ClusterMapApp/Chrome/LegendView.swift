@@ -38,6 +38,7 @@ final class LegendView {
         gtk_box_append(gcast(card), expander)
         gtk_widget_set_visible(card, 0)
         gtk_overlay_add_overlay(opaque(overlay), card)
+        watchUserToggles()
     }
 
     /// Draws the legend in either of its places, in the theme's text colour.
@@ -85,6 +86,7 @@ final class LegendView {
         if let slot = panelArea.flatMap({ gtk_widget_get_parent($0) }) { gtk_widget_set_visible(slot, legend == nil ? 0 : 1) }
         guard let legend else { return }
         gtk_expander_set_label(opaque(expander), legend.title)
+        openSize = nil
         size(area, for: legend)
         if let panelArea { size(panelArea, for: legend) }
         gtk_widget_set_tooltip_text(expander, "What the colours mean")
@@ -96,21 +98,50 @@ final class LegendView {
         gtk_widget_set_visible(card, legend != nil && !isShownInPanel ? 1 : 0)
     }
 
-    /// Whether the card was collapsed by a narrow window (not by the user): it opens again when
-    /// the window is wide again. A user's own choice is left alone.
-    private var collapsedForWidth = false
+    /// Whether the card is open: folded on a narrow map or over data, the user's choice kept
+    /// (`LegendFold`).
+    private var fold = LegendFold()
+    /// Set while the app itself opens or closes the expander (not a user's choice).
+    private var applyingFold = false
+    /// The open card's size, measured while it was last open (the rule asks what the open card
+    /// would cover, also while it is folded).
+    private var openSize: ScreenSize?
 
-    /// Fits the card to a map `width` pixels wide: collapsed below `ChromeLayout.legendCollapseWidth`.
-    func fit(mapWidth width: Double) {
-        let expanded = gtk_expander_get_expanded(opaque(expander)) != 0
-        if ChromeLayout.legendCollapses(mapWidth: width) {
-            guard expanded, !collapsedForWidth else { return }
-            collapsedForWidth = true
-            gtk_expander_set_expanded(opaque(expander), 0)
-        } else if collapsedForWidth {
-            collapsedForWidth = false
-            if !expanded { gtk_expander_set_expanded(opaque(expander), 1) }
+    /// Listens for the user opening or closing the card (called once from `init`).
+    private func watchUserToggles() {
+        let toggled: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> Void = { _, _, data in
+            guard let v = UserData.object(data, as: LegendView.self), !v.applyingFold else { return }
+            v.fold.userToggled(expanded: gtk_expander_get_expanded(opaque(v.expander)) != 0)
         }
+        connectSignal(expander, "notify::expanded", unsafeBitCast(toggled, to: GCallback.self), owner: self)
+    }
+
+    private func applyFold() {
+        let want: gboolean = fold.isExpanded ? 1 : 0
+        guard gtk_expander_get_expanded(opaque(expander)) != want else { return }
+        applyingFold = true
+        gtk_expander_set_expanded(opaque(expander), want)
+        applyingFold = false
+    }
+
+    /// Fits the card to a map `width` pixels wide: folded below `ChromeLayout.legendCollapseWidth`.
+    func fit(mapWidth width: Double) {
+        fold.set(narrow: ChromeLayout.legendCollapses(mapWidth: width))
+        applyFold()
+    }
+
+    /// Fits the card to the scene at rest: folded while a mark lies under the open card.
+    /// Returns whether it is open, for the `legend-fold` event (nil while no card is shown).
+    @discardableResult
+    func fit(scene: Scene) -> (expanded: Bool, covers: Bool)? {
+        guard gtk_widget_get_visible(card) != 0, let legend else { return nil }
+        if gtk_expander_get_expanded(opaque(expander)) != 0, let s = cardSize { openSize = s }
+        let painted = LegendPainter.size(of: legend)
+        // Before the card was first measured open: its drawing plus the expander's title row.
+        let size = openSize ?? ScreenSize(width: painted.width + 24, height: painted.height + 40)
+        fold.set(covers: LegendFold.covers(card: LegendFold.cardRect(size: size), scene: scene))
+        applyFold()
+        return (fold.isExpanded, fold.covers)
     }
 
     /// The card's size on the map, nil when it isn't shown (measured: it may not be laid out yet).

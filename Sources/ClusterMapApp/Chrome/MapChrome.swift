@@ -38,12 +38,15 @@ protocol MapChrome: AnyObject {
     func onlineTilesDidFail(source: String)
     /// The filter asked or shown changed (panel, chips, "N of M places").
     func filterDidChange()
+    /// The map came to rest showing `scene` (the legend folds while data lies under it).
+    func sceneDidSettle(_ scene: Scene)
 }
 
 extension MapChrome {
     func mapSizeDidChange(_ size: ScreenSize) {}
     var openingInsets: ScreenInsets { .zero }
     func onlineTilesDidFail(source: String) {}
+    func sceneDidSettle(_ scene: Scene) {}
 
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }

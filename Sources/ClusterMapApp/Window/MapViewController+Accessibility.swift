@@ -7,6 +7,7 @@ extension MapViewController {
     /// The scene came to rest (after the camera and scene events): the list follows it.
     func sceneDidSettle() {
         inView?.update(from: self)
+        chrome?.sceneDidSettle(lastScene)
     }
 
     /// The map's accessible description is the selected place's callout text (so a screen reader

@@ -13,7 +13,7 @@ extension MapViewController {
             let scene = buildScene(for: view)
             panLayer.scene = scene
             lastScene = scene
-            renderer.attribution = presentation.attribution(for: scene)
+            renderer.attribution = presentation.attribution(for: scene, view: view)
         } else if case .copy(let x, let y) = panLayer.mode {
             // The layer's scene, moved to the view when someone asks for `lastScene`.
             pendingSceneShift = ScreenPoint(x: -Double(x) / scale, y: -Double(y) / scale)

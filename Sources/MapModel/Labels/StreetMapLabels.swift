@@ -6,4 +6,7 @@ public protocol StreetMapLabels: AnyObject {
     func labelOverlay(for camera: Camera, margin: Double) -> MapLabelOverlay?
     /// The source's credit line (plain text), if it has one.
     var attribution: String? { get }
+    /// Whether a frame for `camera` shows any of the street map's tiles: the credits name it only
+    /// then (not offline before any tile arrived, nor outside a tile file's area).
+    func showsTiles(camera: Camera) -> Bool
 }

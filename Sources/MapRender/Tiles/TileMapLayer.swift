@@ -313,6 +313,17 @@ public final class TileMapLayer: MapOverlay {
         return true
     }
 
+    /// Whether a frame for `camera` shows any of this layer's tiles (its own, or a cached parent
+    /// standing in): the credits name the street map only then, not while none has arrived
+    /// (offline) or the view is outside a tile file's area.
+    public func showsTiles(camera: Camera) -> Bool {
+        placements(camera).contains { p in
+            let tile = painted(p).tile
+            if cache.contains(Key(tile: tile, dark: isDark, scale: scale)) { return true }
+            return standIns(for: tile).contains { cache.contains(Key(tile: $0.tile, dark: isDark, scale: scale)) }
+        }
+    }
+
     /// Changes when a tile arrives; nil while tiles fade in (the frame can't be reused then).
     public var contentVersion: Int? { arrivals.isEmpty ? version : nil }
 
