@@ -51,7 +51,7 @@ final class PreparedSubsetTests: XCTestCase {
         let pts = points(n, seed: 11)
         let options = HierarchicalClusterer.Options(maxZoom: 14)
         let prepared = PreparedPoints(points: pts, options: options)
-        XCTAssertFalse(prepared.sorted.isEmpty, "the prepared order is used")
+        XCTAssertFalse(prepared.order.isEmpty, "the prepared order is used")
         var r = SeededRandom(seed: 12)
         let selections: [(String, PointSelection)] = [
             ("none", PointSelection(count: n, all: false)),

@@ -93,7 +93,7 @@ extension LevelBuilder {
                                       scratch: scratch, searchDistance: searchDistance)
             }
             let m = band.entryCount
-            buildTrace("band \(level)-\(lastZoom) sorted")
+            buildTrace("band \(level)-\(lastZoom) made")
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
                 let entries = entryOf ?? .allocate(capacity: max(slots.n, 1))
@@ -104,6 +104,7 @@ extension LevelBuilder {
             } else {
                 releaseEntries()
             }
+            buildTrace("band \(level)-\(lastZoom) sorted")
             if level - 1 > lastZoom && !band.sweepPairs(budget: 4 * m) {
                 return makeBand(level: level, lastZoom: level - (level - lastZoom) / 2)  // denser than expected: fewer zooms
             }

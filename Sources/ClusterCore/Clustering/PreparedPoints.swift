@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Only how fast a subset builds depends on it, never a cluster: the subset's levels are the
 /// same whatever its bands (`FilteredClusteringTests` compares them with fresh builds).
-/// About 16 bytes per point; immutable, so any thread may use it.
+/// About 20 bytes per point; immutable, so any thread may use it.
 public final class PreparedPoints: @unchecked Sendable {
     /// The number of points it was prepared from (a subset's selection must have as many).
     public let count: Int
@@ -24,11 +24,12 @@ public final class PreparedPoints: @unchecked Sendable {
     let lastZoom: Int
     let cell: Double
     let width: UInt64
-    /// Bits of an input index in `sorted`.
-    let inputBits: Int
-    /// The valid points in cell order: `key << inputBits | input`, ascending; empty when a key and
-    /// an input index don't fit in 64 bits together (then subsets sort their band themselves).
-    let sorted: [UInt64]
+    /// The valid points in the first band's cell order (within a cell, input order): input index
+    /// and Float coordinates; empty when a cell key and an input index don't fit in 64 bits
+    /// together (then subsets sort their band themselves).
+    let order: [UInt32]
+    let orderX: [Float]
+    let orderY: [Float]
 
     /// Projects and sorts `points` for hierarchical builds with `options` (subsets built with
     /// other options, or by the grid, ignore it).
@@ -67,10 +68,9 @@ public final class PreparedPoints: @unchecked Sendable {
         self.width = width
         let keyBits = 64 - (width * width).leadingZeroBitCount
         let inputBits = n <= 1 ? 0 : 64 - UInt64(n - 1).leadingZeroBitCount
-        self.inputBits = inputBits
         let m = slots.n
         guard keyBits + inputBits <= 64, m > 0 else {
-            sorted = []
+            (order, orderX, orderY) = ([], [], [])
             return
         }
         let scratch = CellIndex.SortScratch(capacity: m)
@@ -80,10 +80,14 @@ public final class PreparedPoints: @unchecked Sendable {
                 | UInt64(item.ref)
         }
         CellIndex.radixSortPacked(scratch, count: m, lowBit: inputBits, bits: keyBits)
-        sorted = [UInt64](unsafeUninitializedCapacity: m) { b, c in
-            b.baseAddress!.update(from: scratch.sorted, count: m)
+        let mask = (UInt64(1) << inputBits) &- 1
+        let order = [UInt32](unsafeUninitializedCapacity: m) { b, c in
+            for k in 0..<m { b[k] = UInt32(truncatingIfNeeded: scratch.sorted[k] & mask) }
             c = m
         }
+        self.order = order
+        orderX = order.map { x[Int($0)] }
+        orderY = order.map { y[Int($0)] }
     }
 
     /// Whether a build with `options` can use it (the same zooms and radius; `minPoints ≤ 2`,
