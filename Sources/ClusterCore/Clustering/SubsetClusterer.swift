@@ -34,12 +34,15 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
     let chosen: PointSelection?
 
     static let groupShift = 40
+    /// A group uses the prepared points when it has at least 1/`preparedShare` of all the points.
+    static let preparedShare = 16
 
     /// Indexes the chosen points of `points` (all when `selection` is nil), one index per
     /// distinct value of `groups` (empty: one group); `categories` and `values` (empty or one
     /// per input point) are aggregated into clusters as by the plain clusterers. `prepared`
     /// (made once from these same `points`) lets hierarchical builds skip projecting the points
-    /// and sorting their first band; it changes no result.
+    /// and sorting their first band (groups of at least 1/16 of the points: smaller ones build
+    /// faster from their own points); it changes no result.
     /// - Complexity: a build of the chosen points, plus O(*n*/64) for the selection.
     public init(points: [GeoCoordinate], selection: PointSelection? = nil, groups groupOfInput: [Int32] = [],
                 categories: [Int32] = [], values: [Double] = [], method: ClusteringMethod,
@@ -96,7 +99,8 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
                 groupMethod = .grid(o)
             }
             var subset: LevelBuilder.PreparedSubset? = nil
-            if let prepared, case .hierarchical(let o) = method, prepared.serves(o) {
+            // Reading the prepared points costs a pass over all of them: worth it for big groups only.
+            if let prepared, case .hierarchical(let o) = method, prepared.serves(o), m.count >= n / Self.preparedShare {
                 subset = LevelBuilder.PreparedSubset(points: prepared,
                                                      chosen: oneGroup ? selection?.words : Self.words(of: m, count: n))
             }
