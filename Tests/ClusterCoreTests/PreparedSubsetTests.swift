@@ -70,8 +70,12 @@ final class PreparedSubsetTests: XCTestCase {
         ]
         for (methodName, method) in methods {
             for (name, selection) in selections {
+                let used = LevelBuilder.preparedBands.count
                 let subset = SubsetClusterer(points: pts, selection: selection, method: method, prepared: prepared)
                 assertEqualsOracle(subset, pts, selection, method, "\(methodName), \(name)")
+                // The prepared order serves big selections with the options it was made for, nothing else.
+                let served = methodName == "hierarchical" && selection.chosenCount >= n / 16
+                XCTAssertEqual(LevelBuilder.preparedBands.count > used, served, "\(methodName), \(name): prepared path taken")
             }
         }
         // No selection: every point.
@@ -93,7 +97,9 @@ final class PreparedSubsetTests: XCTestCase {
             // The lower end moves by 0.05 (≈ 0.5 % of the points) up, then back down past it.
             let lower = 5 + 0.05 * Double(step < 8 ? step : 16 - step)
             let selection = PointSelection(count: n) { value[$0] >= lower }
+            let used = LevelBuilder.preparedBands.count
             let subset = SubsetClusterer(points: pts, selection: selection, method: method, prepared: prepared)
+            XCTAssertGreaterThan(LevelBuilder.preparedBands.count, used, "the prepared path is taken")
             assertEqualsOracle(subset, pts, selection, method, "step \(step), mag ≥ \(lower)")
             if let previous { XCTAssertLessThanOrEqual(abs(previous.indexedCount - subset.indexedCount), n / 100 + 10) }
             previous = subset
@@ -109,7 +115,9 @@ final class PreparedSubsetTests: XCTestCase {
         let method = ClusteringMethod.hierarchical(HierarchicalClusterer.Options(maxZoom: 14))
         let prepared = PreparedPoints(points: pts, options: HierarchicalClusterer.Options(maxZoom: 14))
         let plain = SubsetClusterer(points: pts, selection: selection, groups: groups, method: method)
+        let used = LevelBuilder.preparedBands.count
         let fast = SubsetClusterer(points: pts, selection: selection, groups: groups, method: method, prepared: prepared)
+        XCTAssertGreaterThan(LevelBuilder.preparedBands.count, used, "the prepared path is taken")
         for z in 0...15 {
             XCTAssertEqual(canonical(fast, zoom: z) { $0 }, canonical(plain, zoom: z) { $0 }, "zoom \(z)")
         }
@@ -129,7 +137,9 @@ final class PreparedSubsetTests: XCTestCase {
         let prepared = PreparedPoints(points: pts, options: options)
         let selection = PointSelection(count: n) { _ in r.uniform(0, 1) < 0.7 }
         let plain = SubsetClusterer(points: pts, selection: selection, method: .hierarchical(options))
+        let used = LevelBuilder.preparedBands.count
         let fast = SubsetClusterer(points: pts, selection: selection, method: .hierarchical(options), prepared: prepared)
+        XCTAssertGreaterThan(LevelBuilder.preparedBands.count, used, "the prepared path is taken")
         XCTAssertEqual(fast.indexedCount, plain.indexedCount)
         // The same levels: the same items in the same order.
         for z in 0...9 {

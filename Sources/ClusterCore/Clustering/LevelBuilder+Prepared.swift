@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 extension LevelBuilder {
     /// The first band's columns for a subset of prepared points (`slots` made by
@@ -52,6 +53,7 @@ extension LevelBuilder {
             kc = m
         }
         buildTrace("prepared columns")
+        preparedBands.add()
         return (p.cell, p.width, PairBand.Columns(keys: keys, x: x, y: y, slots: slotColumn, refs: refs))
     }
 
@@ -130,6 +132,27 @@ extension LevelBuilder {
             }
             o &+= Int((word >> bit) & 1)
             k += 1
+        }
+    }
+
+    /// How many bands were made from prepared points (tests check that the path is taken).
+    static let preparedBands = UseCount()
+
+    /// A count that builds on any thread may add to.
+    final class UseCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        func add() {
+            lock.lock()
+            value += 1
+            lock.unlock()
+        }
+
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
         }
     }
 
