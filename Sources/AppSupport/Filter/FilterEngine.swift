@@ -91,15 +91,23 @@ public final class FilterEngine: @unchecked Sendable {
         if let live = session.livePlaces() {
             if selection == nil { selection = live } else { selection!.formIntersection(live) }
         }
-        var (categories, values) = session.aggregateInputs()
-        if !result.totalValues.isEmpty { values = result.totalValues }
-        if !result.totalCategories.isEmpty { categories = result.totalCategories }
-        let index = SubsetClusterer(points: session.places.coordinates, selection: selection, groups: result.groups,
-                                    categories: categories, values: values,
-                                    method: .hierarchical(MapDataSession.clusterOptions),
-                                    prepared: preparedPoints(forChosen: selection?.chosenCount ?? session.pointCount))
+        // The shown index aggregates the file's own categories and values (the bubble colours
+        // and rings read them); a total gets an index of its own over the total's inputs.
+        let (categories, values) = session.aggregateInputs()
+        let prepared = preparedPoints(forChosen: selection?.chosenCount ?? session.pointCount)
+        func build(categories: [Int32], values: [Double]) -> SubsetClusterer {
+            SubsetClusterer(points: session.places.coordinates, selection: selection, groups: result.groups,
+                            categories: categories, values: values,
+                            method: .hierarchical(MapDataSession.clusterOptions), prepared: prepared)
+        }
+        let index = build(categories: categories, values: values)
+        var totalIndex: SubsetClusterer?
+        if !result.totalValues.isEmpty || !result.totalCategories.isEmpty {
+            totalIndex = build(categories: result.totalCategories.isEmpty ? categories : result.totalCategories,
+                               values: result.totalValues.isEmpty ? values : result.totalValues)
+        }
         let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-        return FilteredClusters(settings: settings, result: result, index: index, passing: index.indexedCount,
+        return FilteredClusters(settings: settings, result: result, index: index, totalIndex: totalIndex, passing: index.indexedCount,
                                 total: session.placeCount(),
                                 expression: FilteredClusters.expression(of: settings, timeProperty: result.timeProperty),
                                 milliseconds: ms)
