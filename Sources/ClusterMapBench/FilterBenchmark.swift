@@ -7,7 +7,8 @@ import GeoData
 
 /// N uniform random places with a number (`mag`, 0–10), a category (`type`, 8 values) and a
 /// date (`time`, one year); times, per filter: evaluating the expression over the columns, the
-/// exact re-clustering (a fresh hierarchical build of the passing places) and a frame's query.
+/// exact re-clustering (a fresh hierarchical build of the passing places, from `PreparedPoints`
+/// made once) and a frame's query.
 /// Prints one JSON line with the medians (ms).
 func runFilterBenchmark(_ args: [String]) {
     var n = 1_000_000, runs = 3
@@ -34,6 +35,11 @@ func runFilterBenchmark(_ args: [String]) {
     for name in ["mag", "type", "time"] { _ = evaluator.column(name) }
     let tableMs = (monotonicSeconds() - tableStart) * 1000
     let method = ClusteringMethod.hierarchical(HierarchicalClusterer.Options())
+    // Once per point set (the window does it when a file's first filter is set): the points
+    // projected and sorted into the first band's cells, which every filtered build reuses.
+    let prepareStart = monotonicSeconds()
+    let prepared = PreparedPoints(points: points)
+    let prepareMs = (monotonicSeconds() - prepareStart) * 1000
 
     var buffer: [ClusterItem] = []
     func frameQuery(_ index: any PointClusterer) {
@@ -56,7 +62,7 @@ func runFilterBenchmark(_ args: [String]) {
         let t0 = monotonicSeconds()
         guard let selection = try? evaluator.selection(for: text) else { benchFail("bad filter \(text)") }
         let t1 = monotonicSeconds()
-        let index = SubsetClusterer(points: points, selection: selection, method: method)
+        let index = SubsetClusterer(points: points, selection: selection, method: method, prepared: prepared)
         frameQuery(index)
         let t2 = monotonicSeconds()
         return ((t1 - t0) * 1000, (t2 - t0) * 1000, selection.chosenCount)
@@ -99,13 +105,17 @@ func runFilterBenchmark(_ args: [String]) {
     }
     // The baseline: a plain fresh build of the passing points of the largest filter, already
     // gathered (what SubsetClusterer adds on top is the gathering and the id translation).
-    var baselineCPU: [Double] = []
+    var baselineCPU: [Double] = [], unpreparedCPU: [Double] = []
     if let most = try? evaluator.selection(for: filters[2].text) {
         let chosen = most.chosenIndices.map { points[$0] }
         for _ in 0..<runs {
             let c0 = processCPUMilliseconds()
             _ = HierarchicalClusterer(points: chosen)
             baselineCPU.append(processCPUMilliseconds() - c0)
+            // The same filter's build without the prepared points (as before they existed).
+            let c1 = processCPUMilliseconds()
+            _ = SubsetClusterer(points: points, selection: most, method: method)
+            unpreparedCPU.append(processCPUMilliseconds() - c1)
         }
     }
     // The time bar playing: a 7-day window moved one day per frame through March–April,
@@ -117,13 +127,14 @@ func runFilterBenchmark(_ args: [String]) {
     while day < 1_304_208_000 {  // 2011-05-01
         let end = day + 7 * 86400
         let selection = timeColumn.selection(from: day, below: end)
-        frameQuery(SubsetClusterer(points: points, selection: selection, method: method))
+        frameQuery(SubsetClusterer(points: points, selection: selection, method: method, prepared: prepared))
         frames += 1
         day += 86400
     }
     let playFPS = Double(frames) / (monotonicSeconds() - playStart)
     func median(_ v: [Double]) -> String { fixed(v.sorted()[v.count / 2], digits: 1) }
     var line = "{\"bench\":\"filter\",\"points\":\(n),\"runs\":\(runs),\"columns_ms\":\(fixed(tableMs))"
+        + ",\"prepare_ms\":\(fixed(prepareMs))"
     for f in filters {
         line += ",\"\(f.key)_passing\":\(passing[f.key]!),\"\(f.key)_evaluate_ms\":\(median(evaluateMs[f.key]!))"
             + ",\"\(f.key)_then_frame_ms\":\(median(totalMs[f.key]!)),\"\(f.key)_cpu_ms\":\(median(cpu[f.key]!))"
@@ -131,6 +142,7 @@ func runFilterBenchmark(_ args: [String]) {
     line += ",\"change_1pct_then_frame_ms\":\(median(changeMs)),\"change_1pct_cpu_ms\":\(median(cpu["change"]!))"
     if !liveRemoveMs.isEmpty { line += ",\"live_remove_1pct_then_frame_ms\":\(median(liveRemoveMs))" }
     if !baselineCPU.isEmpty { line += ",\"most_plain_build_cpu_ms\":\(median(baselineCPU))" }
+    if !unpreparedCPU.isEmpty { line += ",\"most_unprepared_cpu_ms\":\(median(unpreparedCPU))" }
     line += ",\"play_7day_window_fps\":\(fixed(playFPS))"
     line += ",\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}"
     print(line)

@@ -2,7 +2,8 @@ import ClusterCore
 import GeoData
 
 /// A filter worked out over a session: the exact clusters of the passing places (kept apart by
-/// the `--by` category if any, aggregating the total's inputs if any), and what the event log
+/// the `--by` category if any, aggregating the file's own categories and values), the same
+/// clusters aggregating the total's inputs (`--total`), and what the event log
 /// and the map's "12,345 of 1,000,000 places" say about it.
 public struct FilteredClusters: Sendable {
     /// What was asked.
@@ -11,6 +12,9 @@ public struct FilteredClusters: Sendable {
     public let result: FilterResult
     /// A fresh build of exactly the passing places (ids are global point ids).
     public let index: SubsetClusterer
+    /// The same build aggregating the total's inputs (nil without `--total`): its clusters and ids
+    /// are `index`'s (same points, selection, groups and options), only the aggregates differ.
+    public let totalIndex: SubsetClusterer?
     /// How many places pass.
     public let passing: Int
     /// How many places there are.
@@ -21,6 +25,12 @@ public struct FilteredClusters: Sendable {
     /// How long working it out took (evaluation and clustering; the property table's first
     /// decoding included when it happened then).
     public let milliseconds: Double
+
+    /// What `--total` totals over `item` (an item of `index`): its aggregates of the total's
+    /// property (sum, mean, min, max, or category counts for most-common); nil without a total.
+    public func totalAggregates(of item: ClusterItem) -> ClusterAggregates? {
+        totalIndex?.aggregates(of: item)
+    }
 
     /// "12,345 of 1,000,000 places".
     public var placesText: String { FilterState.placesText(passing: passing, of: total) }

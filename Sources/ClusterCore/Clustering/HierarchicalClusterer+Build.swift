@@ -37,6 +37,9 @@ struct LevelBuilder {
     var bySlots = true
     /// How many input points are valid (known after `build`).
     var validCount = 0
+    /// The prepared points whose chosen ones `points` are (`buildBySlots` then neither projects
+    /// them nor sorts its first band).
+    var prepared: PreparedSubset?
 
     init(options: HierarchicalClusterer.Options, points: [GeoCoordinate], attributes: PointAttributes) {
         self.options = options

@@ -137,22 +137,23 @@ public final class HierarchicalClusterer: PointClusterer {
 
     /// As above; `maxBandLength` is the most zooms one band serves (1 sorts every level from
     /// scratch), `bySlots: false` builds `minPoints ≤ 2` levels the older way: tests compare them.
+    /// With `prepared`, `points` must be exactly its chosen points in input order: their
+    /// projection and first band's order are then taken from it.
     init(points: [GeoCoordinate], categories: [Int32], values: [Double], options: Options, maxBandLength: Int,
-         bySlots: Bool = true) {
-        var options = options
-        options.maxZoom = min(max(options.maxZoom, 0), 30)
-        options.minZoom = min(max(options.minZoom, 0), options.maxZoom)
-        options.nodeSize = min(max(options.nodeSize, 2), 65535)
+         bySlots: Bool = true, prepared: LevelBuilder.PreparedSubset? = nil) {
+        let options = options.normalized
         precondition(points.count < Int(UInt32.max / 2), "too many points")
         self.options = options
         self.inputCount = points.count
         self.coordinates = points
         let attributes = PointAttributes(count: points.count, categories: categories, values: values)
+        buildTrace("hierarchical start")
         self.attributes = attributes
 
         var builder = LevelBuilder(options: options, points: points, attributes: attributes)
         builder.maxBandLength = maxBandLength
         builder.bySlots = bySlots
+        builder.prepared = prepared.flatMap { $0.points.serves(options) ? $0 : nil }
         let built = builder.build()
         buildTrace("built")
         self.skippedCount = points.count - builder.validCount

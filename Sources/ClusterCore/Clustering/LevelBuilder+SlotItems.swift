@@ -68,6 +68,63 @@ extension LevelBuilder {
             }
         }
 
+        /// The chosen valid points of `prepared` (all when `chosen` is nil), in input order, with
+        /// references counting every chosen point (as `init(points:)` over the chosen points
+        /// numbers them): no projection, a copy of the prepared coordinates.
+        init(prepared p: PreparedPoints, chosen: [UInt64]?) {
+            let words = p.valid.count
+            precondition(chosen == nil || chosen!.count == words, "one selection bit per prepared point")
+            let parts = p.count >= 200_000 ? 2 : 1
+            // Per part: its first word, chosen points and chosen valid points before it.
+            var firstRef = [Int](repeating: 0, count: parts + 1), firstSlot = [Int](repeating: 0, count: parts + 1)
+            for h in 0..<parts {
+                var refs = 0, slots = 0
+                for w in (words * h / parts)..<(words * (h + 1) / parts) {
+                    let c = chosen?[w] ?? ~0
+                    refs += c.nonzeroBitCount
+                    slots += (c & p.valid[w]).nonzeroBitCount
+                }
+                firstRef[h + 1] = firstRef[h] + refs
+                firstSlot[h + 1] = firstSlot[h] + slots
+            }
+            let n = firstSlot[parts]
+            self.n = n
+            capacity = n
+            let m = max(n, 1), w = (m + 63) >> 6
+            item = LargeBuffer.allocate(Item.self, count: m)
+            alive = .allocate(capacity: w); before = .allocate(capacity: w); wordRank = .allocate(capacity: w)
+            alive.initialize(repeating: ~0, count: w)
+            if n & 63 != 0 { alive[w - 1] = (1 << UInt64(n & 63)) - 1 }
+            if n == 0 { alive[0] = 0 }
+            let out = SendablePointer(item)
+            let total = p.count, refStart = firstRef, slotStart = firstSlot
+            p.x.withUnsafeBufferPointer { xs in
+            p.y.withUnsafeBufferPointer { ys in
+            p.valid.withUnsafeBufferPointer { valid in
+                let xs = SendableConstPointer(xs.baseAddress), ys = SendableConstPointer(ys.baseAddress)
+                let valid = SendableConstPointer(valid.baseAddress)
+                DispatchQueue.concurrentPerform(iterations: parts) { h in
+                    guard let item = out.pointer, let xs = xs.pointer, let ys = ys.pointer, let valid = valid.pointer else { return }
+                    var ref = UInt32(refStart[h]), slot = slotStart[h]
+                    for w in (words * h / parts)..<(words * (h + 1) / parts) {
+                        var c = chosen?[w] ?? ~0
+                        if w == words - 1 && total & 63 != 0 { c &= (1 << UInt64(total & 63)) - 1 }
+                        let v = valid[w]
+                        while c != 0 {
+                            let b = c.trailingZeroBitCount
+                            c &= c &- 1
+                            if v & (1 << UInt64(b)) != 0 {
+                                let i = w << 6 | b
+                                item[slot] = Item(x: Double(xs[i]), y: Double(ys[i]), ref: ref, count: 1)
+                                slot += 1
+                            }
+                            ref &+= 1
+                        }
+                    }
+                }
+            }}}
+        }
+
         func deallocate() {
             LargeBuffer.free(item, count: max(capacity, 1))
             alive.deallocate(); before.deallocate(); wordRank.deallocate()

@@ -47,7 +47,16 @@ extension LevelBuilder {
             }
         }
         CellIndex.radixSortPacked(scratch, count: m, lowBit: slotBits, bits: keyBits)
+        return gatherSorted(slots, count: m, cell: cell, width: width, shift: shift, centres: centres, scratch: scratch)
+    }
+
+    /// The band's columns from `scratch.sorted`, which holds the `m` alive slots packed as
+    /// `key << shift | slot` in ascending order (and the Double centres in cell order in
+    /// `scratch.cx/cy` with `centres`).
+    static func gatherSorted(_ slots: Slots, count m: Int, cell: Double, width: UInt64, shift: UInt64, centres: Bool,
+                             scratch: CellIndex.SortScratch) -> (cell: Double, width: UInt64, columns: PairBand.Columns) {
         scratch.shift = shift
+        let parts = m >= 65_536 ? 2 : 1
         // The spare's 8 bytes per item needn't be resident while the band's columns are written.
         scratch.discardSpareContents()
 

@@ -26,7 +26,8 @@ extension LevelBuilder {
     mutating func buildBySlots() -> [Level] {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
         // Renumbered by `compact` between bands: each level reads it through a `let` copy.
-        var slotState = Slots(points: points)
+        let prepared = self.prepared
+        var slotState = prepared.map { Slots(prepared: $0.points, chosen: $0.chosen) } ?? Slots(points: points)
         defer { slotState.deallocate() }
         let n0 = slotState.n
         validCount = n0
@@ -65,12 +66,13 @@ extension LevelBuilder {
             }
         }
 
-        /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom.
-        func makeBand(level: Int, lastZoom: Int) -> PairBand {
+        /// A band of the items of `level` (the alive slots) whose pairs serve zooms level − 1…lastZoom;
+        /// with `fromPrepared`, the prepared points' first band (its zooms, cells and order).
+        func makeBand(level: Int, lastZoom: Int, fromPrepared: Bool = false) -> PairBand {
             let slots = slotState
             var lastZoom = lastZoom
             // Fewer zooms for a band whose sweep would likely fail (dense data), before sorting.
-            while level - 1 > lastZoom && !Self.sweepLikelyFits(slots, count: aliveCount,
+            while !fromPrepared && level - 1 > lastZoom && !Self.sweepLikelyFits(slots, count: aliveCount,
                                                                 cell: NeighborGraph.cellSize(radius: radius(atZoom: lastZoom))) {
                 lastZoom = level - (level - lastZoom) / 2
             }
@@ -78,8 +80,12 @@ extension LevelBuilder {
             let searchDistance = { (z: Int) in NeighborGraph.searchDistance(radius: radius(atZoom: z)) }
             var band: PairBand
             // Centres in cell order only for an exact sweep (a band of one zoom).
-            if let sorted = Self.sortAlive(slots, count: aliveCount, cell: cell, centres: level - 1 <= lastZoom,
-                                           scratch: scratch) {
+            if fromPrepared, let prepared, let sorted = Self.sortPrepared(slots, prepared, centres: level - 1 <= lastZoom,
+                                                                          scratch: scratch) {
+                band = PairBand(cell: sorted.cell, width: sorted.width, columns: sorted.columns, level: level,
+                                lastZoom: lastZoom, searchDistance: searchDistance)
+            } else if let sorted = Self.sortAlive(slots, count: aliveCount, cell: cell, centres: level - 1 <= lastZoom,
+                                                  scratch: scratch) {
                 band = PairBand(cell: sorted.cell, width: sorted.width, columns: sorted.columns, level: level,
                                 lastZoom: lastZoom, searchDistance: searchDistance)
             } else {
@@ -87,7 +93,7 @@ extension LevelBuilder {
                                       scratch: scratch, searchDistance: searchDistance)
             }
             let m = band.entryCount
-            buildTrace("band \(level)-\(lastZoom) sorted")
+            buildTrace("band \(level)-\(lastZoom) made")
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
                 let entries = entryOf ?? .allocate(capacity: max(slots.n, 1))
@@ -98,6 +104,7 @@ extension LevelBuilder {
             } else {
                 releaseEntries()
             }
+            buildTrace("band \(level)-\(lastZoom) sorted")
             if level - 1 > lastZoom && !band.sweepPairs(budget: 4 * m) {
                 return makeBand(level: level, lastZoom: level - (level - lastZoom) / 2)  // denser than expected: fewer zooms
             }
@@ -105,7 +112,11 @@ extension LevelBuilder {
             return band
         }
 
-        var band = makeBand(level: maxZoom + 1, lastZoom: max(minZoom, maxZoom + 1 - maxBandLength))
+        var band = if let prepared, prepared.points.lastZoom >= maxZoom + 1 - maxBandLength {
+            makeBand(level: maxZoom + 1, lastZoom: prepared.points.lastZoom, fromPrepared: true)
+        } else {
+            makeBand(level: maxZoom + 1, lastZoom: max(minZoom, maxZoom + 1 - maxBandLength))
+        }
         var edges: [UInt64] = [], spare: [UInt64] = []
         var merges = LevelMerges()
 

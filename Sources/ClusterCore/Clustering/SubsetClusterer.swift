@@ -28,31 +28,107 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
     /// The group number of each group (the `groups` value its points carry), in group order.
     public let groupValues: [Int32]
     let groups: [Group]
-    /// For each input point: its group's position in `groups` (−1: not chosen).
+    /// For each input point: its group's position in `groups` (−1: not chosen); empty with
+    /// one group, whose points are those of `chosen` (all when nil).
     let groupOfPoint: [Int32]
+    let chosen: PointSelection?
 
     static let groupShift = 40
+    /// A group uses the prepared points when it has at least 1/`preparedShare` of all the points.
+    static let preparedShare = 16
 
     /// Indexes the chosen points of `points` (all when `selection` is nil), one index per
     /// distinct value of `groups` (empty: one group); `categories` and `values` (empty or one
-    /// per input point) are aggregated into clusters as by the plain clusterers.
+    /// per input point) are aggregated into clusters as by the plain clusterers. `prepared`
+    /// (made once from these same `points`) lets hierarchical builds skip projecting the points
+    /// and sorting their first band (groups of at least 1/16 of the points: smaller ones build
+    /// faster from their own points); it changes no result.
     /// - Complexity: a build of the chosen points, plus O(*n*/64) for the selection.
     public init(points: [GeoCoordinate], selection: PointSelection? = nil, groups groupOfInput: [Int32] = [],
-                categories: [Int32] = [], values: [Double] = [], method: ClusteringMethod) {
+                categories: [Int32] = [], values: [Double] = [], method: ClusteringMethod,
+                prepared: PreparedPoints? = nil) {
         precondition(selection == nil || selection!.count == points.count, "one selection bit per point")
         precondition(groupOfInput.isEmpty || groupOfInput.count == points.count, "one group per point (or none)")
+        precondition(prepared == nil || prepared!.count == points.count, "prepared from these points")
         let n = points.count
         inputCount = n
-        // Members per group, in input order.
+        buildTrace("subset start")
+        let sortedMembers: [[Int32]]
+        if groupOfInput.isEmpty {
+            // One group: its members are the chosen indices; a point's group is its selection bit.
+            let m = selection?.chosenCount ?? n
+            let all = [Int32](unsafeUninitializedCapacity: m) { out, c in
+                if let selection {
+                    var k = 0
+                    selection.forEachChosen { out[k] = Int32(truncatingIfNeeded: $0); k += 1 }
+                } else {
+                    for i in 0..<n { out[i] = Int32(truncatingIfNeeded: i) }
+                }
+                c = m
+            }
+            sortedMembers = [all]
+            groupValues = [0]
+            groupOfPoint = []
+            chosen = selection
+        } else {
+            (sortedMembers, groupValues, groupOfPoint) = Self.members(of: groupOfInput, selection: selection)
+            chosen = nil
+        }
+        buildTrace("subset members")
+
+        // Build each group's index (in parallel: the largest first).
+        let built = BuiltIndexes(count: sortedMembers.count)
+        let byCost = sortedMembers.indices.sorted { sortedMembers[$0].count > sortedMembers[$1].count }
+        let oneGroup = groupOfInput.isEmpty
+        DispatchQueue.concurrentPerform(iterations: byCost.count) { k in
+            let g = byCost[k]
+            let m = sortedMembers[g]
+            let sub = [GeoCoordinate](unsafeUninitializedCapacity: m.count) { out, c in
+                points.withUnsafeBufferPointer { p in
+                    for j in 0..<m.count { out[j] = p[Int(m[j])] }
+                }
+                c = m.count
+            }
+            let cats = categories.isEmpty ? [] : m.map { categories[Int($0)] }
+            let vals = values.isEmpty ? [] : m.map { values[Int($0)] }
+            buildTrace("subset gathered")
+            // The grid's per-point predicate speaks input indices: translate the group's own.
+            var groupMethod = method
+            if case .grid(var o) = method, let shouldCluster = o.shouldCluster {
+                o.shouldCluster = { j in shouldCluster(Int(m[j])) }
+                groupMethod = .grid(o)
+            }
+            var subset: LevelBuilder.PreparedSubset? = nil
+            // Reading the prepared points costs a pass over all of them: worth it for big groups only.
+            if let prepared, case .hierarchical(let o) = method, prepared.serves(o), m.count >= n / Self.preparedShare {
+                subset = LevelBuilder.PreparedSubset(points: prepared,
+                                                     chosen: oneGroup ? selection?.words : Self.words(of: m, count: n))
+            }
+            let index = groupMethod.build(points: sub, categories: cats, values: vals, prepared: subset)
+            built.set(g, index)
+        }
+        groups = zip(sortedMembers, built.indexes).map { Group(members: $0, index: $1!) }
+        buildTrace("subset built")
+        let sample = groups.first?.index ?? method.build(points: [])
+        minZoom = sample.minZoom
+        maxZoom = sample.maxZoom
+        skippedCount = n - groups.reduce(0) { $0 + $1.index.inputCount - $1.index.skippedCount }
+    }
+
+    /// Members per group (input indices, ascending), groups in ascending group value, and each
+    /// input point's group position (−1: not chosen).
+    private static func members(of groupOfInput: [Int32], selection: PointSelection?)
+        -> (members: [[Int32]], values: [Int32], groupOf: [Int32]) {
+        let n = groupOfInput.count
         var position: [Int32: Int] = [:]
         // Group values −1…4094 (category codes) are looked up in an array, not hashed: this
         // loop runs once per chosen point.
         var smallPosition = [Int](repeating: -1, count: 4096)
-        var values_: [Int32] = []
+        var values: [Int32] = []
         var members: [[Int32]] = []
         var groupOf = [Int32](repeating: -1, count: n)
         func add(_ i: Int) {
-            let g = groupOfInput.isEmpty ? 0 : groupOfInput[i]
+            let g = groupOfInput[i]
             let p: Int
             let isSmall = g >= -1 && g < 4095
             if isSmall && smallPosition[Int(g) + 1] >= 0 {
@@ -63,61 +139,30 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
                 if isSmall { smallPosition[Int(g) + 1] = members.count }
                 p = members.count
                 position[g] = p
-                values_.append(g)
+                values.append(g)
                 members.append([])
             }
             members[p].append(Int32(i))
             groupOf[i] = Int32(p)
         }
-        if groupOfInput.isEmpty {
-            // One group: its members are the chosen indices.
-            var all: [Int32] = []
-            all.reserveCapacity(selection?.chosenCount ?? n)
-            if let selection {
-                selection.forEachChosen { all.append(Int32($0)) }
-            } else {
-                all = (0..<n).map(Int32.init)
-            }
-            for i in all { groupOf[Int(i)] = 0 }
-            members = [all]
-            values_ = [0]
-        } else if let selection {
+        if let selection {
             selection.forEachChosen(add)
         } else {
             for i in 0..<n { add(i) }
         }
         // Groups in ascending group value, so that ids don't depend on which came first.
-        let order = values_.indices.sorted { values_[$0] < values_[$1] }
+        let order = values.indices.sorted { values[$0] < values[$1] }
         var rank = [Int32](repeating: 0, count: order.count)
         for (r, p) in order.enumerated() { rank[p] = Int32(r) }
         for i in 0..<n where groupOf[i] >= 0 { groupOf[i] = rank[Int(groupOf[i])] }
-        let sortedMembers = order.map { members[$0] }
-        groupValues = order.map { values_[$0] }
-        groupOfPoint = groupOf
+        return (order.map { members[$0] }, order.map { values[$0] }, groupOf)
+    }
 
-        // Build each group's index (in parallel: the largest first).
-        let built = BuiltIndexes(count: sortedMembers.count)
-        let byCost = sortedMembers.indices.sorted { sortedMembers[$0].count > sortedMembers[$1].count }
-        DispatchQueue.concurrentPerform(iterations: byCost.count) { k in
-            let g = byCost[k]
-            let m = sortedMembers[g]
-            let sub = m.map { points[Int($0)] }
-            let cats = categories.isEmpty ? [] : m.map { categories[Int($0)] }
-            let vals = values.isEmpty ? [] : m.map { values[Int($0)] }
-            // The grid's per-point predicate speaks input indices: translate the group's own.
-            var groupMethod = method
-            if case .grid(var o) = method, let shouldCluster = o.shouldCluster {
-                o.shouldCluster = { j in shouldCluster(Int(m[j])) }
-                groupMethod = .grid(o)
-            }
-            let index = groupMethod.build(points: sub, categories: cats, values: vals)
-            built.set(g, index)
-        }
-        groups = zip(sortedMembers, built.indexes).map { Group(members: $0, index: $1!) }
-        let sample = groups.first?.index ?? method.build(points: [])
-        minZoom = sample.minZoom
-        maxZoom = sample.maxZoom
-        skippedCount = n - groups.reduce(0) { $0 + $1.index.inputCount - $1.index.skippedCount }
+    /// The selection words of `members` (input indices) among `count` points.
+    private static func words(of members: [Int32], count: Int) -> [UInt64] {
+        var words = [UInt64](repeating: 0, count: (count + 63) >> 6)
+        for i in members { words[Int(i) >> 6] |= 1 << UInt64(i & 63) }
+        return words
     }
 
     /// How many points are in the indexes (chosen, with valid coordinates).
@@ -149,8 +194,15 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
 
     /// The group and inner index of an input point, nil when it is not indexed.
     func innerPoint(_ i: Int) -> (group: Int, index: Int)? {
-        guard i >= 0 && i < inputCount, groupOfPoint[i] >= 0 else { return nil }
-        let g = Int(groupOfPoint[i])
+        guard i >= 0 && i < inputCount else { return nil }
+        let g: Int
+        if groupOfPoint.isEmpty {
+            if let chosen, !chosen[i] { return nil }
+            g = 0
+        } else {
+            guard groupOfPoint[i] >= 0 else { return nil }
+            g = Int(groupOfPoint[i])
+        }
         let m = groups[g].members
         var lo = 0, hi = m.count
         let target = Int32(i)
