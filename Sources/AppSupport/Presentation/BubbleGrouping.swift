@@ -22,6 +22,9 @@ public struct BubbleGrouping: @unchecked Sendable {
     public let total: FilterSettings.TotalSetting?
     /// Most-common totals' category texts.
     public let totalCategoryNames: [String]
+    /// The index whose aggregates count the total's property (same clusters and ids as `index`,
+    /// whose aggregates count the file's own categories for colours); nil: `index` itself.
+    public let totalIndex: (any PointClusterer)?
 
     /// Smallest and largest bubble radius when sized by weight (logical pixels).
     /// (At least the smallest count bubble's 15 px, so a four-character total like `137k` fits.)
@@ -29,8 +32,9 @@ public struct BubbleGrouping: @unchecked Sendable {
 
     /// A grouping of the items of `index`: `groups` and `groupNames` as `FilterResult` gives them.
     public init(index: any PointClusterer, groupProperty: String?, groups: [Int32], groupNames: [String],
-                total: FilterSettings.TotalSetting?, totalCategoryNames: [String]) {
+                total: FilterSettings.TotalSetting?, totalCategoryNames: [String], totalIndex: (any PointClusterer)? = nil) {
         self.index = index
+        self.totalIndex = totalIndex
         self.groupProperty = groupProperty
         self.groups = groups
         self.groupNames = groupNames
@@ -40,10 +44,11 @@ public struct BubbleGrouping: @unchecked Sendable {
 
     /// The grouping `settings` asks for, over `result` and the index built from it; nil when
     /// the bubbles are plain (no `--by`, no `--total`).
-    public init?(settings: FilterSettings, result: FilterResult, index: any PointClusterer) {
+    public init?(settings: FilterSettings, result: FilterResult, index: any PointClusterer,
+                 totalIndex: (any PointClusterer)? = nil) {
         guard settings.groupProperty != nil || settings.total != nil else { return nil }
         self.init(index: index, groupProperty: settings.groupProperty, groups: result.groups, groupNames: result.groupNames,
-                  total: settings.total, totalCategoryNames: result.totalCategoryNames)
+                  total: settings.total, totalCategoryNames: result.totalCategoryNames, totalIndex: totalIndex)
     }
 
     /// Whether bubble size follows the total (a sum is a weight).
@@ -65,8 +70,9 @@ public struct BubbleGrouping: @unchecked Sendable {
 
     /// The total of a cluster as a number (most-common: the category code), nil without one.
     public func totalValue(of id: SceneItemID) -> Double? {
-        guard let total, case .cluster(let raw) = id, let item = index.item(for: ClusterID(rawValue: raw)) else { return nil }
-        return total.kind.value(of: index.aggregates(of: item))
+        let totals = totalIndex ?? index
+        guard let total, case .cluster(let raw) = id, let item = totals.item(for: ClusterID(rawValue: raw)) else { return nil }
+        return total.kind.value(of: totals.aggregates(of: item))
     }
 
     /// The total as drawn on the bubble: `1.2k`, `0.35`, or the most common category's first
@@ -167,6 +173,6 @@ extension MapDataSession {
     /// Cluster by and totals of the filter shown, nil when bubbles are plain.
     public var grouping: BubbleGrouping? {
         guard let f = filtered else { return nil }
-        return BubbleGrouping(settings: f.settings, result: f.result, index: f.index)
+        return BubbleGrouping(settings: f.settings, result: f.result, index: f.index, totalIndex: f.totalIndex)
     }
 }
