@@ -75,7 +75,7 @@ enum MarkSprites {
             BubbleBodyCache.copy(body, onto: cr)
             if let label {
                 drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
-                                centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)
+                                centreX: c, centreY: c, maxWidth: 2 * r - 7, smallest: bubbleTextSmallest, in: cr)
             }
         }
     }
@@ -124,7 +124,7 @@ enum MarkSprites {
         let fill = self.fill(step: step, look: BubbleLook(fill: look), palette: palette)
         return Sprite(width: size, height: size, anchorX: c, anchorY: c, scale: scale) { cr in
             drawCentredText(label, font: bubbleFont(step: step), color: fill.readableTextColor,
-                            centreX: c, centreY: c, maxWidth: 2 * r - 7, in: cr)
+                            centreX: c, centreY: c, maxWidth: 2 * r - 7, smallest: bubbleTextSmallest, in: cr)
         }
     }
 
@@ -211,11 +211,15 @@ enum MarkSprites {
         return Double(bodyInk.y) + Double(bodyInk.height) / 2
     }
 
+    /// How far a bubble's text may shrink before it is cut: a total ("137k") on a bubble sized by
+    /// weight can be wider than a count of its step, and "13…" says nothing, so it shrinks further.
+    static let bubbleTextSmallest = 0.55
+
     /// Draws one line of plain text (never markup) centred on a point: horizontally by its logical
     /// width, vertically by its digits' and capitals' ink (see `opticalMidY`). Shrinks text wider than
-    /// `maxWidth` down to 75 %, then ellipsizes.
+    /// `maxWidth` down to `smallest` (75 %), then ellipsizes.
     static func drawCentredText(_ text: String, font: String, color: MapColor, centreX: Double, centreY: Double,
-                                maxWidth: Double, in cr: OpaquePointer) {
+                                maxWidth: Double, smallest: Double = 0.75, in cr: OpaquePointer) {
         guard !text.isEmpty, let layout = PangoLayouts.make(for: cr) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let desc = pango_font_description_from_string(font)
@@ -228,7 +232,7 @@ enum MarkSprites {
         var width = Double(logical.width) / unit
         var shrink = 1.0
         if width > maxWidth {
-            shrink = max(0.75, maxWidth / width)
+            shrink = max(smallest, maxWidth / width)
             if width * shrink > maxWidth {
                 pango_layout_set_width(layout, Int32(maxWidth / shrink * unit))
                 pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
