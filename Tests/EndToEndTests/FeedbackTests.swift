@@ -48,3 +48,23 @@ final class FeedbackTests: XCTestCase {
         XCTAssertEqual(notices.count, 1)
     }
 }
+
+extension FeedbackTests {
+    /// A banner shown first moves to the bottom when a callout card opened later would sit under
+    /// it (its place was decided only when the message appeared).
+    func testAShownBannerMovesOffACardOpenedLater() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid", "--size", "1100x700", "--basemap", "https://127.0.0.1:9/{z}/{x}/{y}.png"])
+        let message = try h.waitForEvent("message", timeout: 30) { ($0["text"] as? String ?? "").contains("No map tiles") }
+        XCTAssertFalse(h.events().contains { ($0["event"] as? String) == "banner-place" }, "at the top while no card is open")
+        // The place nearest the top: its card opens upwards, under the banner.
+        let scene = try h.waitForEvent("scene", timeout: 10) { !($0["pins"] as? [[String: Any]] ?? []).isEmpty }
+        let top = try XCTUnwrap((scene.event["pins"] as? [[String: Any]] ?? []).min { ($0["y"] as? Double ?? 0) < ($1["y"] as? Double ?? 0) })
+        try h.click(at: top["x"] as? Double ?? 0, top["y"] as? Double ?? 0)
+        let opened = try h.waitForEvent("callout", after: message.index, timeout: 10)
+        let moved = try h.waitForEvent("banner-place", after: opened.index, timeout: 10)
+        XCTAssertEqual(moved.event["bottom"] as? Bool, true, "\(opened.event)")
+    }
+}

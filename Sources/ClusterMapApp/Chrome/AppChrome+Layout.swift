@@ -23,8 +23,10 @@ extension AppChrome {
         ChromeLayout.openingInsetsWithNames(legendCard: legend.cardSize, viewport: controller.camera.viewportSize)
     }
 
-    /// The legend card folds while a bubble or place at rest lies under it (`LegendFold`).
+    /// The legend card folds while a bubble or place at rest lies under it (`LegendFold`); a
+    /// shown banner moves off a callout card opened since it appeared.
     func sceneDidSettle(_ scene: Scene) {
+        banner.placeAgain()
         guard let (expanded, covers) = legend.fit(scene: scene) else { return }
         controller.eventLog.emit("legend-fold", [("expanded", .bool(expanded)), ("covers", .bool(covers))])
     }

@@ -121,6 +121,11 @@ final class Banner {
         }
     }
 
+    /// A shown banner checks its place again (a callout card opened or closed under it since).
+    func placeAgain() {
+        if isShown { place() }
+    }
+
     /// At the top centre, or at the bottom when the top would cover the open callout card.
     private func place() {
         guard let map = gtk_widget_get_parent(revealer) else { return }
