@@ -33,7 +33,14 @@ public final class PostGISSource: @unchecked Sendable {
     public func cancel() { connection.cancel() }
 
     /// Reconnects after the server went away; true when the connection works again.
-    public func reconnect() -> Bool { connection.isConnected || connection.reset() }
+    public func reconnect() -> Bool {
+        if connection.isConnected { return true }
+        guard connection.reset() else { return false }
+        // A new server session: the statement timeout is set again.
+        let ms = connection.statementTimeoutMilliseconds
+        if ms > 0 { try? connection.setStatementTimeout(milliseconds: ms) }
+        return true
+    }
 
     /// The clusters and places of a view at a zoom.
     public func clusters(in bounds: GeoBounds, zoom: Double, options: PostGISViewOptions = PostGISViewOptions()) throws -> PostGISViewResult {

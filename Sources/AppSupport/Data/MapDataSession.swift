@@ -21,6 +21,9 @@ public final class MapDataSession: @unchecked Sendable {
     public var pointCount: Int { places.coordinates.count }
     /// Identity keys for live updates, captured once (`MapDataSession+Live.swift`).
     let identity = IdentityCache()
+    /// A view a remote source (a PostGIS table) clustered: its items replace the index's
+    /// (`MapDataSession+Remote.swift`); nil for loaded files.
+    public internal(set) var remote: RemoteView?
 
     /// One loaded file.
     public struct Source: Sendable {
@@ -80,6 +83,7 @@ public final class MapDataSession: @unchecked Sendable {
     /// The items to draw for a camera: everything in the visible area plus a margin so bubbles at
     /// the edges don't pop in, at the camera's index zoom.
     public func visibleItems(for camera: Camera, marginPixels: Double = 40) -> [PlacedItem] {
+        if let remote { return remote.items.map { PlacedItem(item: $0) } }
         var buffer: [ClusterItem] = []
         clusterer.clusters(in: MapDataSession.queryBounds(camera, margin: marginPixels), zoom: camera.zoom, into: &buffer)
         return buffer.map { PlacedItem(item: $0) }

@@ -113,6 +113,9 @@ final class MapViewController {
     /// Main-menu overrides (nil until the person uses them).
     private(set) var userReducedMotion: Bool?
     private(set) var userDarkStyle: Bool?
+    /// A PostGIS table on the map, if one is open (`MapViewController+Database.swift`), and its chip.
+    var database: DatabaseLink?
+    var databaseChip: DatabaseStatusChip?
 
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
@@ -145,7 +148,8 @@ final class MapViewController {
         loadGeneration = 1
         currentLoadCancel = MapApplication.initialLoad
         currentLoadIsBig = LoaderPriority.isBig(MapViewController.initialSources(options, dataDirectory: dataDirectory).files)
-        if MapApplication.initialLoad == nil && !MapViewController.launchIsLive(options) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
+        if MapApplication.initialLoad == nil && !MapViewController.launchIsLive(options)
+            && MapViewController.databaseAddress(options) == nil { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

@@ -72,6 +72,7 @@ final class MapWindow {
         }
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
+        if let address = MapViewController.databaseAddress(options) { controller.openDatabase(address) }
         controller.startLiveSource(window: window)
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)
