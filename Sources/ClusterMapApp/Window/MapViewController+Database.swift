@@ -96,6 +96,8 @@ extension MapViewController {
         let message = (problem.map { $0 + ". " } ?? "") + "The database server asks for the password of user \(user)."
         TextPromptDialog.show(parent: window, title: "Database Password", message: message, placeholder: "Password",
                               acceptLabel: "_Connect", secret: true, check: { $0.isEmpty ? "Type the password." : nil }) { [weak self] typed in
+            // The keys go back to the map (without a window manager nobody else gives them back).
+            gtk_window_present(gcast(window))
             self?.openDatabase(address, password: typed)
         }
     }
