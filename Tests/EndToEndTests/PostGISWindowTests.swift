@@ -148,6 +148,30 @@ final class PostGISWindowTests: XCTestCase {
         XCTAssertFalse(written.contains("wrong-Pa55"))
     }
 
+    func testConnectToDatabaseFindsTheTablesAndOpensTheChosenOne() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid"])
+        _ = try h.waitForEvent("load-done", timeout: 60)
+        try h.key("ctrl+shift+o")
+        _ = try? h.run("xdotool", ["keyup", "ctrl+shift+o"])
+        let opened = try h.waitForEvent("db-dialog")
+        try h.waitForFocusedWindow(named: "Connect to Database")
+        // The address without a table, then Find Tables (Alt+F), then Connect (Enter).
+        try h.typeText("postgresql://postgres@127.0.0.1:\(Self.port)/test")
+        try h.pressKey("alt+f")
+        let found = try h.waitForEvent("db-tables", after: opened.index, timeout: 20)
+        XCTAssertEqual(found.event["count"] as? Int, 3, "incidents, shapes and the slow view have geometry; nogeom not")
+        try h.waitForFocusedWindow(named: "Connect to Database")
+        try h.pressKey("alt+o")
+        let connected = try h.waitForEvent("db-connected", after: found.index, timeout: 30)
+        XCTAssertEqual(connected.event["table"] as? String, "public.incidents", "the first table listed")
+        _ = try h.waitForEvent("db-extent", after: connected.index, timeout: 10)
+        let query = try h.waitForEvent("db-query", after: connected.index, timeout: 30) { $0["points"] as? Int == Self.total }
+        XCTAssertEqual(query.event["method"] as? String, "fetched")
+    }
+
     func testFaultsAtTheTableAreSaidInTheWindow() throws {
         try AppHarness.requireTools()
         do {

@@ -24,7 +24,8 @@ extension MapViewController {
 
     /// Connects to a table off the GTK thread (the password, when the server asks for one, is
     /// asked for in a prompt and kept in memory only); what is shown stays until it answers.
-    func openDatabase(_ address: String, password: String? = nil) {
+    /// With `fit` the camera then shows the table's extent (from the server's statistics).
+    func openDatabase(_ address: String, password: String? = nil, fit: Bool = true) {
         closeDatabase()
         currentLoadCancel?.cancel()
         currentLoadCancel = nil
@@ -36,14 +37,17 @@ extension MapViewController {
         let timeout = MapViewController.databaseStatementTimeoutMs
         Thread.detachNewThread { [weak self] in
             let outcome = Result { try PostGISSource(address: address, password: password, statementTimeoutMilliseconds: timeout) }
+            let extent = fit ? (try? outcome.get())?.estimatedExtent() : nil
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = self, !c.isClosed, c.loadGeneration == generation else { return }
-                c.databaseDidConnect(outcome, address: address, password: password, generation: generation)
+                c.databaseDidConnect(outcome, address: address, password: password, generation: generation, fit: fit)
+                if let extent, c.database != nil { c.fitDatabase(extent) }
             }
         }
     }
 
-    private func databaseDidConnect(_ outcome: Result<PostGISSource, Error>, address: String, password: String?, generation: Int) {
+    private func databaseDidConnect(_ outcome: Result<PostGISSource, Error>, address: String, password: String?, generation: Int,
+                                    fit: Bool) {
         chrome?.loadDidEnd()
         let source: PostGISSource
         switch outcome {
@@ -54,9 +58,9 @@ extension MapViewController {
             eventLog.emit("db-fault", [("kind", .string(e?.kind ?? "other")), ("message", .string("\(error)"))])
             switch e {
             case .passwordRequired(let user)?:
-                askDatabasePassword(address: address, user: user, problem: nil)
+                askDatabasePassword(address: address, user: user, problem: nil, fit: fit)
             case .authenticationFailed(let user)? where password != nil:
-                askDatabasePassword(address: address, user: user, problem: "\(error)")
+                askDatabasePassword(address: address, user: user, problem: "\(error)", fit: fit)
             default:
                 showError("\(error)")
             }
@@ -90,7 +94,7 @@ extension MapViewController {
     }
 
     /// Asks for the password in a prompt (never stored: it goes to the connection only).
-    private func askDatabasePassword(address: String, user: String, problem: String?) {
+    private func askDatabasePassword(address: String, user: String, problem: String?, fit: Bool) {
         guard let window = gtk_widget_get_root(drawingArea).map({ asWidget($0) }) else { return }
         eventLog.emit("db-password-asked", [("user", .string(user)), ("retry", .bool(problem != nil))])
         let message = (problem.map { $0 + ". " } ?? "") + "The database server asks for the password of user \(user)."
@@ -98,7 +102,7 @@ extension MapViewController {
                               acceptLabel: "_Connect", secret: true, check: { $0.isEmpty ? "Type the password." : nil }) { [weak self] typed in
             // The keys go back to the map (without a window manager nobody else gives them back).
             gtk_window_present(gcast(window))
-            self?.openDatabase(address, password: typed)
+            self?.openDatabase(address, password: typed, fit: fit)
         }
     }
 
@@ -196,6 +200,15 @@ extension MapViewController {
                 }
             }
         }
+    }
+
+    /// Shows the table's extent (at most zoom 14, as a file opens).
+    private func fitDatabase(_ extent: GeoBounds) {
+        let ctx = beginInput()
+        apply(.set(ctx.camera.fitting(extent, paddingPixels: 60, maxZoom: 14)))
+        gestureDidEnd()
+        eventLog.emit("db-extent", [("west", .number(extent.west)), ("south", .number(extent.south)),
+                                    ("east", .number(extent.east)), ("north", .number(extent.north))])
     }
 
     /// Flies into a bubble of a remote view: to where it splits when known, else two zooms in.
