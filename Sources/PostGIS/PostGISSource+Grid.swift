@@ -7,7 +7,7 @@ extension PostGISSource {
         guard let p = pyramid, !zoom.isNaN else { return false }
         let maxZoom = min(max(o.gridMaxZoom, 0), 30), minZoom = min(max(o.gridMinZoom, 0), maxZoom)
         let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
-        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && o.conditions.isEmpty && o.total == nil
+        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && !o.isFiltered && o.total == nil
             && o.minCountForClustering <= 2
     }
 

@@ -11,7 +11,8 @@ struct ViewSQL {
     /// Filter values, parameters `$5…`.
     let filterValues: [String]
 
-    init(table: PostGISTable, conditions: [PostGISCondition], total: String?, quote: (String) throws -> String) throws {
+    init(table: PostGISTable, conditions: [PostGISCondition], filter: PostGISWhere? = nil, total: String?,
+         quote: (String) throws -> String) throws {
         self.table = table
         var whereSQL = table.boxSQL(1, 2, 3, 4)
         var values: [String] = []
@@ -19,6 +20,11 @@ struct ViewSQL {
             let (sql, value) = try c.sql(table: table, quotedColumn: try quote(c.column), parameter: 5 + values.count)
             whereSQL += " AND " + sql
             values.append(value)
+        }
+        if let filter {
+            let (sql, filterValues) = try filter.sql(table: table, quote: quote, firstParameter: 5 + values.count)
+            whereSQL += " AND " + sql
+            values += filterValues
         }
         filterValues = values
         var totalSQL = "NULL::float8"
