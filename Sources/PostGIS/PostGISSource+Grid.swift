@@ -52,7 +52,8 @@ extension PostGISSource {
             let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
             let cellParams = ["\(cu)", "\(width)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]
             let r = try pyramid.map { try connection.query($0.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]) }
-                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams)
+                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams,
+                                    settings: ViewSQL.gridSettings)
             cellCount += r.rowCount
             func inView(_ x: Double, _ y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
             var fewIX: [String] = [], fewIY: [String] = []
