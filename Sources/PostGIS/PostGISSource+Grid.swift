@@ -11,6 +11,22 @@ extension PostGISSource {
             && o.minCountForClustering <= 2
     }
 
+    /// The first zoom after `zoom` at which points spanning `x` and `y` (unit Web Mercator) lie in
+    /// more than one cell — where a grid cluster splits, as `GridClusterer.expansionZoom` says —
+    /// or `maxZoom + 1` (every point alone) when they never do.
+    static func gridExpansionZoom(x: (Double, Double), y: (Double, Double), zoom: Int, maxZoom: Int,
+                                  options: PostGISViewOptions) -> Int {
+        var z = zoom + 1
+        while z <= maxZoom {
+            let (cu, width) = gridCell(zoom: z, options: options)
+            func ix(_ v: Double) -> UInt64 { min(UInt64(max(v, 0) / cu), width - 1) }
+            func iy(_ v: Double) -> UInt64 { UInt64(max(v, 0) / cu) }
+            if ix(x.0) != ix(x.1) || iy(y.0) != iy(y.1) { return z }
+            z += 1
+        }
+        return maxZoom + 1
+    }
+
     /// The grid clusterer's cells for a zoom: unit side and key width (as `GridClusterer` makes them).
     static func gridCell(zoom z: Int, options: PostGISViewOptions) -> (unit: Double, width: UInt64) {
         let worldPixels = 256 * pow(2, Double(z))
@@ -63,9 +79,14 @@ extension PostGISSource {
                     let mx = (r.double(i, 3) ?? .nan) / Double(n), my = (r.double(i, 4) ?? .nan) / Double(n)
                     guard inView(mx, my) else { continue }
                     let key = (r.integer(i, 1) ?? 0) * Int64(width) + (r.integer(i, 0) ?? 0)
+                    // The cell's extent (not kept in a pyramid) gives the zoom it splits at.
+                    let expansion = r.columnCount >= 15
+                        ? Self.gridExpansionZoom(x: (r.double(i, 11) ?? 0, r.double(i, 12) ?? 0), y: (r.double(i, 13) ?? 0, r.double(i, 14) ?? 0),
+                                                 zoom: z, maxZoom: maxZoom, options: o)
+                        : nil
                     items.append(PostGISItem(coordinate: WebMercator.unproject(x: mx, y: my), count: n, isCluster: true,
                                              id: key * 32 + Int64(z + 1), totalSum: r.double(i, 8), totalMin: r.double(i, 9),
-                                             totalMax: r.double(i, 10)))
+                                             totalMax: r.double(i, 10), expansionZoom: expansion))
                 } else if n == 1 {
                     let p = point(r, i, lon: 5, lat: 6, id: 7, total: 8)
                     if inView(WebMercator.x(longitude: p.coordinate.longitude), WebMercator.y(latitude: p.coordinate.latitude)) {

@@ -74,7 +74,7 @@ struct ViewSQL {
             + "LEAST(floor(GREATEST(x, 0::float8) / \(cu)), \(width) - 1)::int8 AS ix, "
             + "floor(GREATEST(y, 0::float8) / \(cu))::int8 AS iy FROM (\(rows)) r"
         return "SELECT ix, iy, count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon, min(lat) AS lat, min(id) AS id, "
-            + "sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax "
+            + "sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax, min(x) AS x0, max(x) AS x1, min(y) AS y0, max(y) AS y1 "
             // Every key in range (a world view) folds the key test away, as the box's: the keys are
             // then computed once a row, and the planner, freed of those filters, aggregates in its
             // parallel workers (EXPLAIN ANALYZE at 1M rows: 6.1 s → 1.9 s with the local settings below).
