@@ -67,11 +67,8 @@ extension PostGISSource {
             let north = iy0 == 0 ? 90 : min(90, WebMercator.latitude(y: Double(iy0) * cu) + eps)
             let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
             let cellParams = ["\(cu)", "\(width)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]
-            // Cells spanning every longitude (world zooms): most rows are in view, and the key range
-            // alone decides which cells count, so the box goes (a scan without a box test per row).
-            let gridBox = ix0 == 0 && ix1 == width - 1 ? ViewSQL.boxValues(-180, -90, 180, 90) : ViewSQL.boxValues(west, south, east, north)
             let r = try pyramid.map { try connection.query($0.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]) }
-                ?? connection.query(sql.gridSQL(), gridBox + sql.filterValues + cellParams,
+                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams,
                                     settings: ViewSQL.gridSettings)
             cellCount += r.rowCount
             func inView(_ x: Double, _ y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
