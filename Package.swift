@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
         // PostgreSQL's client library: PostGIS tables as data sources (the server does the counting).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "PostGIS", dependencies: ["ClusterCore", "CPostgres"]),
+        .target(name: "PostGIS", dependencies: ["ClusterCore", "GeoData", "CPostgres"]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         // JPEG and WebP raster tiles (PNG is read by cairo); display-free.
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "Compression", "CSQLite", "CCairo", "CSoup",
                                                      "CTileRaster", "GoldenSupport"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
-        .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore"]),
+        .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore", "GeoData"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport", "MapRender", "MapStill"]),
         // Depends on the app so that building the tests builds the `clustermap` they run (never a stale one).
         .testTarget(name: "EndToEndTests", dependencies: ["AppSupport", "MapRender", "CCairo", "ClusterMapApp"],

@@ -3,7 +3,7 @@ import Foundation
 import PostGIS
 
 // `clustermap clusters 'postgresql://…?table=…' --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
-//  [--radius R] [--max-zoom M] [--min-points P] [--where 'COLUMN OP VALUE']… [--total COLUMN]
+//  [--radius R] [--max-zoom M] [--min-points P] [--where FILTER]… [--total COLUMN]
 //  [--fetch-limit N] [--statement-timeout MS] [--refresh SECONDS]`
 //
 // The clusters of one view of a PostGIS table, as GeoJSON like `clusters FILE` prints: the server
@@ -12,7 +12,8 @@ import PostGIS
 
 struct PostGISClustersOptions {
     var clusters = ClustersCommandOptions()
-    var conditions: [PostGISCondition] = []
+    /// `--where` filters in the filter grammar (all must hold), as parameterised SQL.
+    var filters: [PostGISWhere] = []
     var total: String?
     var fetchLimit = 20_000
     var statementTimeout = 0
@@ -32,7 +33,7 @@ struct PostGISClustersOptions {
         while i < args.count {
             switch args[i] {
             case "--where":
-                do { o.conditions.append(try PostGISCondition(parsing: try value())) } catch let e as PostGISError {
+                do { o.filters.append(try PostGISWhere(parsing: try value())) } catch let e as PostGISError {
                     throw ClustersCommandError(message: e.description, status: 2)
                 }
             case "--total": o.total = try value()
@@ -61,7 +62,7 @@ struct PostGISClustersOptions {
         if let m = c.maxZoom { v.hierarchical.maxZoom = m; v.gridMaxZoom = m }
         if let m = c.minZoom { v.hierarchical.minZoom = m; v.gridMinZoom = m }
         if let p = c.minPoints { v.hierarchical.minPoints = p; v.minCountForClustering = p }
-        v.conditions = conditions
+        v.filter = PostGISWhere.all(filters)
         v.total = total
         v.fetchLimit = fetchLimit
         return v

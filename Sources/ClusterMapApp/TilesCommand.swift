@@ -16,8 +16,8 @@ struct TilesCommandOptions {
     var clusters = ClustersCommandOptions()
     var output = ""
     var total: String?
-    /// `--where` conditions (database sources only).
-    var conditions: [PostGISCondition] = []
+    /// `--where` filters in the filter grammar (database sources only).
+    var filters: [PostGISWhere] = []
 
     static let usage = "usage: clustermap tiles FILE|postgresql://… --output OUT.pmtiles|OUT.mbtiles [--algorithm hierarchical|grid] "
         + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--total PROPERTY] [--lat COLUMN --lon COLUMN]"
@@ -36,7 +36,7 @@ struct TilesCommandOptions {
                 i += 2
             case "--where":
                 guard i + 1 < args.count else { throw ClustersCommandError(message: "--where needs a value", status: 2) }
-                do { o.conditions.append(try PostGISCondition(parsing: args[i + 1])) } catch {
+                do { o.filters.append(try PostGISWhere(parsing: args[i + 1])) } catch {
                     throw ClustersCommandError(message: "\(error)", status: 2)
                 }
                 i += 2
@@ -159,7 +159,7 @@ private func writePostGISClusterTiles(_ options: TilesCommandOptions) throws -> 
     let source = try openPostGISSource(o.path, statementTimeout: 0, program: "clustermap tiles")
     var view = PostGISViewOptions()
     view.total = options.total
-    view.conditions = options.conditions
+    view.filter = PostGISWhere.all(options.filters)
     let (coordinates, ids, totals) = try source.allPoints(options: view)
     let input = ClusterInput(coordinates: coordinates, values: options.total == nil ? [] : totals)
     let index = input.clusterer(o)

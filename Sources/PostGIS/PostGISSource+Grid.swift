@@ -7,8 +7,24 @@ extension PostGISSource {
         guard let p = pyramid, !zoom.isNaN else { return false }
         let maxZoom = min(max(o.gridMaxZoom, 0), 30), minZoom = min(max(o.gridMinZoom, 0), maxZoom)
         let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
-        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && o.conditions.isEmpty && o.total == nil
+        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && !o.isFiltered && o.total == nil
             && o.minCountForClustering <= 2
+    }
+
+    /// The first zoom after `zoom` at which points spanning `x` and `y` (unit Web Mercator) lie in
+    /// more than one cell — where a grid cluster splits, as `GridClusterer.expansionZoom` says —
+    /// or `maxZoom + 1` (every point alone) when they never do.
+    static func gridExpansionZoom(x: (Double, Double), y: (Double, Double), zoom: Int, maxZoom: Int,
+                                  options: PostGISViewOptions) -> Int {
+        var z = zoom + 1
+        while z <= maxZoom {
+            let (cu, width) = gridCell(zoom: z, options: options)
+            func ix(_ v: Double) -> UInt64 { min(UInt64(max(v, 0) / cu), width - 1) }
+            func iy(_ v: Double) -> UInt64 { UInt64(max(v, 0) / cu) }
+            if ix(x.0) != ix(x.1) || iy(y.0) != iy(y.1) { return z }
+            z += 1
+        }
+        return maxZoom + 1
     }
 
     /// The grid clusterer's cells for a zoom: unit side and key width (as `GridClusterer` makes them).
@@ -52,7 +68,8 @@ extension PostGISSource {
             let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
             let cellParams = ["\(cu)", "\(width)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]
             let r = try pyramid.map { try connection.query($0.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]) }
-                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams)
+                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams,
+                                    settings: ViewSQL.gridSettings)
             cellCount += r.rowCount
             func inView(_ x: Double, _ y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
             var fewIX: [String] = [], fewIY: [String] = []
@@ -62,9 +79,14 @@ extension PostGISSource {
                     let mx = (r.double(i, 3) ?? .nan) / Double(n), my = (r.double(i, 4) ?? .nan) / Double(n)
                     guard inView(mx, my) else { continue }
                     let key = (r.integer(i, 1) ?? 0) * Int64(width) + (r.integer(i, 0) ?? 0)
+                    // The cell's extent (not kept in a pyramid) gives the zoom it splits at.
+                    let expansion = r.columnCount >= 15
+                        ? Self.gridExpansionZoom(x: (r.double(i, 11) ?? 0, r.double(i, 12) ?? 0), y: (r.double(i, 13) ?? 0, r.double(i, 14) ?? 0),
+                                                 zoom: z, maxZoom: maxZoom, options: o)
+                        : nil
                     items.append(PostGISItem(coordinate: WebMercator.unproject(x: mx, y: my), count: n, isCluster: true,
                                              id: key * 32 + Int64(z + 1), totalSum: r.double(i, 8), totalMin: r.double(i, 9),
-                                             totalMax: r.double(i, 10)))
+                                             totalMax: r.double(i, 10), expansionZoom: expansion))
                 } else if n == 1 {
                     let p = point(r, i, lon: 5, lat: 6, id: 7, total: 8)
                     if inView(WebMercator.x(longitude: p.coordinate.longitude), WebMercator.y(latitude: p.coordinate.latitude)) {

@@ -33,12 +33,19 @@ public final class PostGISSource: @unchecked Sendable {
     public func cancel() { connection.cancel() }
 
     /// Reconnects after the server went away; true when the connection works again.
-    public func reconnect() -> Bool { connection.isConnected || connection.reset() }
+    public func reconnect() -> Bool {
+        if connection.isConnected { return true }
+        guard connection.reset() else { return false }
+        // A new server session: the statement timeout is set again.
+        let ms = connection.statementTimeoutMilliseconds
+        if ms > 0 { try? connection.setStatementTimeout(milliseconds: ms) }
+        return true
+    }
 
     /// The clusters and places of a view at a zoom.
     public func clusters(in bounds: GeoBounds, zoom: Double, options: PostGISViewOptions = PostGISViewOptions()) throws -> PostGISViewResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        let sql = try ViewSQL(table: table, conditions: options.conditions, total: options.total, quote: connection.quoted)
+        let sql = try ViewSQL(table: table, conditions: options.conditions, filter: options.filter, total: options.total, quote: connection.quoted)
         var result: PostGISViewResult
         switch options.algorithm {
         case .grid:
@@ -124,7 +131,7 @@ extension PostGISSource {
     /// table (about 40 bytes a point), like opening a file of it.
     public func allPoints(options: PostGISViewOptions = PostGISViewOptions())
         throws -> (coordinates: [GeoCoordinate], ids: [Int64?], totals: [Double]) {
-        let sql = try ViewSQL(table: table, conditions: options.conditions, total: options.total, quote: connection.quoted)
+        let sql = try ViewSQL(table: table, conditions: options.conditions, filter: options.filter, total: options.total, quote: connection.quoted)
         let r = try connection.query(sql.fetchSQL(limit: Int(Int32.max)), ViewSQL.boxValues(-180, -90, 180, 90) + sql.filterValues)
         var coordinates: [GeoCoordinate] = [], ids: [Int64?] = [], totals: [Double] = []
         coordinates.reserveCapacity(r.rowCount)

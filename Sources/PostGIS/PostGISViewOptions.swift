@@ -23,6 +23,10 @@ public struct PostGISViewOptions: Sendable {
     public var total: String?
     /// Conditions, combined with AND.
     public var conditions: [PostGISCondition] = []
+    /// A filter in the app's filter grammar (`--where`), ANDed with the conditions.
+    public var filter: PostGISWhere?
+    /// Whether any condition or filter narrows the rows.
+    public var isFiltered: Bool { !conditions.isEmpty || filter != nil }
 
     /// Default options.
     public init() {}

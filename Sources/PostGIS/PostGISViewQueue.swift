@@ -29,11 +29,18 @@ public final class PostGISViewQueue: @unchecked Sendable {
     /// Queries started, cancelled as superseded, and views answered from the cache (for tests and logs).
     public private(set) var started = 0, superseded = 0, cacheHits = 0
 
-    /// A queue over a source with fixed options.
-    public convenience init(source: PostGISSource, options: PostGISViewOptions, cacheSize: Int = 32,
+    /// A queue over a source with fixed options; with `placeCards` > 0 each view also reads the
+    /// columns of up to that many of its places (their cards), in the same turn on the connection.
+    public convenience init(source: PostGISSource, options: PostGISViewOptions, cacheSize: Int = 32, placeCards: Int = 0,
                             deliver: @escaping @Sendable (View, Result<PostGISViewResult, Error>) -> Void) {
-        self.init(cacheSize: cacheSize, run: { try source.clusters(in: $0.bounds, zoom: Double($0.zoom), options: options) },
-                  cancel: { source.cancel() }, deliver: deliver)
+        self.init(cacheSize: cacheSize, run: { view in
+            var result = try source.clusters(in: view.bounds, zoom: Double(view.zoom), options: options)
+            if placeCards > 0 {
+                let ids = result.items.lazy.filter { !$0.isCluster }.compactMap(\.id).prefix(placeCards)
+                result.placeProperties = try source.rowProperties(ids: Array(ids))
+            }
+            return result
+        }, cancel: { source.cancel() }, deliver: deliver)
     }
 
     /// A queue over any query function (tests inject slow ones).

@@ -13,4 +13,7 @@ public struct PostGISViewResult: Sendable {
     public var method: Method
     /// Seconds the queries took.
     public var seconds: Double
+    /// The places' own columns by id, as JSON objects without the geometry (asked for by the
+    /// window's queue for the places it shows: their cards; empty otherwise).
+    public var placeProperties: [Int64: String] = [:]
 }

@@ -116,6 +116,23 @@ public final class PostgresConnection: @unchecked Sendable {
         throw PostGISError.server(message: primary, sqlState: state)
     }
 
+    /// Runs one statement with `settings` (name, value) in force for it alone: inside a transaction
+    /// with `SET LOCAL` (no settings: a plain `query`). A failed statement's transaction is rolled
+    /// back, so the connection stays usable (a cancelled view, a timeout).
+    public func query(_ sql: String, _ parameters: [String?], settings: [(String, String)]) throws -> PostgresResult {
+        guard !settings.isEmpty else { return try query(sql, parameters) }
+        _ = try query("BEGIN")
+        do {
+            for (name, value) in settings { _ = try query("SELECT set_config($1, $2, true)", [name, value]) }
+            let result = try query(sql, parameters)
+            _ = try query("COMMIT")
+            return result
+        } catch {
+            if isConnected { _ = try? query("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// Whether the connection is still good (false after the server went away).
     public var isConnected: Bool { conn.map { PQstatus($0) == CONNECTION_OK } ?? false }
 

@@ -78,7 +78,7 @@ final class PostGISSourceTests: XCTestCase {
                 XCTAssertEqual(items.count, expected.count, "zoom \(z) box \(box)")
                 XCTAssertEqual(items.map(\.count).reduce(0, +), expected.map(\.count).reduce(0, +), "zoom \(z) box \(box)")
                 // Clusters: same counts at the same places; points: same rows (id = input index + 1).
-                var clusters = items.filter(\.isCluster).map { ($0.count, $0.coordinate) }
+                var clusters = items.filter(\.isCluster).map { ($0.count, $0.coordinate, $0.expansionZoom) }
                 for e in expected {
                     switch e.kind {
                     case .point(let i):
@@ -86,6 +86,8 @@ final class PostGISSourceTests: XCTestCase {
                     case .cluster:
                         if let k = clusters.firstIndex(where: { $0.0 == e.count
                             && abs($0.1.latitude - e.coordinate.latitude) < 1e-9 && abs($0.1.longitude - e.coordinate.longitude) < 1e-9 }) {
+                            // The zoom a click flies to: where the grid clusterer splits it too.
+                            XCTAssertEqual(clusters[k].2, grid.expansionZoom(of: e.clusterID!), "zoom \(z): expansion of \(e.count)")
                             clusters.remove(at: k)
                         } else {
                             XCTFail("zoom \(z) box \(box): cluster of \(e.count) at \(e.coordinate) missing")

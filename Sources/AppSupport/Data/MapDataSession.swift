@@ -29,6 +29,9 @@ public final class MapDataSession: @unchecked Sendable {
     /// The filter shown, if any (set on the GTK thread by `MapPresentation.finishFilter`;
     /// `MapDataSession+Filter.swift`).
     public internal(set) var filtered: FilteredClusters?
+    /// A view a remote source (a PostGIS table) clustered: its items replace the index's
+    /// (`MapDataSession+Remote.swift`); nil for loaded files.
+    public internal(set) var remote: RemoteView?
 
     /// One loaded file.
     public struct Source: Sendable {
@@ -90,6 +93,7 @@ public final class MapDataSession: @unchecked Sendable {
     /// The items to draw for a camera: everything in the visible area plus a margin so bubbles at
     /// the edges don't pop in, at the camera's index zoom.
     public func visibleItems(for camera: Camera, marginPixels: Double = 40) -> [PlacedItem] {
+        if let remote { return remote.items.map { PlacedItem(item: $0) } }
         var buffer: [ClusterItem] = []
         // Kept apart: past the index's deepest level every place is alone.
         let zoom = keepsPlacesApart ? Double(shownIndex.maxZoom + 1) : camera.zoom

@@ -66,6 +66,7 @@ final class MainMenu {
         g_menu_append_section(menu, "Map", menuModel(map))
         let data = g_menu_new()!
         g_menu_append(data, "Refresh _Now", "win.refresh-now")
+        g_menu_append(data, "Connect to _Database…", "win.connect-database")
         g_menu_append_section(menu, nil, menuModel(data))
         unref(data)
         let view = g_menu_new()!

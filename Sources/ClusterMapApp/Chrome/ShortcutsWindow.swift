@@ -31,6 +31,7 @@ enum ShortcutsWindow {
         ]),
         ("App", [
             ("<Ctrl>O", nil, "Open files"),
+            ("<Ctrl><Shift>O", nil, "Connect to a database table"),
             ("<Ctrl>F", nil, "Search places"),
             ("F10", nil, "Main menu"),
             ("<Ctrl>question", nil, "Keyboard shortcuts"),

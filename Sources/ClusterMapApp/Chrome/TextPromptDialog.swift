@@ -24,11 +24,16 @@ final class TextPromptDialog {
     /// Opens the prompt over `parent`; `accept` gets the trimmed text once `check` passes.
     @discardableResult
     static func show(parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, placeholder: String,
-                     initial: String = "", acceptLabel: String, check: @escaping Check,
+                     initial: String = "", acceptLabel: String, secret: Bool = false, check: @escaping Check,
                      accept: @escaping (String) -> Void) -> TextPromptDialog {
         current?.close()
         let dialog = TextPromptDialog(parent: parent, title: title, message: message, placeholder: placeholder,
                                       initial: initial, acceptLabel: acceptLabel, check: check, accept: accept)
+        // A password: shown as dots, and never offered to input methods that learn words.
+        if secret {
+            gtk_entry_set_visibility(gcast(dialog.entry), 0)
+            gtk_entry_set_input_purpose(gcast(dialog.entry), GTK_INPUT_PURPOSE_PASSWORD)
+        }
         current = dialog
         gtk_window_present(gcast(dialog.window))
         return dialog

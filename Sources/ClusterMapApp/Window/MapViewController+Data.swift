@@ -4,13 +4,15 @@ import AppSupport
 import ClusterCore
 import GeoData
 import MapModel
+import PostGIS
 
 /// Loading data off the GTK thread and handing it back the GLib way (ARCHITECTURE §4).
 extension MapViewController {
     /// The files and datasets to show at launch: the command line's files, `--dataset NAME`,
     /// or the default dataset.
     static func initialSources(_ options: LaunchOptions, dataDirectory: String?) -> (files: [String], datasets: [Dataset?]) {
-        if !options.files.isEmpty { return (options.files, []) }
+        // A `postgresql://` table is asked per view (`MapViewController+Database.swift`), not loaded.
+        if !options.files.isEmpty { return (options.files.filter { !PostGISAddress.looksLikeAddress($0) }, []) }
         let ds = options.dataset.flatMap(DatasetCatalog.dataset(id:)) ?? DatasetCatalog.defaultDataset
         guard let dir = dataDirectory else { return ([], []) }
         return ([ds.path(in: dir)], [ds])
@@ -21,6 +23,7 @@ extension MapViewController {
     func load(files: [String], datasets: [Dataset?]) {
         loadGeneration += 1
         currentLoadCancel?.cancel()
+        closeDatabase()
         live.stop()
         updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []

@@ -44,13 +44,13 @@ extension MapViewController {
     /// smaller bubble of them); nil when `id` is no bubble or none of its places is in view.
     func firstPart(of id: SceneItemID, in order: [SceneItemID]) -> SceneItemID? {
         guard case .cluster(let raw) = id, let session else { return nil }
-        let members = Set(session.clusterer.leaves(of: ClusterID(rawValue: raw), limit: 100_000, offset: 0))
+        let members = Set(session.shownIndex.leaves(of: ClusterID(rawValue: raw), limit: 100_000, offset: 0))
         guard !members.isEmpty else { return nil }
         return order.first { item in
             switch item {
             case .point(let i): return members.contains(i)
             // Bubbles nest: one place inside says the whole smaller bubble came from it.
-            case .cluster(let c): return session.clusterer.leaves(of: ClusterID(rawValue: c), limit: 1, offset: 0).first.map(members.contains) ?? false
+            case .cluster(let c): return session.shownIndex.leaves(of: ClusterID(rawValue: c), limit: 1, offset: 0).first.map(members.contains) ?? false
             }
         }
     }

@@ -42,6 +42,7 @@ extension MapViewController {
     func activateBubble(_ id: SceneItemID) {
         guard case .cluster(let raw) = id, let session else { return }
         let cluster = ClusterID(rawValue: raw)
+        if let remote = session.remote { flyIntoRemoteBubble(cluster, of: remote); return }
         guard let expansion = session.shownIndex.expansionZoom(of: cluster) else { return }
         let started = MapViewController.now()
         let leaves = session.shownIndex.leaves(of: cluster, limit: .max, offset: 0)

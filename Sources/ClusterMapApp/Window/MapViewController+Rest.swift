@@ -10,6 +10,7 @@ extension MapViewController {
     func cameraDidChange() {
         lastCameraChange = ProcessClock.now()
         scheduleRestCheck()
+        databaseCameraDidChange()
     }
 
     private func scheduleRestCheck() {

@@ -119,6 +119,9 @@ final class MapViewController {
     /// Main-menu overrides (nil until the person uses them).
     private(set) var userReducedMotion: Bool?
     private(set) var userDarkStyle: Bool?
+    /// A PostGIS table on the map, if one is open (`MapViewController+Database.swift`), and its chip.
+    var database: DatabaseLink?
+    var databaseChip: DatabaseStatusChip?
 
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
@@ -152,7 +155,8 @@ final class MapViewController {
         loadGeneration = 1
         currentLoadCancel = launchLoad
         currentLoadIsBig = LoaderPriority.isBig(MapViewController.initialSources(options, dataDirectory: dataDirectory).files)
-        if launchLoad == nil && !MapViewController.launchIsLive(options) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
+        if launchLoad == nil && !MapViewController.launchIsLive(options)
+            && MapViewController.databaseAddress(options) == nil { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

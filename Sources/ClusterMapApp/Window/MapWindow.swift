@@ -74,6 +74,8 @@ final class MapWindow {
         }
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()
+        DatabaseDialog.installAction(window: window, controller: controller)
+        if let address = MapViewController.databaseAddress(options) { controller.openDatabase(address, fit: options.center == nil && options.zoom == nil) }
         controller.startLiveSource(window: window)
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)

@@ -28,13 +28,18 @@ def main(path):
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         decoded = mapbox_vector_tile.decode(data, default_options={"y_coord_down": True})
-        layer = decoded["clusters"]
-        extent = layer["extent"]
-        for f in layer["features"]:
-            px, py = f["geometry"]["coordinates"]
-            if 0 <= px < extent and 0 <= py < extent:
-                print(json.dumps({"z": z, "x": x, "y": y, "px": px, "py": py, "extent": extent,
-                                  "id": f.get("id"), "properties": f["properties"]}))
+        # Our files have one layer, "clusters"; others (tippecanoe's) are read whole.
+        layers = [decoded["clusters"]] if "clusters" in decoded else list(decoded.values())
+        for layer in layers:
+            extent = layer["extent"]
+            for f in layer["features"]:
+                coordinates = f["geometry"]["coordinates"]
+                # A MultiPoint (tippecanoe merges points at low zooms) gives each of its points.
+                points = coordinates if f["geometry"]["type"] == "MultiPoint" else [coordinates]
+                for px, py in points:
+                    if 0 <= px < extent and 0 <= py < extent:
+                        print(json.dumps({"z": z, "x": x, "y": y, "px": px, "py": py, "extent": extent,
+                                          "id": f.get("id"), "properties": f["properties"]}))
 
 
 main(sys.argv[1])

@@ -1,0 +1,44 @@
+import ClusterCore
+import GeoData
+
+/// Sessions for sources that count elsewhere (a PostGIS table): the bubbles are the source's,
+/// the places a small point set read from their columns, so cards, names and pins work as for a
+/// file (`RemoteView`).
+extension MapDataSession {
+    /// A session showing one remote view: `name` names the source (the table) in cards and
+    /// messages. Places' columns (JSON objects) become their properties; a place without them
+    /// shows its coordinate only. Built on any thread.
+    public static func remote(_ items: [RemoteView.Item], zoom: Int, name: String) -> MapDataSession {
+        let view = RemoteView(items: items, zoom: zoom)
+        let places = items.filter { !$0.isCluster }
+        var sets: [PointSet] = []
+        if !places.isEmpty, let set = try? PointSetLoader.load(text: geoJSON(places), name: name), set.count == places.count {
+            sets = [set]
+        }
+        let session = MapDataSession(pointSets: sets)
+        session.remote = view
+        return session
+    }
+
+    /// The places as one GeoJSON FeatureCollection, in order (the reader keeps it).
+    static func geoJSON(_ places: [RemoteView.Item]) -> String {
+        var out = "{\"type\":\"FeatureCollection\",\"features\":["
+        for (i, p) in places.enumerated() {
+            if i > 0 { out += "," }
+            // Coordinates as Swift prints Doubles: the shortest text that reads back exactly.
+            out += "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
+                + "\(p.coordinate.longitude),\(p.coordinate.latitude)]},\"properties\":"
+            out += p.properties.flatMap { $0.first == "{" ? $0 : nil } ?? "{}"
+            out += "}"
+        }
+        return out + "]}"
+    }
+
+    /// The new index of each place of `self` in `updated` (by row id), for keeping a selection
+    /// across views (`MapPresentation.dataDidChange`).
+    public func remotePlaceIndex(_ old: Int, in updated: MapDataSession) -> Int? {
+        guard let mine = remote, let theirs = updated.remote, old >= 0, old < mine.rowIDs.count,
+              let row = mine.rowIDs[old] else { return nil }
+        return theirs.placeIndex(ofRow: row)
+    }
+}

@@ -1,0 +1,204 @@
+import CGtk
+import Foundation
+import PostGIS
+
+/// "Connect to Database…" (main menu, Ctrl+Shift+O): a PostGIS table by its address or by host,
+/// port, database, user and table, with a chooser filled from the database's `geometry_columns`.
+/// A password typed here goes to the connection only (never saved, never logged); left empty, it
+/// is asked for when the server wants one. A bad address is said in the window, under the fields.
+final class DatabaseDialog {
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let address: UnsafeMutablePointer<GtkWidget>
+    private let host: UnsafeMutablePointer<GtkWidget>
+    private let port: UnsafeMutablePointer<GtkWidget>
+    private let database: UnsafeMutablePointer<GtkWidget>
+    private let user: UnsafeMutablePointer<GtkWidget>
+    private let password: UnsafeMutablePointer<GtkWidget>
+    private let table: UnsafeMutablePointer<GtkWidget>
+    private let tables: UnsafeMutablePointer<GtkWidget>
+    private let problem: UnsafeMutablePointer<GtkWidget>
+    private weak var controller: MapViewController?
+    /// The tables the chooser lists (its items' order).
+    private var listed: [String] = []
+
+    /// Installs `win.connect-database` and its shortcut on the main window.
+    static func installAction(window: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
+        let action = g_simple_action_new("connect-database", nil)!
+        typealias Activate = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        let open: Activate = { _, _, data in
+            guard let c = UserData.controller(data), let root = gtk_widget_get_root(c.drawingArea) else { return }
+            DatabaseDialog.present(over: asWidget(root), controller: c)
+        }
+        connectSignal(action, "activate", unsafeBitCast(open, to: GCallback.self), owner: controller)
+        g_action_map_add_action(OpaquePointer(window), action)
+        g_object_unref(gpointer(action))
+        if let app = gtk_window_get_application(gcast(window)) {
+            withCStringArray(["<Control><Shift>o"]) { gtk_application_set_accels_for_action(app, "win.connect-database", $0) }
+        }
+    }
+
+    /// Opens the dialog over `parent`; it lives as long as its window.
+    static func present(over parent: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
+        let dialog = DatabaseDialog(parent: parent, controller: controller)
+        g_object_set_data_full(gcast(dialog.window), "cm-database-dialog", Unmanaged.passRetained(dialog).toOpaque(), UserData.release)
+        controller.eventLog.emit("db-dialog")
+        gtk_window_present(gcast(dialog.window))
+    }
+
+    private init(parent: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
+        self.controller = controller
+        window = gtk_window_new()
+        gtk_window_set_title(gcast(window), "Connect to Database")
+        gtk_window_set_transient_for(gcast(window), gcast(parent))
+        gtk_window_set_modal(gcast(window), 1)
+        gtk_window_set_resizable(gcast(window), 0)
+        gtk_window_set_default_size(gcast(window), 520, -1)
+
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
+        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(box, 18)
+        }
+        let intro = plainLabel("A PostGIS table is asked for what each view shows; the server does the counting.")
+        gtk_label_set_wrap(opaque(intro), 1)
+        gtk_box_append(gcast(box), intro)
+
+        let grid = gtk_grid_new()!
+        gtk_grid_set_row_spacing(gcast(grid), 6)
+        gtk_grid_set_column_spacing(gcast(grid), 10)
+        func field(_ row: Int32, _ label: String, _ placeholder: String, _ widget: UnsafeMutablePointer<GtkWidget>? = nil)
+            -> UnsafeMutablePointer<GtkWidget> {
+            let l = plainLabel(label, xalign: 1)
+            let w = widget ?? gtk_entry_new()!
+            if widget == nil {
+                gtk_entry_set_placeholder_text(gcast(w), placeholder)
+                gtk_entry_set_activates_default(gcast(w), 1)
+                AccessibleText.setLabel(of: w, to: label)
+            }
+            gtk_widget_set_hexpand(w, 1)
+            gtk_grid_attach(gcast(grid), l, 0, row, 1, 1)
+            gtk_grid_attach(gcast(grid), w, 1, row, 1, 1)
+            return w
+        }
+        address = field(0, "Address", "postgresql://user@host/database?table=schema.name")
+        host = field(1, "Host", "localhost")
+        port = field(2, "Port", "5432")
+        database = field(3, "Database", "")
+        user = field(4, "User", "")
+        password = field(5, "Password", "asked for when needed")
+        gtk_entry_set_visibility(gcast(password), 0)
+        gtk_entry_set_input_purpose(gcast(password), GTK_INPUT_PURPOSE_PASSWORD)
+        table = field(6, "Table", "schema.name")
+        let chooserRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        tables = gtk_drop_down_new(nil, nil)!
+        gtk_widget_set_hexpand(tables, 1)
+        gtk_widget_set_sensitive(tables, 0)
+        AccessibleText.setLabel(of: tables, to: "Tables with geometry")
+        let find = gtk_button_new_with_mnemonic("_Find Tables")!
+        gtk_box_append(gcast(chooserRow), tables)
+        gtk_box_append(gcast(chooserRow), find)
+        _ = field(7, "", "", chooserRow)
+        gtk_box_append(gcast(box), grid)
+
+        problem = plainLabel("")
+        gtk_label_set_wrap(opaque(problem), 1)
+        gtk_label_set_wrap_mode(opaque(problem), PANGO_WRAP_WORD_CHAR)
+        gtk_widget_add_css_class(problem, "error")
+        gtk_widget_set_visible(problem, 0)
+        gtk_box_append(gcast(box), problem)
+
+        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        let cancel = gtk_button_new_with_mnemonic("_Cancel")!
+        let connect = gtk_button_new_with_mnemonic("C_onnect")!
+        gtk_widget_add_css_class(connect, "suggested-action")
+        gtk_box_append(gcast(buttons), cancel)
+        gtk_box_append(gcast(buttons), connect)
+        gtk_box_append(gcast(box), buttons)
+        gtk_window_set_child(gcast(window), box)
+        gtk_window_set_default_widget(gcast(window), connect)
+
+        typealias Clicked = @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void
+        let onConnect: Clicked = { _, data in UserData.object(data, as: DatabaseDialog.self)?.connect() }
+        let onCancel: Clicked = { _, data in UserData.object(data, as: DatabaseDialog.self)?.close() }
+        let onFind: Clicked = { _, data in UserData.object(data, as: DatabaseDialog.self)?.findTables() }
+        connectSignal(connect, "clicked", unsafeBitCast(onConnect, to: GCallback.self), owner: self)
+        connectSignal(cancel, "clicked", unsafeBitCast(onCancel, to: GCallback.self), owner: self)
+        connectSignal(find, "clicked", unsafeBitCast(onFind, to: GCallback.self), owner: self)
+        let onChosen: @convention(c) (OpaquePointer?, gpointer?, gpointer?) -> Void = { _, _, data in
+            UserData.object(data, as: DatabaseDialog.self)?.tableChosen()
+        }
+        connectSignal(tables, "notify::selected", unsafeBitCast(onChosen, to: GCallback.self), owner: self)
+        let escape = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
+                                                                      gtk_named_action_new("window.close")))
+        addController(escape, to: window)
+    }
+
+    private func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_editable_get_text(OpaquePointer(entry)))
+    }
+
+    private func say(_ message: String?) {
+        gtk_label_set_text(opaque(problem), message ?? "")
+        gtk_widget_set_visible(problem, message == nil ? 0 : 1)
+    }
+
+    /// The form's address, or nil after saying what is wrong with it.
+    private func formAddress(table chosen: String) -> String? {
+        do {
+            return try PostGISAddress.fromForm(address: text(address), host: text(host), port: text(port),
+                                               database: text(database), user: text(user), table: chosen)
+        } catch {
+            say("\(error)")
+            return nil
+        }
+    }
+
+    private func connect() {
+        guard let uri = formAddress(table: text(table)) else { return }
+        let typed = text(password)
+        let controller = self.controller
+        close()
+        controller?.openDatabase(uri, password: typed.isEmpty ? nil : typed)
+    }
+
+    /// Lists the database's tables with geometry (off the GTK thread) into the chooser.
+    private func findTables() {
+        // Any table name makes the address valid; it is dropped for the listing.
+        guard let uri = formAddress(table: "_") else { return }
+        let base = PostGISAddress.withoutTable(uri)
+        let typed = text(password)
+        say(nil)
+        controller?.eventLog.emit("db-tables-asked")
+        Thread.detachNewThread { [weak self] in
+            let outcome = Result { try PostGISSource.geometryTables(connectionURI: base, password: typed.isEmpty ? nil : typed) }
+            runOnGtkThread { self?.tablesFound(outcome) }
+        }
+    }
+
+    private func tablesFound(_ outcome: Result<[String], Error>) {
+        switch outcome {
+        case .success(let names):
+            listed = names
+            let model = withCStringArray(names) { gtk_string_list_new($0) }
+            gtk_drop_down_set_model(opaque(tables), model)
+            g_object_unref(gpointer(model))
+            gtk_widget_set_sensitive(tables, names.isEmpty ? 0 : 1)
+            if names.isEmpty { say("No table with a geometry column that this user may read.") }
+            controller?.eventLog.emit("db-tables", [("count", .int(names.count))])
+            tableChosen()
+        case .failure(let error):
+            say("\(error)")
+        }
+    }
+
+    private func tableChosen() {
+        let i = Int(gtk_drop_down_get_selected(opaque(tables)))
+        guard i >= 0, i < listed.count else { return }
+        gtk_editable_set_text(OpaquePointer(table), listed[i])
+    }
+
+    private func close() {
+        gtk_window_destroy(gcast(window))
+    }
+}
