@@ -28,7 +28,7 @@ final class FilterPanelModelTests: XCTestCase {
         XCTAssertEqual(items.map(\.text), counts.sorted { $0.value != $1.value ? $0.value > $1.value : false }.map(\.key))
         XCTAssertEqual(items.map(\.count), items.map { counts[$0.text]! })
         XCTAssertTrue(items.allSatisfy(\.isChecked))
-        XCTAssertEqual(items[0].accessibleLabel, "\(items[0].text), \(FilterPanelModel.grouped(items[0].count)) places")
+        XCTAssertEqual(items[0].accessibleLabel, "\(items[0].text), \(formatCount(items[0].count)) places")
         // Range: the data's own bounds, a histogram that counts every place.
         guard case .range(let r) = model.rows[0].control else { return XCTFail("range") }
         XCTAssertEqual(r.bounds.lowerBound, places.map(\.mag).min())

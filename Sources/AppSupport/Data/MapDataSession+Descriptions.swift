@@ -1,3 +1,4 @@
+import GeoData
 import ClusterCore
 import MapModel
 
@@ -68,15 +69,7 @@ extension MapDataSession {
     }
 
     /// 12,345 with a thousands separator (no Foundation locale dependence).
-    public static func formatted(_ n: Int) -> String {
-        let digits = String(abs(n))
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
-            out.append(ch)
-        }
-        return n < 0 ? "-" + out : out
-    }
+    public static func formatted(_ n: Int) -> String { formatCount(n) }
 }
 
 extension MapDataSession {

@@ -117,7 +117,7 @@ public struct FilterPanelModel: Equatable, Sendable {
             if case .isTrue(let b)? = condition?.kind { ticked = [b ? "true" : "false"] }
             let items = p.values.map { v in
                 CheckItem(text: v.text, count: v.count, isChecked: ticked?.contains(v.text) ?? true,
-                          accessibleLabel: "\(v.text), \(Self.grouped(v.count)) \(v.count == 1 ? "place" : "places")")
+                          accessibleLabel: "\(v.text), \(formatCount(v.count)) \(v.count == 1 ? "place" : "places")")
             }
             control = items.isEmpty ? .empty : .checklist(items, searchable: items.count > searchableAbove)
         case .number, .date:
@@ -141,10 +141,10 @@ public struct FilterPanelModel: Equatable, Sendable {
         case .text:
             if case .contains(let t)? = condition?.kind { control = .contains(t) } else { control = .contains("") }
         }
-        let places = "\(grouped(p.present)) \(p.present == 1 ? "place" : "places")"
+        let places = "\(formatCount(p.present)) \(p.present == 1 ? "place" : "places")"
         // The type is the row's drop-down; the summary says what the data holds.
         var summary = places
-        if p.missing > 0 { summary += " · \(grouped(p.missing)) without" }
+        if p.missing > 0 { summary += " · \(formatCount(p.missing)) without" }
         if p.type != p.inferred { summary += " · guessed \(p.inferred.rawValue)" }
         var label = "\(p.name), \(p.type.rawValue), \(places)"
         if case .range(let r) = control { label += ", from \(r.lowerText) to \(r.upperText)" }
@@ -289,16 +289,5 @@ public struct FilterPanelModel: Equatable, Sendable {
     /// A range end as shown: a date (day) or a plain number.
     public static func valueText(_ v: Double, isDate: Bool) -> String {
         isDate ? String(DateText.text((v / 86400).rounded(.down) * 86400).prefix(10)) : PropertyValue.plainText((v * 1e6).rounded() / 1e6)
-    }
-
-    /// "12,345".
-    public static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (k, ch) in digits.enumerated() {
-            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
     }
 }

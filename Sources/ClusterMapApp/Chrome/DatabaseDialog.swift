@@ -47,17 +47,8 @@ final class DatabaseDialog {
 
     private init(parent: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         self.controller = controller
-        window = gtk_window_new()
-        gtk_window_set_title(gcast(window), "Connect to Database")
-        gtk_window_set_transient_for(gcast(window), gcast(parent))
-        gtk_window_set_modal(gcast(window), 1)
-        gtk_window_set_resizable(gcast(window), 0)
-        gtk_window_set_default_size(gcast(window), 520, -1)
-
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(box, 18)
-        }
+        window = DialogParts.modalWindow(title: "Connect to Database", over: parent, width: 520)
+        let box = DialogParts.column(spacing: 10)
         let intro = plainLabel("A PostGIS table is asked for what each view shows; the server does the counting.")
         gtk_label_set_wrap(opaque(intro), 1)
         gtk_box_append(gcast(box), intro)
@@ -99,23 +90,8 @@ final class DatabaseDialog {
         _ = field(7, "", "", chooserRow)
         gtk_box_append(gcast(box), grid)
 
-        problem = plainLabel("")
-        gtk_label_set_wrap(opaque(problem), 1)
-        gtk_label_set_wrap_mode(opaque(problem), PANGO_WRAP_WORD_CHAR)
-        gtk_widget_add_css_class(problem, "error")
-        gtk_widget_set_visible(problem, 0)
-        gtk_box_append(gcast(box), problem)
-
-        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        let cancel = gtk_button_new_with_mnemonic("_Cancel")!
-        let connect = gtk_button_new_with_mnemonic("C_onnect")!
-        gtk_widget_add_css_class(connect, "suggested-action")
-        gtk_box_append(gcast(buttons), cancel)
-        gtk_box_append(gcast(buttons), connect)
-        gtk_box_append(gcast(box), buttons)
-        gtk_window_set_child(gcast(window), box)
-        gtk_window_set_default_widget(gcast(window), connect)
+        problem = DialogParts.problemLine(in: box)
+        let (cancel, connect) = DialogParts.buttonRow(accept: "C_onnect", in: box, of: window)
 
         typealias Clicked = @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void
         let onConnect: Clicked = { _, data in UserData.object(data, as: DatabaseDialog.self)?.connect() }
@@ -128,10 +104,6 @@ final class DatabaseDialog {
             UserData.object(data, as: DatabaseDialog.self)?.tableChosen()
         }
         connectSignal(tables, "notify::selected", unsafeBitCast(onChosen, to: GCallback.self), owner: self)
-        let escape = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
-                                                                      gtk_named_action_new("window.close")))
-        addController(escape, to: window)
     }
 
     private func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {

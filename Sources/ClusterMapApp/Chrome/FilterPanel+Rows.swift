@@ -131,7 +131,7 @@ final class FilterChecklist {
             let name = plainLabel(item.text)
             gtk_label_set_ellipsize(opaque(name), PANGO_ELLIPSIZE_END)
             gtk_widget_set_hexpand(name, 1)
-            let count = plainLabel(FilterPanelModel.grouped(item.count), xalign: 1)
+            let count = plainLabel(formatCount(item.count), xalign: 1)
             gtk_widget_add_css_class(count, "dim-label")
             gtk_widget_add_css_class(count, "numeric")
             gtk_box_append(gcast(line), name)

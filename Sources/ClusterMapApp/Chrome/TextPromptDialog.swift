@@ -43,17 +43,8 @@ final class TextPromptDialog {
                  initial: String, acceptLabel: String, check: @escaping Check, accept: @escaping (String) -> Void) {
         self.check = check
         self.accept = accept
-        window = gtk_window_new()
-        gtk_window_set_title(gcast(window), title)
-        gtk_window_set_transient_for(gcast(window), gcast(parent))
-        gtk_window_set_modal(gcast(window), 1)
-        gtk_window_set_resizable(gcast(window), 0)
-        gtk_window_set_default_size(gcast(window), 480, -1)
-
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(box, 18)
-        }
+        window = DialogParts.modalWindow(title: title, over: parent, width: 480)
+        let box = DialogParts.column(spacing: 12)
         let text = plainLabel(message)
         gtk_label_set_wrap(opaque(text), 1)
         gtk_label_set_max_width_chars(opaque(text), 56)
@@ -66,23 +57,8 @@ final class TextPromptDialog {
         AccessibleText.setLabel(of: entry, to: title)
         gtk_box_append(gcast(box), entry)
 
-        problem = plainLabel("")
-        gtk_label_set_wrap(opaque(problem), 1)
-        gtk_label_set_wrap_mode(opaque(problem), PANGO_WRAP_WORD_CHAR)
-        gtk_widget_add_css_class(problem, "error")
-        gtk_widget_set_visible(problem, 0)
-        gtk_box_append(gcast(box), problem)
-
-        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        let cancel = gtk_button_new_with_mnemonic("_Cancel")!
-        let ok = gtk_button_new_with_mnemonic(acceptLabel)!
-        gtk_widget_add_css_class(ok, "suggested-action")
-        gtk_box_append(gcast(buttons), cancel)
-        gtk_box_append(gcast(buttons), ok)
-        gtk_box_append(gcast(box), buttons)
-        gtk_window_set_child(gcast(window), box)
-        gtk_window_set_default_widget(gcast(window), ok)
+        problem = DialogParts.problemLine(in: box)
+        let (cancel, ok) = DialogParts.buttonRow(accept: acceptLabel, in: box, of: window)
 
         typealias Clicked = @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void
         let onAccept: Clicked = { _, _ in TextPromptDialog.current?.tryAccept() }
@@ -95,10 +71,6 @@ final class TextPromptDialog {
             return 0
         }
         connectSignal(window, "close-request", unsafeBitCast(onClose, to: GCallback.self))
-        let escape = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
-                                                                      gtk_named_action_new("window.close")))
-        addController(escape, to: window)
     }
 
     /// The text as typed, trimmed.

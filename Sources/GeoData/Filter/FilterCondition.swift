@@ -123,17 +123,7 @@ public struct FilterState: Equatable, Sendable {
 
     /// "12,345 of 1,000,000 places".
     public static func placesText(passing: Int, of total: Int) -> String {
-        "\(grouped(passing)) of \(grouped(total)) place\(total == 1 ? "" : "s")"
-    }
-
-    private static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (k, ch) in digits.enumerated() {
-            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
+        "\(formatCount(passing)) of \(formatCount(total)) place\(total == 1 ? "" : "s")"
     }
 }
 
