@@ -30,4 +30,16 @@ extension AppChrome {
         guard let (expanded, covers) = legend.fit(scene: scene) else { return }
         controller.eventLog.emit("legend-fold", [("expanded", .bool(expanded)), ("covers", .bool(covers))])
     }
+
+    /// The filter panel opened or closed over the map's left edge: the bars centred over the map
+    /// (time bar, chips) centre in the part it leaves free, so its play buttons are never under
+    /// the panel. A map too narrow for both keeps them centred on the whole map.
+    func filterPanelDidShow(_ shown: Bool) {
+        var barMinimum: Int32 = 0
+        gtk_widget_measure(timeBarView.bar, GTK_ORIENTATION_HORIZONTAL, -1, &barMinimum, nil, nil, nil)
+        let free = gtk_widget_get_width(controller.drawingArea) - FilterPanel.width
+        let inset = shown && free >= barMinimum + 16 ? FilterPanel.width : 0
+        gtk_widget_set_margin_start(timeBarView.bar, inset)
+        if let chips = filterChips { gtk_widget_set_margin_start(chips.row, inset) }
+    }
 }

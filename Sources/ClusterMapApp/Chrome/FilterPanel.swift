@@ -127,6 +127,7 @@ final class FilterPanel {
         guard shown != isShown, let c = controller else { return }
         gtk_widget_set_visible(root, shown ? 1 : 0)
         c.eventLog.emit("filter-panel", [("shown", .bool(shown))])
+        (c.chrome as? AppChrome)?.filterPanelDidShow(shown)
         if shown {
             refresh()
             focusFirstControl()
