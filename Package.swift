@@ -39,8 +39,8 @@ let package = Package(
         .target(name: "GeoData", dependencies: ["ClusterCore", "Compression", "CGDAL"], swiftSettings: optimisedInDebug),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
-        // GeoData for `DisplayText` (names and credits from a file made safe to draw), not for gzip.
-        .target(name: "Tiles", dependencies: ["GeoData", "Compression", "CSQLite", "CDeflate"]),
+        // MapModel for `DisplayText` (names and credits from a file made safe to draw); no GeoData.
+        .target(name: "Tiles", dependencies: ["MapModel", "Compression", "CSQLite", "CDeflate"]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),

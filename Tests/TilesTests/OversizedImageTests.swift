@@ -1,6 +1,7 @@
 import Foundation
 @testable import MapRender
 import GeoData
+import MapModel
 import Tiles
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoData
+import MapModel
 @testable import Tiles
 import XCTest
 

@@ -1,4 +1,5 @@
 import GeoData
+import MapModel
 
 /// A place's callout as a card (SPEC §5.3, §7): the name as the title; a line that says where
 /// and what ("Lisbon, Portugal · population 517,802", "Leoti, United States · elevation 3,435 ft");

@@ -1,5 +1,5 @@
 import Foundation
-import GeoData
+import MapModel
 
 /// A name a vector tile offers for the map's label placer: plain data, placed and drawn elsewhere
 /// (the same placement as the built-in map's labels, so names never collide across sources).

@@ -1,5 +1,5 @@
 import XCTest
-@testable import GeoData
+@testable import MapModel
 
 /// Text from data can't break the map (issue 34): bounded, and direction overrides shown.
 final class DisplayTextTests: XCTestCase {
