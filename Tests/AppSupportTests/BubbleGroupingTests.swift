@@ -145,4 +145,40 @@ final class BubbleGroupingTests: XCTestCase {
         _ = p.scene(for: camera, now: 20, moving: false, reducedMotion: false)
         XCTAssertEqual(p.scene(for: camera, now: 25, moving: false, reducedMotion: false).scene.bubbles.map(\.label), ["40"])
     }
+
+    /// A total without `--by` (issue 29 item 5: "in the hover tooltip and the callout"). A bubble
+    /// has no card: a click or Enter flies into it, so its words are the tooltip's first line, the
+    /// keyboard focus's name (the `focus` event and the map's accessible label) and the In View
+    /// row. They say the total read from the filter's total index, equal to brute force.
+    func testTheBubbleWordsSayTheTotalWhenNothingIsGrouped() throws {
+        var csv = "lat,lon,kind,zone,damage\n"
+        for i in 0..<40 { csv += "40.42,-3.7,\(["fire", "flood"][i % 2]),\(i < 30 ? "north" : "south"),\(i * 1000)\n" }
+        let p = MapPresentation(labelRenderer: MapLabelRenderer())
+        p.show(MapDataSession(pointSets: [try PointSetLoader.load(text: csv, name: "cases.csv")]))
+        let camera = Camera(center: GeoCoordinate(latitude: 40.42, longitude: -3.7), zoom: 12,
+                            viewportSize: ScreenSize(width: 800, height: 600))
+        func bubbleWords(_ settings: FilterSettings, now: Double) throws -> (summary: String, focus: String) {
+            try p.applyFilter(settings)
+            _ = p.scene(for: camera, now: now, moving: false, reducedMotion: false)
+            let bubbles = p.scene(for: camera, now: now + 5, moving: false, reducedMotion: false).scene.bubbles
+            XCTAssertEqual(bubbles.count, 1, "mixed: one bubble")
+            let id = try XCTUnwrap(bubbles.first?.id)
+            guard case .cluster(let raw) = id, let session = p.session,
+                  let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { throw XCTSkip("no bubble") }
+            return (session.summary(of: item), p.describe(id))
+        }
+        var sum = FilterSettings()
+        sum.total = .init(kind: .sum, property: "damage")
+        let brute = (0..<40).map { $0 * 1000 }.reduce(0, +)
+        let a = try bubbleWords(sum, now: 10)
+        XCTAssertTrue(a.summary.hasPrefix("40 places"), a.summary)
+        XCTAssertTrue(a.summary.hasSuffix(" · Total damage: \(PropertyFormat.number(Double(brute)))"), a.summary)
+        XCTAssertEqual(a.focus, a.summary, "keyboard focus says the same words")
+        var common = FilterSettings()
+        common.total = .init(kind: .mostCommon, property: "zone")
+        let b = try bubbleWords(common, now: 20)
+        XCTAssertTrue(b.summary.hasSuffix(" · Most common zone: north"), b.summary)
+        XCTAssertFalse(b.summary.contains("mostly north") || b.summary.contains("including north"),
+                       "the file's own categories are not the total's: \(b.summary)")
+    }
 }

@@ -97,6 +97,44 @@ final class TimeBarEndToEndTests: XCTestCase {
         h.assertNoGtkWarnings()
     }
 
+    /// The bar is remembered with the file (issue 29 item 7): window mode, playhead and speed
+    /// come back after Ctrl+Q and reopening the file without `--time`, and so does its range.
+    func testTheBarComesBackWhereItWasLeftWhenTheFileIsOpenedAgain() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let path = h.workDir + "/cases.geojson"
+        let times = try writeFixture(path)
+        try h.launch([path, "--time", "when"], timeout: 60)
+        _ = try h.waitForEvent("time-bar", timeout: 60) { $0["reason"] as? String == "shown" }
+        let area = try h.waitForEvent("widget", timeout: 20) { $0["name"] as? String == "time-bar" }
+        try h.click(at: (area.event["x"] as? Double ?? 0) - 40, area.event["y"] as? Double ?? 0)
+        var last = try h.waitForEvent("time-bar", after: area.index, timeout: 10) { $0["reason"] as? String == "seek" }
+        try h.pressKey("w")
+        last = try h.waitForEvent("time-bar", after: last.index, timeout: 10) { $0["reason"] as? String == "mode" }
+        try h.pressKey("Right")
+        last = try h.waitForEvent("time-bar", after: last.index, timeout: 10) { $0["reason"] as? String == "step" }
+        let landed = try assertFilterShows(h, last, times: times)
+        try h.pressKey("bracketright")
+        last = try h.waitForEvent("time-bar", after: landed, timeout: 10) { $0["reason"] as? String == "speed" }
+
+        let before = h.events().count
+        try h.key("ctrl+q")
+        _ = try h.waitForEvent("state-saved", after: before - 1, timeout: 10)
+        XCTAssertTrue(h.waitForExit(), "Ctrl+Q quits")
+        usleep(300_000)
+        let state = try String(contentsOfFile: h.workDir + "/config/clustermap/state", encoding: .utf8)
+        XCTAssertTrue(state.contains("\"timeBar\":{"), state)
+        try h.launch([path], timeout: 60)
+        let restored = try h.waitForEvent("time-bar", timeout: 60) { $0["reason"] as? String == "restored" }
+        for key in ["property", "mode", "playhead", "since", "until", "speed"] {
+            XCTAssertEqual(restored.event[key] as? String, last.event[key] as? String, key)
+        }
+        XCTAssertEqual(restored.event["mode"] as? String, "window")
+        XCTAssertEqual(restored.event["playing"] as? Bool, false, "reopened paused")
+        _ = try assertFilterShows(h, restored, times: times, after: 0)
+    }
+
     func testTheReplayIsTheBarAndStepsWithTheMapsKeys() throws {
         try AppHarness.requireTools()
         let h = try AppHarness()

@@ -8,10 +8,13 @@ public struct SavedFilter: Equatable, Sendable, Codable {
     /// Which data: `dataset:ID`, or the files' absolute paths joined by newlines.
     public var source: String
     public var settings: FilterSettings
+    /// The time bar when it was shown (nil: hidden; lines written before it existed read nil).
+    public var timeBar: SavedTimeBar?
 
-    public init(source: String, settings: FilterSettings) {
+    public init(source: String, settings: FilterSettings, timeBar: SavedTimeBar? = nil) {
         self.source = source
         self.settings = settings
+        self.timeBar = timeBar
     }
 
     /// Files remembered.
@@ -40,11 +43,24 @@ extension [SavedFilter] {
     /// The settings remembered for `source`.
     public func settings(for source: String) -> FilterSettings? { first { $0.source == source }?.settings }
 
-    /// Remembers `settings` for `source` (most recent first; nothing asked forgets the file).
+    /// The time bar remembered for `source` (nil: none was shown).
+    public func timeBar(for source: String) -> SavedTimeBar? { first { $0.source == source }?.timeBar }
+
+    /// Remembers `settings` for `source`, keeping its time bar (most recent first; nothing
+    /// asked and no time bar forgets the file).
     public mutating func remember(_ settings: FilterSettings, for source: String) {
-        removeAll { $0.source == source }
-        guard settings != FilterSettings() else { return }
-        insert(SavedFilter(source: source, settings: settings), at: 0)
+        store(SavedFilter(source: source, settings: settings, timeBar: timeBar(for: source)))
+    }
+
+    /// Remembers the time bar of `source` (nil: hidden), keeping its filter.
+    public mutating func remember(timeBar: SavedTimeBar?, for source: String) {
+        store(SavedFilter(source: source, settings: settings(for: source) ?? FilterSettings(), timeBar: timeBar))
+    }
+
+    private mutating func store(_ entry: SavedFilter) {
+        removeAll { $0.source == entry.source }
+        guard entry.settings != FilterSettings() || entry.timeBar != nil else { return }
+        insert(entry, at: 0)
         if count > SavedFilter.limit { removeLast(count - SavedFilter.limit) }
     }
 }

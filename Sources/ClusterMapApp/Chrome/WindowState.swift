@@ -51,6 +51,9 @@ enum WindowState {
                                darkStyle: controller.userDarkStyle, reduceMotion: controller.userReducedMotion)
         state.basemap = controller.tileLayer?.path
         state.mapTilerKey = controller.mapTilerKey
+        if let source = controller.filterMemory.shownSource {
+            controller.filterMemory.saved.remember(timeBar: controller.savedTimeBar, for: source)
+        }
         state.filters = controller.filterMemory.saved
         do {
             try SavedStateFile.save(state, to: path)

@@ -34,7 +34,7 @@ extension MapViewController {
         filterMemory.shownSource = filterMemory.loadingSource
         if generation == 1 && !options.filters.isEmpty {
             submitFilter(presentation.setFilter(options.filters))
-        } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.settings(for: source) {
+        } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.settings(for: source), saved != FilterSettings() {
             eventLog.emit("filter-restored", [("conditions", .int(saved.conditions.count))])
             submitFilter(presentation.setFilter(saved))
         } else {

@@ -20,6 +20,11 @@ extension MapViewController {
         if generation == 1, let t = options.filters.timeProperty {
             timeBar.wanted = true
             timeBar.property = t
+        } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.timeBar(for: source) {
+            // The bar as it was left on this file (the state file); the command line's wins.
+            timeBar.wanted = true
+            timeBar.property = saved.property
+            timeBar.restore = saved
         }
         timeBar.generation += 1
         timeBar.model = nil
@@ -58,8 +63,20 @@ extension MapViewController {
                     c.timeBar.wanted = false
                     return
                 }
-                c.timeBar.model = bar
-                c.eventLog.emit("time-bar", c.timeBarFields(bar, reason: "shown"))
+                let restore = c.timeBar.restore
+                c.timeBar.restore = nil
+                let shown = restore.map { bar.restored($0) } ?? bar
+                c.timeBar.model = shown
+                c.eventLog.emit("time-bar", c.timeBarFields(shown, reason: restore != nil ? "restored" : "shown"))
+                // Usually the restored filter already holds the restored range; otherwise (the
+                // command line chose another filter) the bar's range is asked.
+                if restore != nil {
+                    if shown.applied(to: c.presentation.filterSettings) == c.presentation.filterSettings {
+                        c.timeBar.lastAsked = shown.shown
+                    } else {
+                        c.askTimeBarRange()
+                    }
+                }
                 c.showTimeBar()
             }
         }
@@ -145,6 +162,12 @@ extension MapViewController {
             timeBar.ticks = 0
             timeBar.shownFrames = 0
         }
+    }
+
+    /// What the state file keeps of the bar (nil: hidden), for the shown file.
+    var savedTimeBar: SavedTimeBar? {
+        guard timeBar.wanted, !live.isReplay else { return nil }
+        return timeBar.model.map(SavedTimeBar.init) ?? timeBar.restore
     }
 
     func timeBarFields(_ bar: TimeBar, reason: String) -> [(String, JSONValue)] {

@@ -11,6 +11,8 @@ final class TimeBarSession {
     var wanted = false
     /// The date property asked for (nil: the first date property).
     var property: String?
+    /// The bar remembered for the file being opened (the state file), applied once it is built.
+    var restore: SavedTimeBar?
     /// Bumped for each data change: a bar worked out for older data is dropped.
     var generation = 0
     /// Whether the bar plays (the map is then never at rest).
