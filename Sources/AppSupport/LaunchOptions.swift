@@ -73,7 +73,7 @@ public struct LaunchOptions: Equatable, Sendable {
         ("lat", "COLUMN", "CSV column holding latitude"),
         ("lon", "COLUMN", "CSV column holding longitude"),
         ("basemap", "SOURCE", "builtin (default), osm, an https://…/{z}/{x}/{y}.png URL, or an MBTiles/PMTiles file"),
-        ("refresh", "SECONDS", "Reload a GeoJSON URL every SECONDS (default 60)"),
+        ("refresh", "SECONDS", "Reload a GeoJSON URL every SECONDS (default 60); a postgresql:// table: show changes, at most every SECONDS"),
         ("id", "PROPERTY", "Property or CSV column that identifies a place while the data changes"),
         ("replay-speed", "DAYS", "Days of earthquakes per second for --dataset live-earthquakes (default 120)"),
     ] + FilterSettings.options

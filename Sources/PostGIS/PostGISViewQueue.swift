@@ -23,6 +23,8 @@ public final class PostGISViewQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var running: View?
     private var pending: View?
+    /// The running view may have read rows from before an `invalidate()`: it runs again.
+    private var runningIsStale = false
     private var cache: [View: PostGISViewResult] = [:]
     private var cacheOrder: [View] = []
     private let cacheSize: Int
@@ -66,7 +68,7 @@ public final class PostGISViewQueue: @unchecked Sendable {
             return
         }
         if let r = running {
-            if r == view { pending = nil; lock.unlock(); return }
+            if r == view { pending = runningIsStale ? view : nil; lock.unlock(); return }
             pending = view
             superseded += 1
             lock.unlock()
@@ -79,11 +81,16 @@ public final class PostGISViewQueue: @unchecked Sendable {
         Thread.detachNewThread { [self] in work(view) }
     }
 
-    /// Forgets cached views (the data changed, or options did).
+    /// Forgets cached views (the data changed, or options did); a view running now runs again
+    /// when it ends (unless a newer view waits), and its first answer is neither cached nor delivered.
     public func invalidate() {
         lock.lock()
         cache.removeAll()
         cacheOrder.removeAll()
+        if let r = running {
+            runningIsStale = true
+            if pending == nil { pending = r }
+        }
         lock.unlock()
     }
 
@@ -94,12 +101,13 @@ public final class PostGISViewQueue: @unchecked Sendable {
             lock.lock()
             let next = pending
             pending = nil
-            if case .success(let r) = outcome {
+            if case .success(let r) = outcome, !runningIsStale {
                 cache[view] = r
                 cacheOrder.removeAll { $0 == view }
                 cacheOrder.append(view)
                 if cacheOrder.count > cacheSize { cache[cacheOrder.removeFirst()] = nil }
             }
+            runningIsStale = false
             if let next {
                 running = next
                 started += 1

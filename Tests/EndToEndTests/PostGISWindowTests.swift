@@ -220,7 +220,76 @@ final class PostGISWindowTests: XCTestCase {
         }
     }
 
+    /// `--where` narrows the server's views (its count equals psql's own), an unknown column is
+    /// said in the window, and `--refresh` re-queries the shown view when rows are added.
+    func testWhereNarrowsTheViewsAndRefreshShowsNewRowsWithoutAPan() throws {
+        try AppHarness.requireTools()
+        let table = "changing\(UUID().uuidString.prefix(8).lowercased())"
+        try Self.psql("""
+            CREATE TABLE \(table) (id bigserial PRIMARY KEY, geom geometry(Point, 4326), name text, mag float8);
+            INSERT INTO \(table) (geom, name, mag)
+              SELECT ST_SetSRID(ST_MakePoint(-10 + (g * 7919 % 1009) / 25.0, 36 + (g * 104729 % 1013) / 50.0), 4326),
+                     'Quake ' || g, (g % 70) / 10.0 FROM generate_series(1, 1500) g;
+            """)
+        let condition = "mag >= 4.5 and name contains '1'"
+        let expected = try Self.psqlInt("SELECT count(*) FROM \(table) WHERE mag >= 4.5 AND name ILIKE '%1%'")
+        XCTAssertGreaterThan(expected, 10)
+        XCTAssertLessThan(expected, 1500)
+
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch([try address(table), "--center", "46,4", "--zoom", "4", "--where", condition, "--refresh", "1"])
+        let filter = try h.waitForEvent("db-filter")
+        XCTAssertEqual(filter.event["where"] as? String, condition)
+        let first = try h.waitForEvent("db-query", timeout: 30)
+        XCTAssertEqual(first.event["points"] as? Int, expected, "the view counts the rows psql counts under the same condition")
+        let scene = try h.waitForEvent("scene", after: first.index) { Self.counts($0).points > 0 }
+        XCTAssertEqual(Self.counts(scene.event).points, expected)
+
+        // Rows added while the window is open: 40 that pass the filter, 25 that don't.
+        let before = h.events().count
+        try Self.psql("""
+            INSERT INTO \(table) (geom, name, mag)
+              SELECT ST_SetSRID(ST_MakePoint(5 + g / 100.0, 45 + g / 100.0), 4326), 'New 1-' || g, 6.0 FROM generate_series(1, 40) g;
+            INSERT INTO \(table) (geom, name, mag)
+              SELECT ST_SetSRID(ST_MakePoint(5 + g / 100.0, 44 + g / 100.0), 4326), 'Small ' || g, 1.0 FROM generate_series(1, 25) g;
+            """)
+        let after = try Self.psqlInt("SELECT count(*) FROM \(table) WHERE mag >= 4.5 AND name ILIKE '%1%'")
+        XCTAssertEqual(after, expected + 40)
+        let changed = try h.waitForEvent("data-changed", after: before, timeout: 30)
+        XCTAssertEqual(changed.event["table"] as? String, "public.\(table)")
+        let again = try h.waitForEvent("db-query", after: changed.index, timeout: 30)
+        XCTAssertEqual(again.event["points"] as? Int, after, "the shown view asked again without a pan")
+        let shown = try h.waitForEvent("scene", after: again.index) { Self.counts($0).points == after }
+        XCTAssertEqual(Self.counts(shown.event).points, after)
+
+        // A condition on a column the table lacks: said in the window.
+        let h2 = try AppHarness()
+        defer { h2.stop() }
+        try h2.launch([try address(table), "--center", "46,4", "--zoom", "4", "--where", "depth > 3"])
+        let fault = try h2.waitForEvent("db-fault", timeout: 30)
+        XCTAssertEqual(fault.event["kind"] as? String, "bad-filter")
+        let banner = try h2.waitForEvent("error")
+        XCTAssertTrue((banner.event["message"] as? String ?? "").contains("no column 'depth'"), "\(banner.event)")
+    }
+
     // MARK: Server
+
+    private static func psqlInt(_ sql: String) throws -> Int {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        p.arguments = ["-X", "-q", "-t", "-A", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "test", "-c", sql]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw NSError(domain: "psql", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: "psql: \(text)"])
+        }
+        return n
+    }
 
     private static func psql(_ sql: String) throws {
         let p = Process()

@@ -83,4 +83,27 @@ final class PostGISViewQueueTests: XCTestCase {
         XCTAssertEqual(q.cacheHits, 1)
         XCTAssertEqual(gate.delivered.map(\.0), [5, 6, 5, 7])
     }
+
+    func testAViewRunningWhenTheDataChangesRunsAgainAndOnlyTheFreshAnswerIsDelivered() {
+        let gate = Gate()
+        let done = expectation(description: "delivered")
+        done.assertForOverFulfill = false  // the cached view at the end is delivered too
+        let q = makeQueue(gate, done: done)
+        q.request(view(4))
+        Thread.sleep(forTimeInterval: 0.1)
+        q.invalidate()      // the table changed while view 4 was being read
+        q.request(view(4))  // the window asks the same view again
+        Thread.sleep(forTimeInterval: 0.1)
+        gate.lock.lock(); gate.open = true; gate.lock.broadcast(); gate.lock.unlock()
+        wait(for: [done], timeout: 5)
+        Thread.sleep(forTimeInterval: 0.1)
+        gate.lock.lock()
+        XCTAssertEqual(gate.ran, [4, 4], "the stale read ran again")
+        XCTAssertEqual(gate.delivered.map(\.0), [4], "one delivery: the fresh one")
+        gate.lock.unlock()
+        // The stale first answer was not cached; the fresh one is.
+        let before = q.cacheHits
+        q.request(view(4))
+        XCTAssertEqual(q.cacheHits, before + 1)
+    }
 }

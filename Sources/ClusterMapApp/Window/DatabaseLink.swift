@@ -1,4 +1,5 @@
 import AppSupport
+import Foundation
 import PostGIS
 
 /// A PostGIS table open in the window (issue 31): its source, the view queue that asks it for
@@ -19,6 +20,18 @@ final class DatabaseLink {
     var isReconnecting = false
     /// Answers shown so far.
     var answers = 0
+    /// Tells the table's change watch (`--refresh`, on its own thread) to end.
+    let watchStop = StopFlag()
+
+    /// A flag set once, read from any thread.
+    nonisolated final class StopFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stopped = false
+        /// Whether `stop()` was called.
+        var isStopped: Bool { lock.withLock { stopped } }
+        /// Sets the flag.
+        func stop() { lock.withLock { stopped = true } }
+    }
 
     /// Places read with their columns per view (their cards); a view with more places shows the
     /// rest by position only.

@@ -66,7 +66,15 @@ extension MapViewController {
             }
             return
         }
-        let queue = PostGISViewQueue(source: source, options: MapViewController.databaseViewOptions(),
+        let viewOptions: PostGISViewOptions
+        do {
+            viewOptions = try databaseViewOptions(for: address)
+        } catch {
+            eventLog.emit("db-fault", [("kind", .string((error as? PostGISError)?.kind ?? "other")), ("message", .string("\(error)"))])
+            showError("\(source.table.displayName): \(error)")
+            return
+        }
+        let queue = PostGISViewQueue(source: source, options: viewOptions,
                                      placeCards: DatabaseLink.placeCards) { [weak self] view, result in
             // On the queue's thread: the session is built here (reading the places' columns),
             // then handed to the GTK thread.
@@ -78,7 +86,9 @@ extension MapViewController {
                 c.databaseDidAnswer(view, built, generation: generation)
             }
         }
-        database = DatabaseLink(source: source, generation: generation, queue: queue)
+        let link = DatabaseLink(source: source, generation: generation, queue: queue)
+        database = link
+        startDatabaseWatch(link, address: address)
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(source.table.displayName) }
         eventLog.emit("db-connected", [("table", .string(source.table.displayName)),
                                        ("geometry", .string(source.table.geometryType)),
@@ -110,6 +120,7 @@ extension MapViewController {
     func closeDatabase() {
         guard let link = database else { return }
         database = nil
+        link.watchStop.stop()
         link.source.cancel()
         databaseChip?.show(nil)
     }
