@@ -29,7 +29,8 @@ let package = Package(
         // Whole-buffer gzip (vector tiles): about twice zlib's inflate speed.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // gzip/zlib decompression (`Gzip`), shared by GeoData's gzipped base map and Tiles' gzipped
-        // tiles and PMTiles directories, so that neither needs the other for it.
+        // tiles and PMTiles directories, so that neither needs the other for it; gzip compression
+        // (`GzipCompressor`) of the tiles and directories Tiles writes.
         .target(name: "Compression", dependencies: ["CZlib", "CDeflate"], swiftSettings: optimisedInDebug),
         // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
         // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
@@ -40,7 +41,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
         // GeoData for `DisplayText` (names and credits from a file made safe to draw), not for gzip.
-        .target(name: "Tiles", dependencies: ["GeoData", "Compression", "CSQLite", "CDeflate"]),
+        .target(name: "Tiles", dependencies: ["GeoData", "Compression", "CSQLite"]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
@@ -74,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "ClusterMapApp",
             dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "MapStill", "Tiles", "TilesOnline", "CGtk",
-                           "PostGIS"],
+                           "PostGIS", "Compression"],
             // Swift 6 mode; the GTK side is main-actor code, so main-actor isolation is the default
             // here and what runs off the GTK thread says so (`nonisolated`, ARCHITECTURE §4).
             swiftSettings: [.swiftLanguageMode(.v6), .defaultIsolation(MainActor.self)]),
