@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "CompressionTests", dependencies: ["Compression"]),
         // The test targets' golden-image comparator and pixel diff (not part of the app).
         .target(name: "GoldenSupport", dependencies: ["MapRender", "CCairo"], path: "Tests/GoldenSupport"),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport", "MapStill", "GoldenSupport"],
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "Tiles", "AppSupport", "MapStill", "GoldenSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "Compression", "CSQLite", "CCairo", "CSoup",
                                                      "CTileRaster", "GoldenSupport"],
