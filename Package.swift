@@ -88,11 +88,16 @@ let package = Package(
         .testTarget(name: "CompressionTests", dependencies: ["Compression"]),
         // The test targets' golden-image comparator and pixel diff (not part of the app).
         .target(name: "GoldenSupport", dependencies: ["MapRender", "CCairo"], path: "Tests/GoldenSupport"),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "Tiles", "AppSupport", "MapStill", "GoldenSupport"],
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "Tiles", "AppSupport", "MapStill", "GoldenSupport", "TileTestSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
+        // Tile test helpers shared by TilesTests, MapRenderTests and TilesOnlineTests: an MVT writer, an
+        // MBTiles writer, a temporary folder, a seeded PRNG, the loopback tile server (its script stays
+        // in TilesTests/Support, beside the fixtures).
+        .target(name: "TileTestSupport", dependencies: ["CSQLite"], path: "Tests/TileTestSupport"),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "Compression", "CSQLite", "CCairo", "CSoup",
-                                                     "CTileRaster", "GoldenSupport"],
+                                                     "CTileRaster", "GoldenSupport", "TileTestSupport"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
+        .testTarget(name: "TilesOnlineTests", dependencies: ["TilesOnline", "Tiles", "CSoup", "TileTestSupport"]),
         .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore", "GeoData"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport", "MapRender", "MapStill"]),
         // Depends on the app so that building the tests builds the `clustermap` they run (never a stale one).

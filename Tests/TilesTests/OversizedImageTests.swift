@@ -1,6 +1,7 @@
 import Foundation
 @testable import MapRender
 import GeoData
+import TileTestSupport
 import Tiles
 import XCTest
 
