@@ -29,7 +29,8 @@ let package = Package(
         // Whole-buffer gzip (vector tiles): about twice zlib's inflate speed.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // gzip/zlib decompression (`Gzip`), shared by GeoData's gzipped base map and Tiles' gzipped
-        // tiles and PMTiles directories, so that neither needs the other for it.
+        // tiles and PMTiles directories, so that neither needs the other for it; gzip compression
+        // (`GzipCompressor`) of the tiles and directories Tiles writes.
         .target(name: "Compression", dependencies: ["CZlib", "CDeflate"], swiftSettings: optimisedInDebug),
         // The readers and the base-map label loading parse tens of megabytes: optimised even in debug
         // builds, so that the test run (which loads the 1:10m map and its labels) stays quick.
@@ -40,7 +41,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Display-free tiles: tile math, cache, MBTiles/PMTiles sources, MVT decoding, styles as data.
         // MapModel for `DisplayText` (names and credits from a file made safe to draw); no GeoData.
-        .target(name: "Tiles", dependencies: ["MapModel", "Compression", "CSQLite", "CDeflate"]),
+        .target(name: "Tiles", dependencies: ["MapModel", "Compression", "CSQLite"]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Online XYZ tiles over libsoup (needs a GLib main context, not GTK).
         .target(name: "TilesOnline", dependencies: ["Tiles", "CSoup"]),
@@ -74,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "ClusterMapApp",
             dependencies: ["ClusterCore", "MapModel", "GeoData", "MapRender", "AppSupport", "MapStill", "Tiles", "TilesOnline", "CGtk",
-                           "PostGIS"],
+                           "PostGIS", "Compression"],
             // Swift 6 mode; the GTK side is main-actor code, so main-actor isolation is the default
             // here and what runs off the GTK thread says so (`nonisolated`, ARCHITECTURE §4).
             swiftSettings: [.swiftLanguageMode(.v6), .defaultIsolation(MainActor.self)]),
@@ -87,11 +88,16 @@ let package = Package(
         .testTarget(name: "CompressionTests", dependencies: ["Compression"]),
         // The test targets' golden-image comparator and pixel diff (not part of the app).
         .target(name: "GoldenSupport", dependencies: ["MapRender", "CCairo"], path: "Tests/GoldenSupport"),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "AppSupport", "MapStill", "GoldenSupport"],
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "Tiles", "AppSupport", "MapStill", "GoldenSupport", "TileTestSupport"],
                     exclude: ["Golden", "Failures", "Fixtures"]),  // golden PNGs; failure output (git-ignored); data excerpts
+        // Tile test helpers shared by TilesTests, MapRenderTests and TilesOnlineTests: an MVT writer, an
+        // MBTiles writer, a temporary folder, a seeded PRNG, the loopback tile server (its script stays
+        // in TilesTests/Support, beside the fixtures).
+        .target(name: "TileTestSupport", dependencies: ["CSQLite"], path: "Tests/TileTestSupport"),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "TilesOnline", "MapRender", "Compression", "CSQLite", "CCairo", "CSoup",
-                                                     "CTileRaster", "GoldenSupport"],
+                                                     "CTileRaster", "GoldenSupport", "TileTestSupport"],
                     exclude: ["Fixtures", "Golden", "Failures", "Support"]),  // fixtures; goldens; failure output; test server
+        .testTarget(name: "TilesOnlineTests", dependencies: ["TilesOnline", "Tiles", "CSoup", "TileTestSupport"]),
         .testTarget(name: "PostGISTests", dependencies: ["PostGIS", "ClusterCore", "GeoData"]),
         .testTarget(name: "AppSupportTests", dependencies: ["AppSupport", "MapRender", "MapStill"]),
         // Depends on the app so that building the tests builds the `clustermap` they run (never a stale one).

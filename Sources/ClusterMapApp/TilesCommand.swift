@@ -1,4 +1,5 @@
 import ClusterCore
+import Compression
 import Foundation
 import GeoData
 import PostGIS

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 @testable import MapRender
 import GoldenSupport
+import TileTestSupport
 import XCTest
 
 /// A tile's thin dashed lines are deposited band by band through a ring of rows (`TileDashes`,

@@ -1,5 +1,6 @@
 import CSoup
 import Foundation
+import TileTestSupport
 @testable import Tiles
 @testable import TilesOnline
 import XCTest
@@ -17,7 +18,7 @@ final class BoundedDownloadTests: XCTestCase {
 
     private func source(_ server: LoopbackTileServer, _ path: String) -> XYZTileSource {
         let s = XYZTileSource(template: TileURLTemplate("\(server.base)/\(path)/{z}/{x}/{y}")!,
-                              userAgent: XYZTileSourceTests.userAgent, cacheDirectory: nil)
+                              userAgent: LoopbackTileServer.userAgent, cacheDirectory: nil)
         s.backoffSeconds = 0.02
         return s
     }
@@ -99,7 +100,7 @@ final class BoundedDownloadTests: XCTestCase {
     func testAFeedIsBoundedAndAlwaysAnswers() throws {
         let server = try LoopbackTileServer()
         XCTAssertEqual(HTTPDownload.defaultMaxBytes, 256 << 20, "the documented feed limit")
-        let download = HTTPDownload(userAgent: XYZTileSourceTests.userAgent, deadlineSeconds: 1)
+        let download = HTTPDownload(userAgent: LoopbackTileServer.userAgent, deadlineSeconds: 1)
         download.maxBytes = 16 << 20
         func get(_ path: String) -> (Result<Data, XYZTileSource.FetchError>?, Double) {
             var outcome: Result<Data, XYZTileSource.FetchError>?

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MapRender
+import TileTestSupport
 import XCTest
 
 /// The dashes of thin lines are deposited in C (`CTileRaster/dash.c`); the cells must be exactly

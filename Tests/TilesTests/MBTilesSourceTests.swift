@@ -3,6 +3,7 @@ import Foundation
 import Compression
 import GeoData
 import MapRender
+import TileTestSupport
 @testable import Tiles
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapRender
+import TileTestSupport
 @testable import Tiles
 import GoldenSupport
 import XCTest

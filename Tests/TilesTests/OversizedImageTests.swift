@@ -2,6 +2,7 @@ import Foundation
 @testable import MapRender
 import GeoData
 import MapModel
+import TileTestSupport
 import Tiles
 import XCTest
 

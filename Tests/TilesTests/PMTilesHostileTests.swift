@@ -1,4 +1,5 @@
 import Foundation
+import TileTestSupport
 @testable import Tiles
 import XCTest
 

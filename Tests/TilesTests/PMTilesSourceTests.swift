@@ -1,5 +1,6 @@
 import Foundation
 import GeoData
+import TileTestSupport
 @testable import Tiles
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import TileTestSupport
 @testable import Tiles
 
 /// Writes minimal PMTiles v3 archives for tests: one uncompressed root directory, uncompressed

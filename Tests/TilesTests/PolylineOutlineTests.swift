@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 @testable import MapRender
+import TileTestSupport
 import XCTest
 
 /// `CoverageRasterizer.addPolyline` strokes a line as one outline: checked pixel by pixel against

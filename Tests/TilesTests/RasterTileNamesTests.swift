@@ -3,6 +3,7 @@ import ClusterCore
 import Foundation
 import MapModel
 import MapRender
+import TileTestSupport
 import XCTest
 
 /// A raster tile file prints its own names (Toner, a topographic map): where its tiles are drawn

@@ -1,3 +1,4 @@
+import TileTestSupport
 @testable import Tiles
 import XCTest
 

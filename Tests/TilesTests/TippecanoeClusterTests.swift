@@ -1,5 +1,6 @@
 import ClusterCore
 import Foundation
+import TileTestSupport
 import XCTest
 @testable import Tiles
 

@@ -23,7 +23,7 @@ extension AppChrome {
                 self.controller.remember(mapTilerKey: MapTilerSource.validKey(key))
                 self.controller.switchBaseMap(to: template)
                 WindowState.save(window: self.window, controller: self.controller)
-            }).eventLog = controller.eventLog
+            }, eventLog: controller.eventLog)
     }
 
     /// Any XYZ raster source, by its URL template.
@@ -41,6 +41,6 @@ extension AppChrome {
                 do { _ = try LaunchOptions.parseBasemap(text) } catch { return "\(error)".replacingOccurrences(of: "--basemap ", with: "") }
                 return nil
             },
-            accept: { [weak self] url in self?.controller.switchBaseMap(to: url) }).eventLog = controller.eventLog
+            accept: { [weak self] url in self?.controller.switchBaseMap(to: url) }, eventLog: controller.eventLog)
     }
 }

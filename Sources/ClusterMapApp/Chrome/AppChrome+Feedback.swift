@@ -10,7 +10,7 @@ import MapModel
 extension AppChrome {
     /// Wires the banner to the map's callout (called once from `init`).
     func installFeedback() {
-        banner.calloutFrame = { [weak controller] in controller?.lastScene.callout?.frame }
+        banner.avoidCallout { [weak controller] in controller?.lastScene.callout?.frame }
         // A tile file given at launch was opened before the chrome existed.
         if controller.tileLayer?.source != nil {
             runOnGtkThread { [weak self] in self?.offerTileArea() }

@@ -42,7 +42,7 @@ final class AppChrome: MapChrome {
         fileOpening = FileOpening(window: window, dropOn: overlay, eventLog: controller.eventLog)
         legend = LegendView(overlay: overlay, dark: controller.renderer.palette.isDark)
         timeBarView = TimeBarView(overlay: overlay, eventLog: controller.eventLog)
-        timeBarView.onRequest = { [weak controller] in controller?.timeBarRequest($0) }
+        timeBarView.setRequestHandler { [weak controller] in controller?.timeBarRequest($0) }
         gtk_widget_add_css_class(overlay, "cm-drop-target")
         let options = controller.options
         datasetMenu = DatasetMenu(window: window, initial: options.files.isEmpty ? (options.dataset ?? DatasetCatalog.defaultDataset.id) : nil)

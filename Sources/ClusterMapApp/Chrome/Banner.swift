@@ -20,7 +20,7 @@ final class Banner {
     private let actionButton: UnsafeMutablePointer<GtkWidget>
     private var action: (() -> Void)?
     /// The open callout card's frame on the map (nil: none); the banner avoids covering it.
-    var calloutFrame: (() -> ScreenRect?)?
+    private(set) var calloutFrame: (() -> ScreenRect?)?
 
     /// Information messages hide after this long (errors never do).
     static let infoSeconds: UInt32 = 12
@@ -119,6 +119,11 @@ final class Banner {
                 b.dismiss()
             }
         }
+    }
+
+    /// Where the open callout card is (nil: none), asked each time the banner is placed; it avoids covering it.
+    func avoidCallout(at frame: @escaping () -> ScreenRect?) {
+        calloutFrame = frame
     }
 
     /// A shown banner checks its place again (a callout card opened or closed under it since).

@@ -72,7 +72,7 @@ final class DatasetMenu {
 
     /// On a narrow window the button is an icon (its name was only "…" there); the tooltip and
     /// the accessible label still name the data.
-    var isIconOnly = false {
+    private(set) var isIconOnly = false {
         didSet {
             gtk_widget_set_visible(title, isIconOnly ? 0 : 1)
             gtk_widget_set_visible(icon, isIconOnly ? 1 : 0)
@@ -83,6 +83,11 @@ final class DatasetMenu {
     private func updateTooltip() {
         let name = gtk_label_get_text(opaque(title)).map { String(cString: $0) } ?? ""
         gtk_widget_set_tooltip_text(button, isIconOnly && !name.isEmpty ? "Data: \(name)" : "Bundled datasets")
+    }
+
+    /// Makes the button an icon (narrow window) or its data's name again.
+    func setIconOnly(_ iconOnly: Bool) {
+        isIconOnly = iconOnly
     }
 
     /// Marks a dataset as the one shown ("" when the map shows opened files).

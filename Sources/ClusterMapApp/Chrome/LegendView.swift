@@ -17,8 +17,13 @@ final class LegendView {
     private var isDark: Bool
     /// While the In View panel is open it shows the legend, so the map's card steps aside (one
     /// legend on screen, none over the data).
-    var isShownInPanel = false {
+    private(set) var isShownInPanel = false {
         didSet { showCard() }
+    }
+
+    /// Says whether the In View panel (and so the legend in it) is on screen; the map's card steps aside while it is.
+    func showInPanel(_ shown: Bool) {
+        isShownInPanel = shown
     }
 
     init(overlay: UnsafeMutablePointer<GtkWidget>, dark: Bool) {

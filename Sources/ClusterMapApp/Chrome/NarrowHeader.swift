@@ -42,7 +42,7 @@ final class NarrowHeader {
         let narrow = ChromeLayout.headerIsNarrow(windowWidth: width)
         guard narrow != isNarrow else { return }
         isNarrow = narrow
-        datasets.isIconOnly = narrow
+        datasets.setIconOnly(narrow)
         setStringProperty(search, "placeholder-text", narrow ? "Search" : SearchField.placeholder)
         // nil: the desktop's own layout (minimize, maximize, close) again.
         gtk_header_bar_set_decoration_layout(opaque(header), narrow ? ":close" : nil)

@@ -19,13 +19,14 @@ final class TextPromptDialog {
     private let accept: (String) -> Void
     /// Where a refused text is logged (`prompt-problem`, with the window's title and the
     /// problem said), if anywhere: the window stays open then.
-    var eventLog: EventLog?
+    private(set) var eventLog: EventLog?
 
-    /// Opens the prompt over `parent`; `accept` gets the trimmed text once `check` passes.
+    /// Opens the prompt over `parent`; `accept` gets the trimmed text once `check` passes; a refused
+    /// text is logged to `eventLog` if given.
     @discardableResult
     static func show(parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, placeholder: String,
                      initial: String = "", acceptLabel: String, secret: Bool = false, check: @escaping Check,
-                     accept: @escaping (String) -> Void) -> TextPromptDialog {
+                     accept: @escaping (String) -> Void, eventLog: EventLog? = nil) -> TextPromptDialog {
         current?.close()
         let dialog = TextPromptDialog(parent: parent, title: title, message: message, placeholder: placeholder,
                                       initial: initial, acceptLabel: acceptLabel, check: check, accept: accept)
@@ -34,6 +35,7 @@ final class TextPromptDialog {
             gtk_entry_set_visibility(gcast(dialog.entry), 0)
             gtk_entry_set_input_purpose(gcast(dialog.entry), GTK_INPUT_PURPOSE_PASSWORD)
         }
+        dialog.eventLog = eventLog
         current = dialog
         gtk_window_present(gcast(dialog.window))
         return dialog

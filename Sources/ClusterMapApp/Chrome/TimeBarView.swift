@@ -35,7 +35,7 @@ final class TimeBarView {
     /// What is drawn (nil: hidden).
     private(set) var model: TimeBar?
     /// Called for every request (the controller's handler).
-    var onRequest: ((Request) -> Void)?
+    private(set) var onRequest: ((Request) -> Void)?
     private var tickID: guint = 0
     /// What the label last said apart from the moving date, logged when it changes.
     private var lastState = ""
@@ -151,6 +151,11 @@ final class TimeBarView {
             gtk_accessible_update_property_value(OpaquePointer(area), 4, &props, v.baseAddress)
         }
         for k in values.indices { g_value_unset(&values[k]) }
+    }
+
+    /// Sets who gets the bar's requests (the controller's handler).
+    func setRequestHandler(_ handler: @escaping (Request) -> Void) {
+        onRequest = handler
     }
 
     /// Runs the frame clock while the bar plays by itself (a replay has its own timer).

@@ -24,7 +24,7 @@ enum WindowState {
         controller.restoreToggles(dark: saved.darkStyle, reducedMotion: saved.reduceMotion)
         controller.applyPreferences()
         controller.remember(mapTilerKey: saved.mapTilerKey)
-        controller.filterMemory.saved = saved.filters
+        controller.remember(savedFilters: saved.filters)
         // The remembered map, unless the command line chose one.
         if controller.options.basemap == nil, let basemap = saved.basemap { controller.switchBaseMap(to: basemap) }
 

@@ -172,7 +172,12 @@ final class InViewPanel {
     }
 
     /// Told when the panel opens or closes (the map's legend card steps aside while it is open).
-    var onShownChange: ((Bool) -> Void)?
+    private(set) var onShownChange: ((Bool) -> Void)?
+
+    /// Sets who is told when the panel opens or closes.
+    func setShownChange(_ action: @escaping (Bool) -> Void) {
+        onShownChange = action
+    }
 
     /// Shows or hides the panel; shown, it is filled at once and takes keyboard focus.
     func setShown(_ shown: Bool) {

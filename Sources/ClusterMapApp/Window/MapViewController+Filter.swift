@@ -80,6 +80,11 @@ extension MapViewController {
     }
 }
 
+extension MapViewController {
+    /// The filters remembered per file, as read from the state file (applied when their file shows).
+    func remember(savedFilters: [SavedFilter]) { filterMemory.saved = savedFilters }
+}
+
 /// Which data is shown and loading (keys of `SavedFilter`), and the filters remembered per file
 /// (read from and written to the state file by `WindowState`).
 final class FilterMemory {

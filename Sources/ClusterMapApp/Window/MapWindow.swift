@@ -69,8 +69,8 @@ final class MapWindow {
         if let chrome { controller.attach(chrome: chrome) }
         chrome?.legend.attach(to: inView.legendSlot)
         if let legend = chrome?.legend {
-            legend.isShownInPanel = inView.isShown
-            inView.onShownChange = { [weak legend] shown in legend?.isShownInPanel = shown }
+            legend.showInPanel(inView.isShown)
+            inView.setShownChange { [weak legend] shown in legend?.showInPanel(shown) }
         }
         inView.installToggle(window: window, header: header)
         controller.announceInitialLoad()

@@ -1,3 +1,4 @@
+import Compression
 import Foundation
 
 /// Writes a PMTiles v3 archive (spec: github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md).

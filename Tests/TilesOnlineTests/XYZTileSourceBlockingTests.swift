@@ -1,5 +1,6 @@
 import CSoup
 import Foundation
+import TileTestSupport
 @testable import Tiles
 import TilesOnline
 import XCTest

@@ -19,30 +19,30 @@ final class TileGoldenTests: XCTestCase {
     }
 
     func testLeipzig() throws {
-        let source = try MBTilesSource(path: Fixtures.path("leipzig-subset.mbtiles"))
-        TileGolden.assertMatches(try render(source, 14, 8755, 5460), named: "leipzig-z14-light")
-        TileGolden.assertMatches(try render(source, 14, 8755, 5460, dark: true), named: "leipzig-z14-dark")
-        TileGolden.assertMatches(try render(source, 12, 2188, 1365), named: "leipzig-z12-light")
-        TileGolden.assertMatches(try render(source, 12, 2188, 1365, dark: true), named: "leipzig-z12-dark")
+        let source = try MBTilesSource(path: TileFixtures.path("leipzig-subset.mbtiles"))
+        Golden.assertMatches(try render(source, 14, 8755, 5460), named: "leipzig-z14-light")
+        Golden.assertMatches(try render(source, 14, 8755, 5460, dark: true), named: "leipzig-z14-dark")
+        Golden.assertMatches(try render(source, 12, 2188, 1365), named: "leipzig-z12-light")
+        Golden.assertMatches(try render(source, 12, 2188, 1365, dark: true), named: "leipzig-z12-dark")
     }
 
     func testLeipzigOverZoomedToZoom16() throws {
-        let source = try MBTilesSource(path: Fixtures.path("leipzig-subset.mbtiles"))
+        let source = try MBTilesSource(path: TileFixtures.path("leipzig-subset.mbtiles"))
         let z16 = TileID(z: 16, x: 8755 * 4 + 1, y: 5460 * 4 + 1)
         let rect = try XCTUnwrap(z16.rect(in: TileID(z: 14, x: 8755, y: 5460)))
-        TileGolden.assertMatches(try render(source, 14, 8755, 5460, rect: rect), named: "leipzig-z16-overzoom-light")
+        Golden.assertMatches(try render(source, 14, 8755, 5460, rect: rect), named: "leipzig-z16-overzoom-light")
     }
 
     func testFlorence() throws {
-        let source = try PMTilesSource(path: Fixtures.path("firenze-subset.pmtiles"))
-        TileGolden.assertMatches(try render(source, 14, 8704, 5972), named: "firenze-z14-light")
-        TileGolden.assertMatches(try render(source, 14, 8704, 5972, dark: true), named: "firenze-z14-dark")
-        TileGolden.assertMatches(try render(source, 12, 2176, 1493), named: "firenze-z12-light")
+        let source = try PMTilesSource(path: TileFixtures.path("firenze-subset.pmtiles"))
+        Golden.assertMatches(try render(source, 14, 8704, 5972), named: "firenze-z14-light")
+        Golden.assertMatches(try render(source, 14, 8704, 5972, dark: true), named: "firenze-z14-dark")
+        Golden.assertMatches(try render(source, 12, 2176, 1493), named: "firenze-z12-light")
     }
 
     func testTheSameTilesAsMBTilesAndPMTilesGiveTheSamePixels() throws {
-        let mb = try MBTilesSource(path: Fixtures.path("leipzig-subset.mbtiles"))
-        let pm = try PMTilesSource(path: Fixtures.path("leipzig-subset.pmtiles"))
+        let mb = try MBTilesSource(path: TileFixtures.path("leipzig-subset.mbtiles"))
+        let pm = try PMTilesSource(path: TileFixtures.path("leipzig-subset.pmtiles"))
         for (z, x, y) in [(14, 8756, 5460), (13, 4377, 2730)] {
             let a = try render(mb, z, x, y), b = try render(pm, z, x, y)
             let diff = PixelDiff.compare(a, b, channelTolerance: 0)

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import MapRender
+import TileTestSupport
 @testable import Tiles
 import XCTest
 
@@ -83,8 +84,8 @@ final class VectorTilePainterTests: XCTestCase {
         XCTAssertEqual(TileSchema(vectorLayers: ["water", "landcover", "transportation", "place"]), .openMapTiles)
         XCTAssertEqual(TileSchema(vectorLayers: ["earth", "water", "roads", "places"]), .protomaps)
         XCTAssertEqual(TileSchema(vectorLayers: ["foo"]), .unknown)
-        let mb = try MBTilesSource(path: Fixtures.path("leipzig-subset.mbtiles"))
-        let pm = try PMTilesSource(path: Fixtures.path("firenze-subset.pmtiles"))
+        let mb = try MBTilesSource(path: TileFixtures.path("leipzig-subset.mbtiles"))
+        let pm = try PMTilesSource(path: TileFixtures.path("firenze-subset.pmtiles"))
         XCTAssertEqual(TileSchema(vectorLayers: mb.metadata.vectorLayers), .openMapTiles)
         XCTAssertEqual(TileSchema(vectorLayers: pm.metadata.vectorLayers), .protomaps)
         XCTAssertEqual(TileStyle.builtIn(for: .protomaps).schema, .protomaps)
@@ -95,7 +96,7 @@ final class VectorTilePainterTests: XCTestCase {
 
     func testRealTilesPaintEveryKindOfFeature() throws {
         // On the real Leipzig centre tile, the style reaches water, parks, roads and buildings.
-        let mb = try MBTilesSource(path: Fixtures.path("leipzig-subset.mbtiles"))
+        let mb = try MBTilesSource(path: TileFixtures.path("leipzig-subset.mbtiles"))
         let tile = try MVTDecoder.decode(try XCTUnwrap(try mb.tileData(for: TileID(z: 14, x: 8755, y: 5460))))
         let image = VectorTilePainter(style: .openMapTiles).render(tile, zoom: 14)
         var seen: [UInt32: Int] = [:]

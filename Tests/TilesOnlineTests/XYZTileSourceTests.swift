@@ -1,5 +1,6 @@
 import CSoup
 import Foundation
+import TileTestSupport
 @testable import Tiles
 import TilesOnline
 import XCTest
@@ -8,7 +9,7 @@ import XCTest
 /// User-Agent, a second launch is served from the HTTP cache, failures stay quiet and are retried
 /// only when worth it, at most four requests are in flight, cancelled requests don't go out.
 final class XYZTileSourceTests: XCTestCase {
-    static let userAgent = "ClusterMap/0.9 (+https://github.com/clustermap/clustermap)"
+    static let userAgent = LoopbackTileServer.userAgent
 
     /// Iterates the default GLib main context until `done` or the time-out.
     private func spin(timeout: Double = 10, until done: () -> Bool) {

@@ -1,13 +1,14 @@
 import CCairo
 import Foundation
 @testable import MapRender
+import TileTestSupport
 import Tiles
 import XCTest
 
 /// Raster tiles in the three formats tile servers and MBTiles files use: PNG, JPEG and WebP,
 /// decoded to the right pixels (premultiplied alpha included), and anything else refused.
 final class RasterTileDecoderTests: XCTestCase {
-    func data(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("raster/" + name))) }
+    func data(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: TileFixtures.path("raster/" + name))) }
 
     /// (a, r, g, b) of one pixel, un-premultiplied.
     func pixel(_ s: ImageSurface, _ x: Int, _ y: Int) -> (Int, Int, Int, Int) {

@@ -1,22 +1,22 @@
 import Foundation
 import XCTest
 
-/// Runs `Support/tile_server.py` on 127.0.0.1 for one test and reads its statistics.
-final class LoopbackTileServer {
-    let process = Process()
-    let port: Int
-    let statsPath = FileManager.default.temporaryDirectory.appendingPathComponent("tile-server-\(UUID().uuidString).json").path
+/// Runs `Tests/TilesTests/Support/tile_server.py` on 127.0.0.1 for one test and reads its statistics.
+public final class LoopbackTileServer {
+    public let process = Process()
+    public let port: Int
+    public let statsPath = FileManager.default.temporaryDirectory.appendingPathComponent("tile-server-\(UUID().uuidString).json").path
 
-    struct Stats: Decodable {
-        var count: Int
-        var max_in_flight: Int
-        var user_agents: [String]
-        var paths: [String]
+    public struct Stats: Decodable {
+        public var count: Int
+        public var max_in_flight: Int
+        public var user_agents: [String]
+        public var paths: [String]
     }
 
-    init() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Support/tile_server.py")
+    public init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TilesTests/Support/tile_server.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, statsPath]
         let out = Pipe()
@@ -40,10 +40,13 @@ final class LoopbackTileServer {
         try? FileManager.default.removeItem(atPath: statsPath)
     }
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    /// The User-Agent the online-tile tests send (and check the server saw).
+    public static let userAgent = "ClusterMap/0.9 (+https://github.com/clustermap/clustermap)"
+
+    public var base: String { "http://127.0.0.1:\(port)" }
 
     /// The server's counters after the last finished request (zeros before any).
-    func stats() -> Stats {
+    public func stats() -> Stats {
         guard let data = FileManager.default.contents(atPath: statsPath),
               let s = try? JSONDecoder().decode(Stats.self, from: data) else {
             return Stats(count: 0, max_in_flight: 0, user_agents: [], paths: [])
