@@ -11,6 +11,8 @@ final class ClusterTileLink {
     let reader: ClusterTileReader
     /// The tiles shown now (a camera change reading the same tiles reads nothing).
     var shownTiles: [TileID] = []
+    /// Whether a read is queued for the loop's next turn.
+    var readPending = false
     /// Views shown so far.
     var views = 0
 

@@ -39,9 +39,21 @@ extension MapViewController {
         clusterTilesCameraDidChange()
     }
 
-    /// The camera moved: reads the view's tiles unless they are the ones shown.
+    /// The camera moved: reads the view's tiles in the loop's next turn, as a table's answers
+    /// arrive (a camera change can come while a frame is being built: replacing the data there
+    /// gave the frame's items a new session's places — a crash found by clicking a bubble).
     func clusterTilesCameraDidChange() {
-        guard let link = clusterTiles else { return }
+        guard let link = clusterTiles, !link.readPending else { return }
+        link.readPending = true
+        runOnGtkThread(priority: G_PRIORITY_DEFAULT) { [weak self] in
+            link.readPending = false
+            guard let c = self, !c.isClosed, c.clusterTiles === link else { return }
+            c.readClusterTiles(link)
+        }
+    }
+
+    /// Reads and shows the view's tiles unless they are the ones shown.
+    private func readClusterTiles(_ link: ClusterTileLink) {
         let tiles = link.reader.tiles(in: camera.visibleBounds, zoom: camera.zoom)
         guard tiles != link.shownTiles else { return }
         let items: [ClusterTileReader.Item]
@@ -55,11 +67,9 @@ extension MapViewController {
         link.views += 1
         let zoom = link.reader.tileZoom(for: camera.zoom)
         let session = MapDataSession.remote(ClusterTileLink.remoteItems(items), zoom: zoom, name: link.name)
-        if let old = self.session, old.remote != nil {
-            eventLog.emit(presentation.dataDidChange(to: session) { old.remotePlaceIndex($0, in: session) })
-        } else {
-            presentation.show(session)
-        }
+        // Shown afresh, not as a change in place: a change keeps the last frame's places fading
+        // out by their old indices, which name other places (or none: a crash) in the new view.
+        presentation.show(session)
         chrome?.dataDidChange()
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(link.name) }
         let points = session.remote?.pointCount ?? 0
