@@ -9,12 +9,18 @@ extension MapDataSession {
     /// messages. Places' columns (JSON objects) become their properties; a place without them
     /// shows its coordinate only. Built on any thread.
     public static func remote(_ items: [RemoteView.Item], zoom: Int, name: String) -> MapDataSession {
-        let view = RemoteView(items: items, zoom: zoom)
         let places = items.filter { !$0.isCluster }
         var sets: [PointSet] = []
-        if !places.isEmpty, let set = try? PointSetLoader.load(text: geoJSON(places), name: name), set.count == places.count {
-            sets = [set]
+        if !places.isEmpty {
+            // Properties the reader will not take (e.g. a column named like a coordinate) must
+            // not cost the places: then they show by position only.
+            let bare = places.map { p -> RemoteView.Item in var p = p; p.properties = nil; return p }
+            for text in [geoJSON(places), geoJSON(bare)] {
+                if let set = try? PointSetLoader.load(text: text, name: name), set.count == places.count { sets = [set]; break }
+            }
         }
+        // Places always index the session's points: none without them.
+        let view = RemoteView(items: sets.isEmpty ? items.filter(\.isCluster) : items, zoom: zoom)
         let session = MapDataSession(pointSets: sets)
         session.remote = view
         return session

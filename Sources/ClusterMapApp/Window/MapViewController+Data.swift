@@ -12,7 +12,8 @@ extension MapViewController {
     /// or the default dataset.
     static func initialSources(_ options: LaunchOptions, dataDirectory: String?) -> (files: [String], datasets: [Dataset?]) {
         // A `postgresql://` table is asked per view (`MapViewController+Database.swift`), not loaded.
-        if !options.files.isEmpty { return (options.files.filter { !PostGISAddress.looksLikeAddress($0) }, []) }
+        // So is a tile file: clustered data (`+ClusterTiles.swift`) or a street map (the base map).
+        if !options.files.isEmpty { return (options.files.filter { !PostGISAddress.looksLikeAddress($0) && !ClusterTileLink.isTileFile($0) }, []) }
         let ds = options.dataset.flatMap(DatasetCatalog.dataset(id:)) ?? DatasetCatalog.defaultDataset
         guard let dir = dataDirectory else { return ([], []) }
         return ([ds.path(in: dir)], [ds])
@@ -24,6 +25,7 @@ extension MapViewController {
         loadGeneration += 1
         currentLoadCancel?.cancel()
         closeDatabase()
+        clusterTiles = nil
         live.stop()
         updateReplayChip()
         live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []

@@ -27,6 +27,7 @@ extension MapViewController {
     /// With `fit` the camera then shows the table's extent (from the server's statistics).
     func openDatabase(_ address: String, password: String? = nil, fit: Bool = true) {
         closeDatabase()
+        clusterTiles = nil
         currentLoadCancel?.cancel()
         currentLoadCancel = nil
         loadGeneration += 1

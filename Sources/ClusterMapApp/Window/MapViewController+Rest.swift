@@ -11,6 +11,7 @@ extension MapViewController {
         lastCameraChange = ProcessClock.now()
         scheduleRestCheck()
         databaseCameraDidChange()
+        clusterTilesCameraDidChange()
     }
 
     private func scheduleRestCheck() {

@@ -122,6 +122,8 @@ final class MapViewController {
     /// A PostGIS table on the map, if one is open (`MapViewController+Database.swift`), and its chip.
     var database: DatabaseLink?
     var databaseChip: DatabaseStatusChip?
+    /// A clustered tile file open as data, if one is (`MapViewController+ClusterTiles.swift`).
+    var clusterTiles: ClusterTileLink?
 
     /// How long the camera must be still before it counts as "at rest" (camera/scene events).
     static let restDelaySeconds = 0.15
@@ -156,7 +158,8 @@ final class MapViewController {
         currentLoadCancel = launchLoad
         currentLoadIsBig = LoaderPriority.isBig(MapViewController.initialSources(options, dataDirectory: dataDirectory).files)
         if launchLoad == nil && !MapViewController.launchIsLive(options)
-            && MapViewController.databaseAddress(options) == nil { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
+            && MapViewController.databaseAddress(options) == nil
+            && !options.files.contains(where: ClusterTileLink.isTileFile) { showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).") }
     }
 
     /// The zoom at which the whole world's width fits the viewport.

@@ -76,6 +76,11 @@ final class MapWindow {
         controller.announceInitialLoad()
         DatabaseDialog.installAction(window: window, controller: controller)
         if let address = MapViewController.databaseAddress(options) { controller.openDatabase(address, fit: options.center == nil && options.zoom == nil) }
+        if let tiles = MapViewController.clusterTileFile(options) {
+            controller.openClusterTiles(tiles, fit: options.center == nil && options.zoom == nil)
+        } else if let street = options.files.last(where: ClusterTileLink.isTileFile) {
+            controller.switchBaseMap(to: street)
+        }
         controller.startLiveSource(window: window)
         gtk_window_present(gcast(window))
         gtk_widget_grab_focus(drawingArea)

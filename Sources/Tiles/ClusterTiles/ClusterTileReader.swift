@@ -19,7 +19,8 @@ public struct ClusterTileReader: Sendable {
         public var properties: [(String, VectorTileValue)]
     }
 
-    let source: any TileSource
+    /// The tile file read.
+    public let source: any TileSource
     /// The layer read (nil: every layer).
     public let layerName: String?
 
@@ -35,47 +36,62 @@ public struct ClusterTileReader: Sendable {
         return min(max(z, source.metadata.minZoom), source.metadata.maxZoom)
     }
 
+    /// The tiles a view reads: those covering `bounds` at the tile zoom of `zoom`, each once
+    /// (a box across the antimeridian reads both sides), west to east, north to south.
+    public func tiles(in bounds: GeoBounds, zoom: Double) -> [TileID] {
+        let z = tileZoom(for: zoom)
+        let side = 1 << z
+        var result: [TileID] = [], seen = Set<TileID>()
+        bounds.forEachQueryBox { w, s, e, n in
+            let x0 = max(0, Int(WebMercator.x(longitude: w) * Double(side))), x1 = min(side - 1, Int(WebMercator.x(longitude: e) * Double(side)))
+            let y0 = max(0, Int(WebMercator.y(latitude: n) * Double(side))), y1 = min(side - 1, Int(WebMercator.y(latitude: s) * Double(side)))
+            guard x0 <= x1, y0 <= y1 else { return }
+            for x in x0...x1 { for y in y0...y1 where seen.insert(TileID(z: z, x: x, y: y)).inserted { result.append(TileID(z: z, x: x, y: y)) } }
+        }
+        return result
+    }
+
     /// The items inside `bounds` at `zoom`.
     /// - Complexity: decodes every tile covering the box at the tile zoom.
     public func items(in bounds: GeoBounds, zoom: Double) throws -> [Item] {
-        let z = tileZoom(for: zoom)
-        let side = 1 << z
-        var result: [Item] = []
         var boxes: [(Double, Double, Double, Double)] = []
-        bounds.forEachQueryBox { boxes.append(($0, $1, $2, $3)) }
-        for (w, s, e, n) in boxes {
-            let minX = WebMercator.x(longitude: w), maxX = WebMercator.x(longitude: e)
-            let minY = WebMercator.y(latitude: n), maxY = WebMercator.y(latitude: s)
-            let x0 = max(0, Int(minX * Double(side))), x1 = min(side - 1, Int(maxX * Double(side)))
-            let y0 = max(0, Int(minY * Double(side))), y1 = min(side - 1, Int(maxY * Double(side)))
-            guard x0 <= x1, y0 <= y1 else { continue }
-            for x in x0...x1 {
-                for y in y0...y1 {
-                    guard let data = try source.tileData(for: TileID(z: z, x: x, y: y)) else { continue }
-                    let tile = try MVTDecoder.decode(data, layers: layerName.map { [$0] })
-                    for layer in tile.layers {
-                        let extent = Double(layer.extent)
-                        let countKey = layer.keyIndex("point_count")
-                        for f in layer.features where f.type == .point {
-                            for i in 0..<f.pointCount {
-                                let (px, py) = f.point(i)
-                                // Buffer copies belong to the neighbouring tile.
-                                guard px >= 0, py >= 0, Double(px) < extent, Double(py) < extent else { continue }
-                                let ux = (Double(x) + Double(px) / extent) / Double(side)
-                                let uy = (Double(y) + Double(py) / extent) / Double(side)
-                                guard ux >= minX, ux <= maxX, uy >= minY, uy <= maxY else { continue }
-                                let count = countKey.flatMap { layer.value(of: f, keyIndex: $0)?.doubleValue }.map { Int($0) }
-                                var props: [(String, VectorTileValue)] = []
-                                var t = f.tags.startIndex
-                                while t + 1 < f.tags.endIndex {
-                                    let k = Int(f.tags[t]), v = Int(f.tags[t + 1])
-                                    if k < layer.keys.count, v < layer.values.count { props.append((layer.keys[k], layer.values[v])) }
-                                    t += 2
-                                }
-                                result.append(Item(coordinate: WebMercator.unproject(x: ux, y: uy), count: max(1, count ?? 1),
-                                                   isCluster: count != nil, id: f.id, properties: props))
-                            }
+        bounds.forEachQueryBox { w, s, e, n in
+            boxes.append((WebMercator.x(longitude: w), WebMercator.x(longitude: e), WebMercator.y(latitude: n), WebMercator.y(latitude: s)))
+        }
+        return try items(of: tiles(in: bounds, zoom: zoom)).filter { item in
+            let ux = WebMercator.x(longitude: item.coordinate.longitude), uy = WebMercator.y(latitude: item.coordinate.latitude)
+            let eps = 1e-12
+            return boxes.contains { ux >= $0.0 - eps && ux <= $0.1 + eps && uy >= $0.2 - eps && uy <= $0.3 + eps }
+        }
+    }
+
+    /// Every item of `tiles` (missing tiles give none; buffer copies are left to their own tile).
+    public func items(of tiles: [TileID]) throws -> [Item] {
+        var result: [Item] = []
+        for tile in tiles {
+            guard let data = try source.tileData(for: tile) else { continue }
+            let decoded = try MVTDecoder.decode(data, layers: layerName.map { [$0] })
+            let side = Double(1 << tile.z)
+            for layer in decoded.layers {
+                let extent = Double(layer.extent)
+                let countKey = layer.keyIndex("point_count")
+                for f in layer.features where f.type == .point {
+                    for i in 0..<f.pointCount {
+                        let (px, py) = f.point(i)
+                        // Buffer copies belong to the neighbouring tile.
+                        guard px >= 0, py >= 0, Double(px) < extent, Double(py) < extent else { continue }
+                        let ux = (Double(tile.x) + Double(px) / extent) / side
+                        let uy = (Double(tile.y) + Double(py) / extent) / side
+                        let count = countKey.flatMap { layer.value(of: f, keyIndex: $0)?.doubleValue }.map { Int($0) }
+                        var props: [(String, VectorTileValue)] = []
+                        var t = f.tags.startIndex
+                        while t + 1 < f.tags.endIndex {
+                            let k = Int(f.tags[t]), v = Int(f.tags[t + 1])
+                            if k < layer.keys.count, v < layer.values.count { props.append((layer.keys[k], layer.values[v])) }
+                            t += 2
                         }
+                        result.append(Item(coordinate: WebMercator.unproject(x: ux, y: uy), count: max(1, count ?? 1),
+                                           isCluster: count != nil, id: f.id, properties: props))
                     }
                 }
             }
