@@ -1,6 +1,8 @@
 import ClusterCore
 import Compression
 import Foundation
+import GeoData
+import TileTestSupport
 import XCTest
 @testable import Tiles
 
