@@ -32,7 +32,7 @@ extension MapViewController {
     /// made off the GTK thread while the map moves ask for a frame the same way.
     func startBaseMapWorkers() {
         let tileWorker = BaseMapTileWorker()
-        tileWorker.onTileReady = { [weak self] in
+        tileWorker.notifyWhenTileReady { [weak self] in
             runOnGtkThread {
                 guard let c = self, !c.isClosed, c.renderer.baseMap.improvesWithNewTiles else { return }
                 c.redraw()
