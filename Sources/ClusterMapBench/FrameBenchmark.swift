@@ -167,13 +167,13 @@ func runFrameBenchmark(_ args: [String]) {
         runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
         for (mode, list) in runs where onlyModes.isEmpty || onlyModes.contains(mode) {
             let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
-            renderer.baseMap.progressiveAtRest = true  // as the window draws
+            renderer.baseMap.drawProgressivelyAtRest()  // as the window draws
             renderer.baseMap.usesBothCores = !options.oneCore
             renderer.baseMap.nearestWhileZooming = !options.bilinear
             // As the window: missing tiles render on a background thread between frames, which
             // come at most every 16.7 ms (the display's pace); the times are the drawing thread's.
             let worker = BaseMapTileWorker()
-            renderer.baseMap.tileWorker = worker
+            renderer.baseMap.renderTiles(with: worker)
             defer { worker.stop() }
             let overlay = SceneRenderer()
             overlay.usesBothCores = !options.oneCore

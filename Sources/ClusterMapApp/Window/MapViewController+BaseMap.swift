@@ -23,7 +23,7 @@ extension MapViewController {
             ErrorOutput.write("clustermap", "cannot find the data folder (set CLUSTERMAP_DATA_DIR)")
         }
         let renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
-        renderer.baseMap.progressiveAtRest = true
+        renderer.baseMap.drawProgressivelyAtRest()
         return renderer
     }
 
@@ -38,7 +38,7 @@ extension MapViewController {
                 c.redraw()
             }
         }
-        renderer.baseMap.tileWorker = tileWorker
+        renderer.baseMap.renderTiles(with: tileWorker)
         sceneRenderer.labelRenderer.onSpriteReady = { [weak self] in
             runOnGtkThread { if let c = self, !c.isClosed { c.redraw() } }
         }
