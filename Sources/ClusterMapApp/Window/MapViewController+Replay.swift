@@ -125,7 +125,7 @@ extension MapViewController {
     /// Replay speed control: multiplies the days replayed per second (keys `]` and `[`).
     func changeReplaySpeed(by factor: Double) {
         guard let replay = live.replay else { return }
-        replay.daysPerSecond = min(3650, max(1, replay.daysPerSecond * factor))
+        replay.changeSpeed(by: factor)
         eventLog.emit("replay-speed", [("days_per_second", .number(replay.daysPerSecond))])
         updateReplayChip()
     }
