@@ -39,7 +39,7 @@ extension MapViewController {
             }
         }
         renderer.baseMap.renderTiles(with: tileWorker)
-        sceneRenderer.labelRenderer.onSpriteReady = { [weak self] in
+        sceneRenderer.labelRenderer.notifyWhenSpriteReady { [weak self] in
             runOnGtkThread { if let c = self, !c.isClosed { c.redraw() } }
         }
     }
