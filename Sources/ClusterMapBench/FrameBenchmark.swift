@@ -167,13 +167,13 @@ func runFrameBenchmark(_ args: [String]) {
         runs.append(("zoom_at_rest", zooming.map { ($0.camera, $0.scene, false) }))
         for (mode, list) in runs where onlyModes.isEmpty || onlyModes.contains(mode) {
             let renderer = MapFrameRenderer(coarse: coarse, detailed: detailed, fine: fine, palette: .light)
-            renderer.baseMap.progressiveAtRest = true  // as the window draws
+            renderer.baseMap.drawProgressivelyAtRest()  // as the window draws
             renderer.baseMap.usesBothCores = !options.oneCore
             renderer.baseMap.nearestWhileZooming = !options.bilinear
             // As the window: missing tiles render on a background thread between frames, which
             // come at most every 16.7 ms (the display's pace); the times are the drawing thread's.
             let worker = BaseMapTileWorker()
-            renderer.baseMap.tileWorker = worker
+            renderer.baseMap.renderTiles(with: worker)
             defer { worker.stop() }
             let overlay = SceneRenderer()
             overlay.usesBothCores = !options.oneCore
@@ -187,8 +187,8 @@ func runFrameBenchmark(_ args: [String]) {
             }
             // `--layer-max-scale S`: the largest device scale the layer is used at.
             if let i = args.firstIndex(of: "--layer-max-scale"), i + 1 < args.count, let v = Double(args[i + 1]) { layer.maxScale = v }
-            renderer.overlays = [layer]
-            if let tiles { renderer.overlays.insert(tiles, at: 0) }
+            renderer.setOverlays([layer])
+            if let tiles { renderer.addOverlayUnderneath(tiles) }
             let layout = MapLabelLayout(index: labels)
             // As the window does every frame: the labels for the camera, clear of the marks.
             func labelled(_ scene: Scene, _ camera: Camera, animating: Bool = false) -> Scene {
@@ -199,7 +199,7 @@ func runFrameBenchmark(_ args: [String]) {
                 return s
             }
             let fromWorld = list.first.map { $0.scene == nil } ?? false
-            overlay.scene = labelled(fromWorld ? world.scene(for: start) : scene, start)
+            overlay.setScene(labelled(fromWorld ? world.scene(for: start) : scene, start))
             _ = layer.prepare(camera: start, scale: options.scale, content: 1, moving: false)
             // Warm-up at rest: the window was showing the map, settled on exact tiles, before the
             // interaction (on a busy machine the worker's tiles take a while; wait up to 10 s).
@@ -249,9 +249,9 @@ func runFrameBenchmark(_ args: [String]) {
                         return labelled(s, sceneCamera, animating: f.animating)
                     }
                     if let view = layer.prepare(camera: f.camera, scale: options.scale, content: 1, moving: f.animating) {
-                        layer.scene = built(view)
+                        layer.setScene(built(view))
                     }
-                    if let ahead = layer.cameraAhead() { layer.sceneAhead = built(ahead) }
+                    if let ahead = layer.cameraAhead() { layer.setSceneAhead(built(ahead)) }
                     labelCPU.append(threadCPUMs() - c0)
                     renderer.draw(in: cr, camera: f.camera, isAnimating: f.animating)
                     times.append(nowMs() - t0)

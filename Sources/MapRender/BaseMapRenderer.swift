@@ -189,7 +189,14 @@ public final class BaseMapRenderer {
 
     /// Renders missing tiles on a background thread (the window sets one; nil renders them in the
     /// frame, as headless renders must). Its `onTileReady` should ask for a redraw.
-    public var tileWorker: BaseMapTileWorker?
+    public internal(set) var tileWorker: BaseMapTileWorker?
+    /// Missing tiles are rendered by `worker` from now on (nil: in the frame).
+    public func renderTiles(with worker: BaseMapTileWorker?) { tileWorker = worker }
+
+    /// Frames at rest at a new zoom may come from scaled cached tiles while the exact ones are
+    /// rendered a few per frame (`progressiveAtRest`), as the window draws.
+    public func drawProgressivelyAtRest(_ on: Bool = true) { progressiveAtRest = on }
+
     /// Tiles this frame lacks, for the worker.
     var wantedTiles: [BaseMapTileCache.Key] = []
 
@@ -198,7 +205,7 @@ public final class BaseMapRenderer {
     /// Whether the first frames at a new zoom at rest may come from scaled cached tiles while the
     /// exact ones are rendered a few per frame (instead of one direct paint that costs a whole
     /// viewport of 1:10m data at once). The window turns it on; headless renders stay direct.
-    public var progressiveAtRest = false
+    public internal(set) var progressiveAtRest = false
     /// Exact tiles at rest are rendered this many per frame when drawing progressively.
     public var tilesPerProgressiveFrame = 3
     /// The last frame at rest still lacks exact tiles: draw again (with the same camera) soon.

@@ -26,11 +26,14 @@ public final class BaseMapTileWorker: @unchecked Sendable {
         var image: ImageSurface
     }
 
-    /// Called on the worker thread after a tile is finished.
-    public var onTileReady: (@Sendable () -> Void)? {
+    /// Called on the worker thread after a tile is finished (`notifyWhenTileReady`).
+    public internal(set) var onTileReady: (@Sendable () -> Void)? {
         get { worker.onFinished }
         set { worker.onFinished = newValue }
     }
+
+    /// Calls `body` on the worker thread after each tile is finished.
+    public func notifyWhenTileReady(_ body: (@Sendable () -> Void)?) { onTileReady = body }
 
     // Well below the drawing thread and the GL renderer: on a busy machine the frames come first
     // and the scaled stand-ins stay a little longer.

@@ -32,13 +32,13 @@ extension MapOverlay {
 public final class MapFrameRenderer {
     /// The base-map renderer (owns the base-map tile cache).
     public let baseMap: BaseMapRenderer
-    /// Overlays drawn in order over the base map.
-    public var overlays: [any MapOverlay] = []
+    /// Overlays drawn in order over the base map (`setOverlays`).
+    public internal(set) var overlays: [any MapOverlay] = []
     /// Whether the last frame drawn was exact: the base map's exact tiles, or an overlay that hid it
     /// with everything in.
     public private(set) var lastFrameWasExact = false
-    /// Attribution text for the data in use (plain text).
-    public var attribution: String
+    /// Attribution text for the data in use (plain text; `setAttribution`).
+    public internal(set) var attribution: String
     /// Whether to draw the scale bar.
     public var showsScaleBar = true
     /// Inset of scale bar and attribution from the viewport edges, logical pixels.
@@ -59,11 +59,26 @@ public final class MapFrameRenderer {
         self.attribution = attribution
     }
 
-    /// The palette (light/dark); switching drops cached base-map tiles.
-    public var palette: MapPalette {
+    /// The palette (light/dark; `setPalette`).
+    public internal(set) var palette: MapPalette {
         get { baseMap.palette }
         set { baseMap.palette = newValue }
     }
+
+    /// Draws `overlays` in this order over the base map from the next frame on.
+    public func setOverlays(_ overlays: [any MapOverlay]) { self.overlays = overlays }
+
+    /// Draws `overlay` first, under the other overlays (a street map under the places).
+    public func addOverlayUnderneath(_ overlay: any MapOverlay) { overlays.insert(overlay, at: 0) }
+
+    /// Stops drawing `overlay`.
+    public func removeOverlay(_ overlay: any MapOverlay) { overlays.removeAll { $0 === overlay } }
+
+    /// Credits `attribution` (plain text) for the data in use from the next frame on.
+    public func setAttribution(_ attribution: String) { self.attribution = attribution }
+
+    /// Draws in `palette` from the next frame on; switching drops cached base-map tiles.
+    public func setPalette(_ palette: MapPalette) { self.palette = palette }
 
     /// Draws a frame for `camera` into `cr` (top-left of the viewport at the user-space origin),
     /// as at rest: crisp base map.

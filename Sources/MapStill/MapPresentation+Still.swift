@@ -26,10 +26,10 @@ extension MapPresentation {
         if let tiles { tiles.loadSynchronously(camera: camera, scale: 1, dark: palette.isDark) }
         setStreetMap(tiles)
         let scene = self.scene(for: camera, now: 0, moving: false, reducedMotion: false, data: data).scene
-        renderer.attribution = attribution(for: scene, view: camera)
-        sceneRenderer.scene = scene
-        renderer.overlays = [sceneRenderer]
-        if let tiles { renderer.overlays.insert(tiles, at: 0) }
+        renderer.setAttribution(attribution(for: scene, view: camera))
+        sceneRenderer.setScene(scene)
+        renderer.setOverlays([sceneRenderer])
+        if let tiles { renderer.addOverlayUnderneath(tiles) }
         return renderer
     }
 }

@@ -10,10 +10,15 @@ public final class EarthquakeReplay {
     /// The earthquakes (all of them; the session shows those replayed so far).
     public let set: PointSet
     public let dataset: Dataset?
-    /// Replay speed: days of earthquake time per second (the time bar's speed).
-    public var daysPerSecond: Double {
+    /// Replay speed: days of earthquake time per second (the time bar's speed; `changeSpeed`).
+    public internal(set) var daysPerSecond: Double {
         get { timeBar.speed / 86400 }
         set { timeBar.setSpeed(newValue * 86400) }
+    }
+
+    /// Multiplies the days replayed per second by `factor`, kept within 1 day to 10 years.
+    public func changeSpeed(by factor: Double) {
+        daysPerSecond = min(3650, max(1, daysPerSecond * factor))
     }
     /// The replay's clock and histogram: cumulative, from the first earthquake's day.
     public private(set) var timeBar: TimeBar

@@ -51,9 +51,7 @@ enum WindowState {
                                darkStyle: controller.userDarkStyle, reduceMotion: controller.userReducedMotion)
         state.basemap = controller.tileLayer?.path
         state.mapTilerKey = controller.mapTilerKey
-        if let source = controller.filterMemory.shownSource {
-            controller.filterMemory.saved.remember(timeBar: controller.savedTimeBar, for: source)
-        }
+        controller.filterMemory.rememberForShown(timeBar: controller.savedTimeBar)
         state.filters = controller.filterMemory.saved
         do {
             try SavedStateFile.save(state, to: path)

@@ -12,8 +12,8 @@ final class LazyListModel {
     let object: OpaquePointer
     /// What each row shows, in row order (e.g. point indices).
     private(set) var rows: [Int] = []
-    /// The label of a row's value.
-    var text: (Int) -> String = { String($0) }
+    /// The label of a row's value (`labelRows`).
+    private(set) var text: (Int) -> String = { String($0) }
 
     private static let dataKey = "cm-lazy-list-model"
 
@@ -25,6 +25,9 @@ final class LazyListModel {
             Unmanaged<LazyListModel>.fromOpaque(data!).release()
         }
     }
+
+    /// Rows show the label `text` gives their value (asked only for rows in view).
+    func labelRows(with text: @escaping (Int) -> String) { self.text = text }
 
     /// Replaces the rows and tells the views (one `items-changed` for the whole list).
     func setRows(_ new: [Int]) {

@@ -1,4 +1,5 @@
 import AppSupport
+import ClusterCore
 import Foundation
 import PostGIS
 
@@ -11,15 +12,15 @@ final class DatabaseLink {
     /// Which load generation opened it: answers for another are dropped.
     let generation: Int
     /// Which view to ask for as the camera moves.
-    var planner = PostGISViewPlanner()
+    private var planner = PostGISViewPlanner()
     /// The view asked for and not answered yet (the chip says "querying…" meanwhile).
-    var waiting: PostGISViewQueue.View?
+    private(set) var waiting: PostGISViewQueue.View?
     /// The fault last shown (shown again only when it changes; cleared by the next answer).
-    var fault: String?
+    private(set) var fault: String?
     /// Whether the server went away and the window is trying to reach it again.
-    var isReconnecting = false
+    private(set) var isReconnecting = false
     /// Answers shown so far.
-    var answers = 0
+    private(set) var answers = 0
     /// Tells the table's change watch (`--refresh`, on its own thread) to end.
     let watchStop = StopFlag()
 
@@ -41,6 +42,57 @@ final class DatabaseLink {
         self.source = source
         self.generation = generation
         self.queue = queue
+    }
+
+    /// The camera shows `visible` at `zoom`: the view to ask for (now waited for), or nil when the
+    /// last one asked for covers it.
+    func ask(visible: GeoBounds, zoom: Double) -> PostGISViewQueue.View? {
+        guard let view = planner.viewToRequest(visible: visible, zoom: zoom) else { return nil }
+        waiting = view
+        return view
+    }
+
+    /// `view` was answered (or failed): no longer waited for unless a newer one was asked since.
+    func viewAnswered(_ view: PostGISViewQueue.View) {
+        if waiting == view { waiting = nil }
+    }
+
+    /// An answer is shown: counted, and the fault shown before it cleared. Returns whether there
+    /// was one (the window then says the database answers again).
+    func answerShown() -> Bool {
+        answers += 1
+        guard fault != nil else { return false }
+        fault = nil
+        return true
+    }
+
+    /// A view failed with `message`: the next camera change asks again. Returns whether the
+    /// message is new (shown once per distinct fault).
+    func failed(message: String) -> Bool {
+        planner.reset()
+        waiting = nil
+        guard message != fault else { return false }
+        fault = message
+        return true
+    }
+
+    /// The server went away: returns whether this starts the reconnecting (not already in it).
+    func startReconnecting() -> Bool {
+        guard !isReconnecting else { return false }
+        isReconnecting = true
+        return true
+    }
+
+    /// The server answers again: cached views are stale, the shown one is asked for again.
+    func reconnected() {
+        isReconnecting = false
+        tableChanged()
+    }
+
+    /// The table's rows changed: cached views are stale, the shown one is asked for again.
+    func tableChanged() {
+        queue.invalidate()
+        planner.reset()
     }
 
     /// The items of an answer as the presentation takes them (the JSON columns of the places).

@@ -20,11 +20,11 @@ final class LiveData {
         case replay
     }
 
-    var source = Source.none {
+    private(set) var source = Source.none {
         didSet { onSourceChange?() }
     }
     /// Called after every change of `source` (the window keeps "Refresh Now" in step).
-    var onSourceChange: (() -> Void)?
+    private var onSourceChange: (() -> Void)?
 
     /// Whether "Refresh Now" can do anything: a watched file is read again, a feed fetched again
     /// (bundled or static data and the replay have nothing to refresh).
@@ -35,34 +35,167 @@ final class LiveData {
         }
     }
     /// Bumped whenever the source changes: late results of an older source are dropped.
-    var generation = 0
+    private(set) var generation = 0
     /// Files to watch once the running load has finished (the files it is loading).
-    var pendingFiles: [String] = []
+    private var pendingFiles: [String] = []
 
     // File watching.
-    var monitor: OpaquePointer?
-    var reloadTimer: guint = 0
+    private var monitor: OpaquePointer?
+    private var reloadTimer: guint = 0
     /// A reload is running; `reloadAgain` asks for another one after it (the file changed meanwhile).
-    var isReloading = false
-    var reloadAgain = false
+    private(set) var isReloading = false
+    private var reloadAgain = false
     /// Lines of the watched file skipped at the last reading (not valid JSON).
-    var badLines: [Int] = []
+    private(set) var badLines: [Int] = []
 
     // Feed.
-    var download: HTTPDownload?
-    var refreshTimer: guint = 0
-    var lastRefreshFailed = false
+    private(set) var download: HTTPDownload?
+    private var refreshTimer: guint = 0
+    private var lastRefreshFailed = false
 
     // Background compaction (MapViewController+Compaction.swift).
-    var compactTimer: guint = 0
-    var isCompacting = false
+    private var compactTimer: guint = 0
+    private(set) var isCompacting = false
     /// A compaction built while the camera moved, waiting for it to rest.
-    var builtCompaction: (job: LiveClusterIndex.Compaction, index: LiveClusterIndex, ms: Double)?
+    private(set) var builtCompaction: (job: LiveClusterIndex.Compaction, index: LiveClusterIndex, ms: Double)?
 
     // Replay.
-    var replay: EarthquakeReplay?
-    var replayTimer: guint = 0
-    var replayPaused = false
+    private(set) var replay: EarthquakeReplay?
+    private var replayTimer: guint = 0
+    private(set) var replayPaused = false
+
+    /// Calls `update` after every change of the source.
+    func observeSource(_ update: @escaping () -> Void) { onSourceChange = update }
+
+    // MARK: - Starting a source
+
+    /// A load of `files` starts: they are watched once it has loaded (pass none for datasets).
+    func willLoad(files: [String]) { pendingFiles = files }
+
+    /// The running load has finished: the files it loaded, to watch (asked once).
+    func takeLoadedFiles() -> [String] {
+        defer { pendingFiles = [] }
+        return pendingFiles
+    }
+
+    /// Watches the file at `path` from now on (the monitor follows when GIO gives one).
+    func startWatching(path: String) {
+        stop()
+        source = .file(path: path)
+    }
+
+    /// The file monitor of the watched file (cancelled by `stop()`).
+    func monitorStarted(_ monitor: OpaquePointer) { self.monitor = monitor }
+
+    /// Fetches the feed at `url` every `refreshSeconds` with `download` from now on.
+    func startFeed(url: String, refreshSeconds: Double, download: HTTPDownload) {
+        stop()
+        source = .feed(url: url, refreshSeconds: refreshSeconds)
+        self.download = download
+    }
+
+    /// Replays the bundled earthquakes from now on (the replay itself follows once loaded).
+    func startReplay() {
+        stop()
+        source = .replay
+    }
+
+    /// The replay is loaded and runs.
+    func replayLoaded(_ replay: EarthquakeReplay) { self.replay = replay }
+
+    /// Pauses a running replay or resumes a paused one.
+    func toggleReplayPause() { replayPaused.toggle() }
+
+    // MARK: - Reloading the watched file
+
+    /// The watched file changed: `body` runs once it has been quiet for `seconds` (a later change
+    /// starts the wait again).
+    func fileChanged(quietFor seconds: Double, _ body: @escaping @MainActor () -> Void) {
+        if reloadTimer != 0 { g_source_remove(reloadTimer) }
+        reloadTimer = runAfter(seconds) { [weak self] in
+            self?.reloadTimer = 0
+            body()
+        }
+    }
+
+    /// A reading of the watched file is to start: returns false (and asks for another reading
+    /// after it) while one is running.
+    func beginReload() -> Bool {
+        if isReloading { reloadAgain = true; return false }
+        isReloading = true
+        return true
+    }
+
+    /// A reading skipped `badLines` (their numbers).
+    func fileRead(badLines: [Int]) { self.badLines = badLines }
+
+    /// The reading ended.
+    func reloadFinished() { isReloading = false }
+
+    /// Whether the file changed during the reading (read it again; asked once).
+    func takeReloadAgain() -> Bool {
+        guard reloadAgain else { return false }
+        reloadAgain = false
+        return true
+    }
+
+    // MARK: - Refreshing the feed
+
+    /// A refresh of the feed starts now: the one scheduled is not needed.
+    func refreshStarted() {
+        if refreshTimer != 0 { g_source_remove(refreshTimer); refreshTimer = 0 }
+    }
+
+    /// The feed answered: `body` refreshes it again after `seconds`.
+    func scheduleRefresh(after seconds: Double, _ body: @escaping @MainActor () -> Void) {
+        refreshTimer = runAfter(seconds) { [weak self] in
+            self?.refreshTimer = 0
+            body()
+        }
+    }
+
+    /// A refresh succeeded: the next failure is said again.
+    func refreshSucceeded() { lastRefreshFailed = false }
+
+    /// A refresh failed: returns whether it is the first of an outage (the one to say).
+    func refreshFailed() -> Bool {
+        guard !lastRefreshFailed else { return false }
+        lastRefreshFailed = true
+        return true
+    }
+
+    // MARK: - Compaction and replay steps
+
+    /// The data changed: `body` runs after `seconds` of rest (a later change starts the wait again).
+    func dataChanged(restFor seconds: Double, _ body: @escaping @MainActor () -> Void) {
+        if compactTimer != 0 { g_source_remove(compactTimer) }
+        compactTimer = runAfter(seconds) { [weak self] in
+            self?.compactTimer = 0
+            body()
+        }
+    }
+
+    /// A compaction is being built on another thread.
+    func compactionStarted() { isCompacting = true }
+
+    /// The compaction's build finished.
+    func compactionBuilt() { isCompacting = false }
+
+    /// Keeps a built compaction until the camera rests.
+    func holdCompaction(_ job: LiveClusterIndex.Compaction, index: LiveClusterIndex, ms: Double) {
+        builtCompaction = (job, index, ms)
+    }
+
+    /// The held compaction is installed now (or dropped).
+    func releaseHeldCompaction() { builtCompaction = nil }
+
+    /// `body` steps the replay after `seconds`.
+    func scheduleReplayStep(after seconds: Double, _ body: @escaping @MainActor () -> Void) {
+        replayTimer = runAfter(seconds) { [weak self] in
+            self?.replayTimer = 0
+            body()
+        }
+    }
 
     /// Stops watching, refreshing and replaying.
     func stop() {

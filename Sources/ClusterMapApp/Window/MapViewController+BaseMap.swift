@@ -23,7 +23,7 @@ extension MapViewController {
             ErrorOutput.write("clustermap", "cannot find the data folder (set CLUSTERMAP_DATA_DIR)")
         }
         let renderer = MapFrameRenderer(coarse: coarse, palette: options.dark ? .dark : .light)
-        renderer.baseMap.progressiveAtRest = true
+        renderer.baseMap.drawProgressivelyAtRest()
         return renderer
     }
 
@@ -32,14 +32,14 @@ extension MapViewController {
     /// made off the GTK thread while the map moves ask for a frame the same way.
     func startBaseMapWorkers() {
         let tileWorker = BaseMapTileWorker()
-        tileWorker.onTileReady = { [weak self] in
+        tileWorker.notifyWhenTileReady { [weak self] in
             runOnGtkThread {
                 guard let c = self, !c.isClosed, c.renderer.baseMap.improvesWithNewTiles else { return }
                 c.redraw()
             }
         }
-        renderer.baseMap.tileWorker = tileWorker
-        sceneRenderer.labelRenderer.onSpriteReady = { [weak self] in
+        renderer.baseMap.renderTiles(with: tileWorker)
+        sceneRenderer.labelRenderer.notifyWhenSpriteReady { [weak self] in
             runOnGtkThread { if let c = self, !c.isClosed { c.redraw() } }
         }
     }

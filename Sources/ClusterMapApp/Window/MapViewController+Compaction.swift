@@ -13,9 +13,7 @@ extension MapViewController {
 
     /// The data changed: compact once it (and the camera) have rested.
     func scheduleCompaction() {
-        if live.compactTimer != 0 { g_source_remove(live.compactTimer) }
-        live.compactTimer = runAfter(Self.compactionRestSeconds) { [weak self] in
-            self?.live.compactTimer = 0
+        live.dataChanged(restFor: Self.compactionRestSeconds) { [weak self] in
             self?.compactIfResting()
         }
     }
@@ -33,7 +31,7 @@ extension MapViewController {
         guard !live.isCompacting else { return }
         guard isResting else { scheduleCompaction(); return }
         guard let job = session.clusterer.compaction() else { return }
-        live.isCompacting = true
+        live.compactionStarted()
         let index = session.clusterer
         let started = ProcessClock.now()
         Thread.detachNewThread { [weak self] in
@@ -41,7 +39,7 @@ extension MapViewController {
             let ms = (ProcessClock.now() - started) * 1000
             runOnGtkThread {
                 guard let c = self, !c.isClosed else { return }
-                c.live.isCompacting = false
+                c.live.compactionBuilt()
                 c.finishCompaction(job, index: index, buildMs: ms)
             }
         }
@@ -49,10 +47,10 @@ extension MapViewController {
 
     /// Installs a built compaction if it still fits the shown index; waits while the camera moves.
     private func finishCompaction(_ job: LiveClusterIndex.Compaction, index: LiveClusterIndex, buildMs: Double) {
-        live.builtCompaction = nil
+        live.releaseHeldCompaction()
         guard let session, session.clusterer === index else { return }
         guard isResting else {
-            live.builtCompaction = (job, index, buildMs)
+            live.holdCompaction(job, index: index, ms: buildMs)
             scheduleCompaction()
             return
         }

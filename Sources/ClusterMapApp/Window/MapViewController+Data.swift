@@ -28,7 +28,7 @@ extension MapViewController {
         clusterTiles = nil
         live.stop()
         updateReplayChip()
-        live.pendingFiles = datasets.allSatisfy { $0 == nil } ? files : []
+        live.willLoad(files: datasets.allSatisfy { $0 == nil } ? files : [])
         filterDataWillLoad(files: files, datasets: datasets)
         currentLoadCancel = MapViewController.startLoad(files: files, datasets: datasets, generation: loadGeneration, log: eventLog,
                                                         options: options, to: LoadReceiver(controller: self))

@@ -129,8 +129,7 @@ extension MapViewController {
     /// The camera moved: asks for the view it needs unless the last one asked for covers it.
     func databaseCameraDidChange() {
         guard let link = database, !link.isReconnecting else { return }
-        guard let view = link.planner.viewToRequest(visible: camera.visibleBounds, zoom: camera.zoom) else { return }
-        link.waiting = view
+        guard let view = link.ask(visible: camera.visibleBounds, zoom: camera.zoom) else { return }
         statusChip().show("querying…")
         eventLog.emit("db-request", [("zoom", .int(view.zoom)), ("west", .number(view.bounds.west)),
                                      ("south", .number(view.bounds.south)), ("east", .number(view.bounds.east)),
@@ -141,12 +140,10 @@ extension MapViewController {
     private func databaseDidAnswer(_ view: PostGISViewQueue.View, _ outcome: Result<(PostGISViewResult, MapDataSession), Error>,
                                    generation: Int) {
         guard let link = database, link.generation == generation else { return }
-        if link.waiting == view { link.waiting = nil }
+        link.viewAnswered(view)
         switch outcome {
         case .success(let (result, session)):
-            link.answers += 1
-            if link.fault != nil {
-                link.fault = nil
+            if link.answerShown() {
                 chrome?.show(message: "The database answers again: \(link.source.table.displayName)", isError: false)
             }
             if let old = self.session, old.remote != nil {
@@ -174,13 +171,10 @@ extension MapViewController {
     /// A view failed: said in the window (once per distinct fault), the map keeps what it shows,
     /// the next camera change asks again; a lost server is tried again until it answers.
     private func databaseDidFail(_ link: DatabaseLink, _ error: Error) {
-        link.planner.reset()
-        link.waiting = nil
         let e = error as? PostGISError
         let message = "\(link.source.table.displayName): \(error)"
         eventLog.emit("db-fault", [("kind", .string(e?.kind ?? "other")), ("message", .string(message))])
-        if message != link.fault {
-            link.fault = message
+        if link.failed(message: message) {
             showError(message)
         }
         if e?.isConnectionFault == true { reconnectDatabase(link, afterMilliseconds: 500) }
@@ -188,8 +182,7 @@ extension MapViewController {
 
     /// Tries the lost server again, waiting longer each time (up to 8 s between tries).
     private func reconnectDatabase(_ link: DatabaseLink, afterMilliseconds delay: UInt32) {
-        if !link.isReconnecting {
-            link.isReconnecting = true
+        if link.startReconnecting() {
             statusChip().show("reconnecting…")
         }
         runAfter(milliseconds: delay) { [weak self] in
@@ -203,9 +196,7 @@ extension MapViewController {
                         c.reconnectDatabase(link, afterMilliseconds: min(delay * 2, 8000))
                         return
                     }
-                    link.isReconnecting = false
-                    link.queue.invalidate()
-                    link.planner.reset()
+                    link.reconnected()
                     c.eventLog.emit("db-reconnected", [("table", .string(source.table.displayName))])
                     c.statusChip().show(nil)
                     c.databaseCameraDidChange()

@@ -53,8 +53,7 @@ extension MapViewController {
 
     /// The table changed: the cached views are stale, the shown one is asked for again.
     private func databaseTableDidChange(_ link: DatabaseLink) {
-        link.queue.invalidate()
-        link.planner.reset()
+        link.tableChanged()
         eventLog.emit("data-changed", [("table", .string(link.source.table.displayName))])
         databaseCameraDidChange()
     }

@@ -21,7 +21,7 @@ extension MapViewController {
 
     /// Loading `files` (or `datasets`) started: their key for the remembered filters.
     func filterDataWillLoad(files: [String], datasets: [Dataset?]) {
-        filterMemory.loadingSource = SavedFilter.source(files: files, datasetIDs: datasets.compactMap { $0?.id })
+        filterMemory.willLoad(source: SavedFilter.source(files: files, datasetIDs: datasets.compactMap { $0?.id }))
     }
 
     /// A load finished and is shown: the launch's `--where/--by/…` apply to the first load;
@@ -31,7 +31,7 @@ extension MapViewController {
             let initial = MapViewController.initialSources(options, dataDirectory: dataDirectory)
             filterDataWillLoad(files: initial.files, datasets: initial.datasets)
         }
-        filterMemory.shownSource = filterMemory.loadingSource
+        filterMemory.loadingShown()
         if generation == 1 && !options.filters.isEmpty {
             submitFilter(presentation.setFilter(options.filters))
         } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.settings(for: source), saved != FilterSettings() {
@@ -68,10 +68,8 @@ extension MapViewController {
         case .failure(let e):
             showError(e.description)
             // A remembered filter the data can no longer answer (the file changed) is forgotten.
-            if let source = filterMemory.shownSource, filterMemory.saved.settings(for: source) == presentation.filterSettings {
-                filterMemory.saved.remember(FilterSettings(), for: source)
-            }
-        case .success: if let source = filterMemory.shownSource { filterMemory.saved.remember(presentation.filterSettings, for: source) }
+            filterMemory.forgetForShown(ifItIs: presentation.filterSettings)
+        case .success: filterMemory.rememberForShown(presentation.filterSettings)
         }
         chrome?.filterDidChange()
         chrome?.legendDidChange()
@@ -82,15 +80,7 @@ extension MapViewController {
 
 extension MapViewController {
     /// The filters remembered per file, as read from the state file (applied when their file shows).
-    func remember(savedFilters: [SavedFilter]) { filterMemory.saved = savedFilters }
-}
-
-/// Which data is shown and loading (keys of `SavedFilter`), and the filters remembered per file
-/// (read from and written to the state file by `WindowState`).
-final class FilterMemory {
-    var loadingSource: String?
-    var shownSource: String?
-    var saved: [SavedFilter] = []
+    func remember(savedFilters: [SavedFilter]) { filterMemory.restore(savedFilters) }
 }
 
 /// The controller a filter outcome goes back to (weakly: a closed window gets nothing).

@@ -23,14 +23,13 @@ extension MapViewController {
         } else if options.files.count == 1 && LaunchOptions.isURL(options.files[0]) {
             startFeed(url: options.files[0])
         } else if options.dataset == nil {
-            live.pendingFiles = options.files
+            live.willLoad(files: options.files)
         }
     }
 
     /// A load finished and its session is shown: watch its file, when it is one local file.
     func liveDataDidLoad() {
-        let files = live.pendingFiles
-        live.pendingFiles = []
+        let files = live.takeLoadedFiles()
         guard files.count == 1, !LaunchOptions.isURL(files[0]), files[0] != "-" else { return }
         var st = stat()
         guard stat(files[0], &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
@@ -41,12 +40,11 @@ extension MapViewController {
     // MARK: - Files
 
     private func watch(path: String) {
-        live.stop()
-        live.source = .file(path: path)
+        live.startWatching(path: path)
         let file = g_file_new_for_path(path)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { return }
-        live.monitor = OpaquePointer(monitor)
+        live.monitorStarted(OpaquePointer(monitor))
         let changed: @MainActor @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, data in
             UserData.controller(data)?.fileDidChange(event)
         }
@@ -62,17 +60,14 @@ extension MapViewController {
         }
         guard event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED else { return }
         // Writers append in bursts: read once things are quiet for a moment.
-        if live.reloadTimer != 0 { g_source_remove(live.reloadTimer) }
-        live.reloadTimer = runAfter(0.15) { [weak self] in
-            self?.live.reloadTimer = 0
+        live.fileChanged(quietFor: 0.15) { [weak self] in
             self?.reloadWatchedFile()
         }
     }
 
     private func reloadWatchedFile() {
         guard case .file(let path) = live.source, let session else { return }
-        if live.isReloading { live.reloadAgain = true; return }
-        live.isReloading = true
+        guard live.beginReload() else { return }
         let generation = live.generation
         let options = LoadOptions(latitudeColumn: self.options.latColumn, longitudeColumn: self.options.lonColumn)
         let idProperty = self.options.idProperty
@@ -87,7 +82,7 @@ extension MapViewController {
             let bad = badLines, why = reason
             runOnGtkThread { [weak self] in
                 guard let c = self, !c.isClosed else { return }
-                c.live.badLines = bad
+                c.live.fileRead(badLines: bad)
                 if let first = bad.first, let why {
                     let count = bad.count == 1 ? "1 line" : "\(bad.count) lines"
                     c.chrome?.show(message: "\(c.live.displayName): \(count) skipped (line \(first): \(why))", isError: false)
@@ -99,7 +94,7 @@ extension MapViewController {
 
     private func liveReloadDidFinish(_ result: Result<MapDataSession.UpdatePlan?, Error>, generation: Int) {
         guard generation == live.generation else { return }
-        live.isReloading = false
+        live.reloadFinished()
         switch result {
         case .success(let plan?): applyLiveUpdate(plan)
         case .success(nil): break
@@ -109,8 +104,7 @@ extension MapViewController {
             chrome?.show(message: "Couldn't read the changed \(live.displayName); the map keeps what it showed. \(MessageText.line("\(error)"))",
                          isError: false)
         }
-        if live.reloadAgain {
-            live.reloadAgain = false
+        if live.takeReloadAgain() {
             reloadWatchedFile()
         }
     }
@@ -118,10 +112,10 @@ extension MapViewController {
     // MARK: - Feeds
 
     private func startFeed(url: String) {
-        live.stop()
-        live.source = .feed(url: url, refreshSeconds: options.refreshSeconds ?? 60)
-        live.download = HTTPDownload(userAgent: OnlineBasemap.userAgent,
-                                     deadlineSeconds: HTTPDownload.feedDeadline(refreshSeconds: options.refreshSeconds ?? 60))
+        let seconds = options.refreshSeconds ?? 60
+        live.startFeed(url: url, refreshSeconds: seconds,
+                       download: HTTPDownload(userAgent: OnlineBasemap.userAgent,
+                                              deadlineSeconds: HTTPDownload.feedDeadline(refreshSeconds: seconds)))
         chrome?.loadDidStart(name: url)
         refreshFeed()
     }
@@ -129,12 +123,11 @@ extension MapViewController {
     /// Fetches the feed now (also "Refresh Now" in the menu) and schedules the next refresh.
     func refreshFeed() {
         guard case .feed(let url, let seconds) = live.source, let download = live.download else { return }
-        if live.refreshTimer != 0 { g_source_remove(live.refreshTimer); live.refreshTimer = 0 }
+        live.refreshStarted()
         let generation = live.generation
         download.get(url) { [weak self] result in
             guard let self, generation == self.live.generation else { return }
-            self.live.refreshTimer = runAfter(seconds) { [weak self] in
-                self?.live.refreshTimer = 0
+            self.live.scheduleRefresh(after: seconds) { [weak self] in
                 self?.refreshFeed()
             }
             switch result {
@@ -168,7 +161,7 @@ extension MapViewController {
                 guard let c = self, !c.isClosed, generation == c.live.generation else { return }
                 switch result {
                 case .success((let plan, let fresh)):
-                    c.live.lastRefreshFailed = false
+                    c.live.refreshSucceeded()
                     if let fresh {
                         c.loadGeneration += 1
                         c.loadDidFinish(c.loadGeneration, session: fresh, failures: [], ms: (ProcessClock.now() - started) * 1000)
@@ -187,8 +180,7 @@ extension MapViewController {
     private func feedFailed(_ reason: String) {
         eventLog.emit("refresh-failed", [("error", .string(reason))])
         if session == nil { chrome?.loadDidEnd() }
-        guard !live.lastRefreshFailed else { return }
-        live.lastRefreshFailed = true
+        guard live.refreshFailed() else { return }
         let keeps = session == nil ? "" : "; the map keeps what it showed"
         chrome?.show(message: "Couldn't refresh \(live.displayName) (\(reason))\(keeps).", isError: session == nil)
     }
@@ -250,7 +242,7 @@ extension MapViewController {
             g_simple_action_set_enabled(action, self.live.isRefreshable ? 1 : 0)
             self.eventLog.emit("refresh-action", [("enabled", .bool(self.live.isRefreshable))])
         }
-        live.onSourceChange = update
+        live.observeSource(update)
         update()
     }
 }

@@ -31,7 +31,7 @@ extension MapViewController {
         let dark = options.dark || userDarkStyle ?? DesktopPreferences.prefersDark
         let palette: MapPalette = dark ? .dark : .light
         if renderer.palette != palette {
-            renderer.palette = palette
+            renderer.setPalette(palette)
             chrome?.paletteDidChange()
             redraw()
         }

@@ -10,8 +10,7 @@ extension MapViewController {
     static let replayStepSeconds = 0.25
 
     func startReplay() {
-        live.stop()
-        live.source = .replay
+        live.startReplay()
         guard let dir = dataDirectory, let ds = DatasetCatalog.dataset(id: "earthquakes") else {
             showError("Cannot find the bundled data folder (set CLUSTERMAP_DATA_DIR).")
             return
@@ -29,7 +28,7 @@ extension MapViewController {
                 guard let c = self, !c.isClosed, generation == c.live.generation else { return }
                 switch result {
                 case .success(let replay):
-                    c.live.replay = replay
+                    c.live.replayLoaded(replay)
                     c.loadGeneration += 1
                     c.loadDidFinish(c.loadGeneration, session: replay.session, failures: [], ms: (ProcessClock.now() - started) * 1000)
                     c.scheduleReplayStep()
@@ -43,8 +42,7 @@ extension MapViewController {
     }
 
     private func scheduleReplayStep() {
-        live.replayTimer = runAfter(MapViewController.replayStepSeconds) { [weak self] in
-            self?.live.replayTimer = 0
+        live.scheduleReplayStep(after: MapViewController.replayStepSeconds) { [weak self] in
             self?.replayStep()
         }
     }
@@ -95,7 +93,7 @@ extension MapViewController {
     /// Pauses or resumes the replay (the chip's middle button).
     func toggleReplayPause() {
         guard live.replay != nil else { return }
-        live.replayPaused.toggle()
+        live.toggleReplayPause()
         eventLog.emit("replay-pause", [("paused", .bool(live.replayPaused))])
         updateReplayChip()
     }
@@ -127,7 +125,7 @@ extension MapViewController {
     /// Replay speed control: multiplies the days replayed per second (keys `]` and `[`).
     func changeReplaySpeed(by factor: Double) {
         guard let replay = live.replay else { return }
-        replay.daysPerSecond = min(3650, max(1, replay.daysPerSecond * factor))
+        replay.changeSpeed(by: factor)
         eventLog.emit("replay-speed", [("days_per_second", .number(replay.daysPerSecond))])
         updateReplayChip()
     }

@@ -11,15 +11,15 @@ extension MapViewController {
         let scale = BaseMapRenderer.deviceScale(of: cr)
         if let view = panLayer.prepare(camera: camera, scale: scale, content: panLayerContent(), moving: moving) {
             let scene = buildScene(for: view)
-            panLayer.scene = scene
+            panLayer.setScene(scene)
             lastScene = scene
-            renderer.attribution = presentation.attribution(for: scene, view: view)
+            renderer.setAttribution(presentation.attribution(for: scene, view: view))
         } else if case .copy(let x, let y) = panLayer.mode {
             // The layer's scene, moved to the view when someone asks for `lastScene`.
             pendingSceneShift = ScreenPoint(x: -Double(x) / scale, y: -Double(y) / scale)
         }
         if let ahead = panLayer.cameraAhead() {
-            panLayer.sceneAhead = buildScene(for: ahead)
+            panLayer.setSceneAhead(buildScene(for: ahead))
         }
     }
 

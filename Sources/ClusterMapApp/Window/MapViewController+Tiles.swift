@@ -28,7 +28,7 @@ extension MapViewController {
     /// built-in map (nil). The main menu's "Map" section and the remembered state come here.
     func switchBaseMap(to basemap: String?) {
         if let old = tileLayer {
-            renderer.overlays.removeAll { $0 === old }
+            renderer.removeOverlay(old)
             old.stopLoading()
             onlineTiles?.saveCache()
             onlineTiles = nil
@@ -64,7 +64,7 @@ extension MapViewController {
             runOnGtkThread { if let c = self, !c.isClosed { c.redraw() } }
         }
         presentation.setStreetMap(layer)
-        renderer.overlays.insert(layer, at: 0)
+        renderer.addOverlayUnderneath(layer)
         eventLog.emit("basemap", [("level", .string("tiles")), ("source", .string(layer.path))])
     }
 

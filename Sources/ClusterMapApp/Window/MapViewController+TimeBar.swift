@@ -10,7 +10,7 @@ import GeoData
 extension MapViewController {
     /// Shows or hides the bar (menu, Ctrl+T).
     func toggleTimeBar() {
-        timeBar.wanted.toggle()
+        timeBar.toggleWanted()
         eventLog.emit("time-bar-toggle", [("shown", .bool(timeBar.wanted))])
         if timeBar.wanted { buildTimeBar() } else { closeTimeBar() }
     }
@@ -18,25 +18,19 @@ extension MapViewController {
     /// New data is shown: the bar follows it (the launch's `--time PROPERTY` asks for it).
     func timeBarDataDidLoad(generation: Int) {
         if generation == 1, let t = options.filters.timeProperty {
-            timeBar.wanted = true
-            timeBar.property = t
+            timeBar.want(property: t)
         } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.timeBar(for: source) {
             // The bar as it was left on this file (the state file); the command line's wins.
-            timeBar.wanted = true
-            timeBar.property = saved.property
-            timeBar.restore = saved
+            timeBar.want(restoring: saved)
         }
-        timeBar.generation += 1
-        timeBar.model = nil
-        timeBar.lastAsked = nil
+        timeBar.dataChanged()
         if case .replay = live.source { return }
         if timeBar.wanted { buildTimeBar() } else { showTimeBar() }
     }
 
     private func closeTimeBar() {
         let hadRange = timeBar.lastAsked != nil
-        timeBar.model = nil
-        timeBar.lastAsked = nil
+        timeBar.closed()
         showTimeBar()
         if hadRange {
             var s = presentation.filterSettings
@@ -60,19 +54,18 @@ extension MapViewController {
                 guard let c = self, !c.isClosed, generation == c.timeBar.generation, c.timeBar.wanted else { return }
                 guard let bar else {
                     c.chrome?.show(message: "No property of these places holds dates, so there is no time bar.", isError: false)
-                    c.timeBar.wanted = false
+                    c.timeBar.noDates()
                     return
                 }
-                let restore = c.timeBar.restore
-                c.timeBar.restore = nil
+                let restore = c.timeBar.takeRestore()
                 let shown = restore.map { bar.restored($0) } ?? bar
-                c.timeBar.model = shown
+                c.timeBar.show(shown)
                 c.eventLog.emit("time-bar", c.timeBarFields(shown, reason: restore != nil ? "restored" : "shown"))
                 // Usually the restored filter already holds the restored range; otherwise (the
                 // command line chose another filter) the bar's range is asked.
                 if restore != nil {
                     if shown.applied(to: c.presentation.filterSettings) == c.presentation.filterSettings {
-                        c.timeBar.lastAsked = shown.shown
+                        c.timeBar.alreadyApplied(shown.shown)
                     } else {
                         c.askTimeBarRange()
                     }
@@ -114,7 +107,7 @@ extension MapViewController {
             countPlayFrame(at: t)
             if !bar.isPlaying { reason = "end" }
         }
-        timeBar.model = bar
+        timeBar.show(bar)
         chrome?.timeBarSetTicking(bar.isPlaying)
         if case .tick = request { askTimeBarRange(whenLanded: now) } else { askTimeBarRange() }
         if let reason { eventLog.emit("time-bar", timeBarFields(bar, reason: reason)) }
@@ -135,8 +128,7 @@ extension MapViewController {
     private func askTimeBarRange(whenLanded now: Double? = nil) {
         guard let bar = timeBar.model, bar.shown != timeBar.lastAsked else { return }
         if let now, !filterLanded, now - timeBar.askedAt < 0.5 { return }
-        timeBar.lastAsked = bar.shown
-        timeBar.askedAt = now ?? MapViewController.now()
+        timeBar.asked(bar.shown, at: now ?? MapViewController.now())
         setFilter(bar.applied(to: presentation.filterSettings))
     }
 
@@ -150,18 +142,10 @@ extension MapViewController {
     /// both once a second while playing (`time-bar-play`: the window's frames per second).
     private func countPlayFrame(at t: Double) {
         let shown = presentation.shownFilter.map { "\($0.settings.since ?? "")|\($0.settings.until ?? "")" }
-        if shown != timeBar.lastShown { timeBar.lastShown = shown; timeBar.shownFrames += 1 }
-        timeBar.ticks += 1
-        guard let start = timeBar.countStart else { timeBar.countStart = t; return }
-        if t - start >= 1 {
-            let seconds = t - start
-            eventLog.emit("time-bar-play", [("ticks", .int(timeBar.ticks)), ("frames", .int(timeBar.shownFrames)),
-                                            ("fps", .number((Double(timeBar.shownFrames) / seconds * 10).rounded() / 10)),
-                                            ("passing", .int(presentation.shownFilter?.passing ?? 0))])
-            timeBar.countStart = t
-            timeBar.ticks = 0
-            timeBar.shownFrames = 0
-        }
+        guard let counts = timeBar.countFrame(at: t, shown: shown) else { return }
+        eventLog.emit("time-bar-play", [("ticks", .int(counts.ticks)), ("frames", .int(counts.frames)),
+                                        ("fps", .number((Double(counts.frames) / counts.seconds * 10).rounded() / 10)),
+                                        ("passing", .int(presentation.shownFilter?.passing ?? 0))])
     }
 
     /// What the state file keeps of the bar (nil: hidden), for the shown file.

@@ -151,7 +151,7 @@ final class MapViewController {
         }
         gtk_drawing_area_set_draw_func(gcast(drawingArea), draw, UserData.retain(self), UserData.release)
         followDesktopPreferences()
-        renderer.overlays = [panLayer]
+        renderer.setOverlays([panLayer])
         openTileBaseMap()
         // The launch data is already loading (started before GTK); it arrives as generation 1.
         loadGeneration = 1

@@ -135,7 +135,7 @@ final class PlaceListPanel {
         filterGeneration += 1
         all = points
         nameOf = name
-        model.text = name
+        model.labelRows(with: name)
         gtk_label_set_text(opaque(title), text)
         gtk_editable_set_text(opaque(search), "")   // (a change here filters nothing: same rows)
         setRows(points, query: "")

@@ -154,14 +154,17 @@ public final class MapLabelRenderer {
     private var wanted: [LabelSpriteWorker.Job] = []
 
     /// Called on a background thread when a sprite a frame in motion lacked is ready (ask for a
-    /// frame; see `BaseMapTileWorker.onTileReady`).
-    public var onSpriteReady: (@Sendable () -> Void)? {
+    /// frame; see `BaseMapTileWorker.onTileReady`; `notifyWhenSpriteReady`).
+    public internal(set) var onSpriteReady: (@Sendable () -> Void)? {
         get { worker.onSpriteReady }
         set {
             worker.onSpriteReady = newValue
             sizeWorker.onFinished = newValue
         }
     }
+
+    /// Calls `body` on a background thread whenever a sprite a frame in motion lacked is ready.
+    public func notifyWhenSpriteReady(_ body: (@Sendable () -> Void)?) { onSpriteReady = body }
 
     /// Labels left out of the last frame because their sprites were still being made.
     public private(set) var deferredCount = 0

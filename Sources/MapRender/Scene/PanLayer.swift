@@ -95,20 +95,26 @@ public final class PanLayer: MapOverlay {
         self.sceneRenderer = sceneRenderer
     }
 
-    /// The scene drawn directly: set it to the scene built for the camera `prepare` returned.
-    public var scene: Scene {
+    /// The scene drawn directly (`setScene`).
+    public internal(set) var scene: Scene {
         get { sceneRenderer.scene }
         set { sceneRenderer.scene = newValue }
     }
 
-    /// The scene of the layer drawn ahead: set it to the scene built for `cameraAhead()`.
-    public var sceneAhead: Scene? {
+    /// The scene of the layer drawn ahead (`setSceneAhead`).
+    public internal(set) var sceneAhead: Scene? {
         get { next?.scene }
         set {
             next?.scene = newValue
             next?.sceneIsNew = true
         }
     }
+
+    /// Draws `scene`, built for the camera `prepare` returned, directly.
+    public func setScene(_ scene: Scene) { self.scene = scene }
+
+    /// Gives the layer drawn ahead `scene`, built for `cameraAhead()`.
+    public func setSceneAhead(_ scene: Scene?) { sceneAhead = scene }
 
     /// `MapOverlay`: the scene renderer's version (frames at rest are drawn directly).
     public var contentVersion: Int? { sceneRenderer.contentVersion }

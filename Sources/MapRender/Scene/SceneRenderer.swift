@@ -9,10 +9,13 @@ import MapModel
 /// the clip is skipped before its sprite is even looked up. Not thread-safe: use it on the drawing
 /// thread. As a `MapOverlay` it draws `scene`; set that before each frame.
 public final class SceneRenderer: MapOverlay {
-    /// What the overlay draws.
-    public var scene = Scene() {
+    /// What the overlay draws (`setScene`).
+    public internal(set) var scene = Scene() {
         didSet { if scene != oldValue { version &+= 1 } }
     }
+
+    /// Draws `scene` from the next frame on.
+    public func setScene(_ scene: Scene) { self.scene = scene }
     /// Sizes (pin radius, label capsule geometry) shared with hit-testing.
     public var style: BubbleStyle {
         didSet { if style != oldValue { version &+= 1 } }
