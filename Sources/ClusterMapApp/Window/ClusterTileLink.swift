@@ -10,11 +10,27 @@ final class ClusterTileLink {
     let path: String
     let reader: ClusterTileReader
     /// The tiles shown now (a camera change reading the same tiles reads nothing).
-    var shownTiles: [TileID] = []
+    private(set) var shownTiles: [TileID] = []
     /// Whether a read is queued for the loop's next turn.
-    var readPending = false
+    private(set) var readPending = false
     /// Views shown so far.
-    var views = 0
+    private(set) var views = 0
+
+    /// Queues a read for the loop's next turn; false when one is queued already.
+    func queueRead() -> Bool {
+        guard !readPending else { return false }
+        readPending = true
+        return true
+    }
+
+    /// The queued read runs now.
+    func readStarted() { readPending = false }
+
+    /// `tiles` are shown now (one more view).
+    func show(_ tiles: [TileID]) {
+        shownTiles = tiles
+        views += 1
+    }
 
     /// The file's name as the header and cards say it.
     var name: String { (path as NSString).lastPathComponent }

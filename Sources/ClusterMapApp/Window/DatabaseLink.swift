@@ -19,6 +19,18 @@ final class DatabaseLink {
     private(set) var fault: String?
     /// Whether the server went away and the window is trying to reach it again.
     private(set) var isReconnecting = false
+    /// Whether a view request is queued for the loop's next turn.
+    private(set) var requestPending = false
+
+    /// Queues a view request for the loop's next turn; false when one is queued already.
+    func queueRequest() -> Bool {
+        guard !requestPending else { return false }
+        requestPending = true
+        return true
+    }
+
+    /// The queued request runs now.
+    func requestStarted() { requestPending = false }
     /// Answers shown so far.
     private(set) var answers = 0
     /// Tells the table's change watch (`--refresh`, on its own thread) to end.

@@ -43,10 +43,9 @@ extension MapViewController {
     /// arrive (a camera change can come while a frame is being built: replacing the data there
     /// gave the frame's items a new session's places — a crash found by clicking a bubble).
     func clusterTilesCameraDidChange() {
-        guard let link = clusterTiles, !link.readPending else { return }
-        link.readPending = true
+        guard let link = clusterTiles, link.queueRead() else { return }
         runOnGtkThread(priority: G_PRIORITY_DEFAULT) { [weak self] in
-            link.readPending = false
+            link.readStarted()
             guard let c = self, !c.isClosed, c.clusterTiles === link else { return }
             c.readClusterTiles(link)
         }
@@ -63,8 +62,7 @@ extension MapViewController {
             showError("\(link.name): \(error)")
             return
         }
-        link.shownTiles = tiles
-        link.views += 1
+        link.show(tiles)
         let zoom = link.reader.tileZoom(for: camera.zoom)
         let session = MapDataSession.remote(ClusterTileLink.remoteItems(items), zoom: zoom, name: link.name)
         // Shown afresh, not as a change in place: a change keeps the last frame's places fading

@@ -127,8 +127,19 @@ extension MapViewController {
     }
 
     /// The camera moved: asks for the view it needs unless the last one asked for covers it.
+    /// Runs in the loop's next turn: a camera change can come while a frame is being drawn, and
+    /// showing the "querying…" chip there made GTK snapshot it before it had a size (a warning).
     func databaseCameraDidChange() {
-        guard let link = database, !link.isReconnecting else { return }
+        guard let link = database, link.queueRequest() else { return }
+        runOnGtkThread(priority: G_PRIORITY_DEFAULT) { [weak self] in
+            link.requestStarted()
+            guard let c = self, !c.isClosed, c.database === link else { return }
+            c.requestDatabaseView(link)
+        }
+    }
+
+    private func requestDatabaseView(_ link: DatabaseLink) {
+        guard !link.isReconnecting else { return }
         guard let view = link.ask(visible: camera.visibleBounds, zoom: camera.zoom) else { return }
         statusChip().show("querying…")
         eventLog.emit("db-request", [("zoom", .int(view.zoom)), ("west", .number(view.bounds.west)),
