@@ -62,7 +62,7 @@ enum MapApplication {
     /// The window is being destroyed (Ctrl+Q, the close button): stop loading and forget the
     /// window, so results still on their way find nothing to touch (issue 15 item 3: a load
     /// delivered to destroyed widgets printed hundreds of Gtk-CRITICALs).
-    static func windowWillBeDestroyed() {
+    static func forgetDestroyedWindow() {
         isClosed = true
         initialLoad?.cancel()
         launchReceiver.close()
@@ -83,7 +83,7 @@ enum MapApplication {
         window = MapWindow(application: gcast(app), options: options, eventLog: eventLog, launchLoad: initialLoad)
         launchReceiver.attach(window!.controller)
         let destroyed: @MainActor @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, _ in
-            MapApplication.windowWillBeDestroyed()
+            MapApplication.forgetDestroyedWindow()
         }
         connectSignal(window!.window, "destroy", unsafeBitCast(destroyed, to: GCallback.self))
     }
