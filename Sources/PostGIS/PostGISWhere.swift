@@ -77,12 +77,16 @@ public struct PostGISWhere: Sendable, Equatable {
 
     /// What a column's type compares as.
     enum ColumnKind: Equatable {
-        case number, time, boolean, text
+        /// `time`: an instant (`timestamptz`); `localTime`: a wall-clock time or a day
+        /// (`timestamp`, `date`), read as UTC like the dates of files.
+        case number, time, localTime, boolean, text
         init(_ type: String) {
             if ["smallint", "integer", "bigint", "real", "double precision"].contains(type) || type.hasPrefix("numeric") {
                 self = .number
-            } else if type.hasPrefix("timestamp") || type == "date" {
+            } else if type.hasPrefix("timestamp") && type.hasSuffix("with time zone") && !type.hasSuffix("without time zone") {
                 self = .time
+            } else if type.hasPrefix("timestamp") || type == "date" {
+                self = .localTime
             } else if type == "boolean" {
                 self = .boolean
             } else {
@@ -99,19 +103,31 @@ public struct PostGISWhere: Sendable, Equatable {
             return "\(c.sql) \(op) \(parameter(String(d), "::float8"))"
         case (.time, .date(let seconds, _)):
             return "\(c.sql) \(op) to_timestamp(\(parameter(String(seconds), "::float8")))"
+        case (.localTime, .date(let seconds, _)):
+            // The instant's UTC wall-clock time, whatever the session's time zone.
+            return "\(c.sql) \(op) (to_timestamp(\(parameter(String(seconds), "::float8"))) AT TIME ZONE 'UTC')"
         case (.boolean, .bool(let b)):
             return "\(c.sql) \(op) \(parameter(b ? "true" : "false", "::boolean"))"
         case (.text, .number(let d)):
             // A text column holding numbers compares as numbers where its text is one.
             let pattern = #"^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$"#
             return "(CASE WHEN \(c.sql)::text ~ '\(pattern)' THEN (\(c.sql)::text)::float8 END) \(op) \(parameter(String(d), "::float8"))"
-        case (.number, _), (.time, _), (.boolean, _):
-            throw PostGISError.badFilter("\(literal.shown) can't be compared with a \(c.kind) column (column \(literal.column) of the filter)")
+        case (.number, _), (.time, _), (.localTime, _), (.boolean, _):
+            let kind = c.kind == .localTime ? "time" : "\(c.kind)"
+            throw PostGISError.badFilter("\(literal.shown) can't be compared with a \(kind) column (column \(literal.column) of the filter)")
         case (.text, .text(let s)), (.text, .date(_, let s)):
             // Unicode (code point) order, as the in-process filters compare texts.
             return "\(c.sql)::text COLLATE \"C\" \(op) \(parameter(s, ""))"
         case (.text, .bool(let b)):
             return "\(c.sql)::text \(op) \(parameter(b ? "true" : "false", ""))"
         }
+    }
+}
+
+extension PostGISWhere {
+    /// Checks the filter against `table` without a server: every name must be a column and every
+    /// value comparable with it. Throws `PostGISError.badFilter` naming the filter's column.
+    public func check(against table: PostGISTable) throws {
+        _ = try sql(table: table, quote: { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }, firstParameter: 1)
     }
 }
