@@ -275,7 +275,7 @@ final class PostGISWindowTests: XCTestCase {
 
     // MARK: Server
 
-    private static func psqlInt(_ sql: String) throws -> Int {
+    static func psqlInt(_ sql: String) throws -> Int {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         p.arguments = ["-X", "-q", "-t", "-A", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "test", "-c", sql]
@@ -291,7 +291,7 @@ final class PostGISWindowTests: XCTestCase {
         return n
     }
 
-    private static func psql(_ sql: String) throws {
+    static func psql(_ sql: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         p.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "test", "-c", sql]
@@ -306,7 +306,7 @@ final class PostGISWindowTests: XCTestCase {
 
     /// Runs scripts/test-postgres.sh, waiting with waitpid (Foundation's Process can miss the exit
     /// of a script whose grandchild, the server, lives on).
-    private static func script(_ args: [String]) throws {
+    static func script(_ args: [String]) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let argv = ["/bin/bash", root.appendingPathComponent("scripts/test-postgres.sh").path] + args
         var actions = posix_spawn_file_actions_t()

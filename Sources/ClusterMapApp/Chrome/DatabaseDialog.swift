@@ -1,11 +1,14 @@
 import CGtk
 import Foundation
+import GeoData
 import PostGIS
 
 /// "Connect to Database…" (main menu, Ctrl+Shift+O): a PostGIS table by its address or by host,
 /// port, database, user and table, with a chooser filled from the database's `geometry_columns`.
 /// A password typed here goes to the connection only (never saved, never logged); left empty, it
 /// is asked for when the server wants one. A bad address is said in the window, under the fields.
+/// A filter (the `--where` grammar) and "watch for changes" (`--refresh`) apply to the table opened;
+/// a filter the grammar refuses is said under the fields, the cursor at its column.
 final class DatabaseDialog {
     let window: UnsafeMutablePointer<GtkWidget>
     private let address: UnsafeMutablePointer<GtkWidget>
@@ -17,6 +20,10 @@ final class DatabaseDialog {
     private let table: UnsafeMutablePointer<GtkWidget>
     private let tables: UnsafeMutablePointer<GtkWidget>
     private let problem: UnsafeMutablePointer<GtkWidget>
+    private let filter: UnsafeMutablePointer<GtkWidget>
+    private let watch: UnsafeMutablePointer<GtkWidget>
+    /// How often a watched table is asked again at most (NOTIFY comes at once; counters each second).
+    static let watchSeconds = 2.0
     private weak var controller: MapViewController?
     /// The tables the chooser lists (its items' order).
     private var listed: [String] = []
@@ -88,6 +95,10 @@ final class DatabaseDialog {
         gtk_box_append(gcast(chooserRow), tables)
         gtk_box_append(gcast(chooserRow), find)
         _ = field(7, "", "", chooserRow)
+        filter = field(8, "Filter", "e.g. mag >= 5 and kind in ('quake')")
+        watch = gtk_check_button_new_with_mnemonic("_Watch for changes")!
+        gtk_widget_set_tooltip_text(watch, "Show new, changed and deleted rows as they are written")
+        _ = field(9, "", "", watch)
         gtk_box_append(gcast(box), grid)
 
         problem = DialogParts.problemLine(in: box)
@@ -127,11 +138,34 @@ final class DatabaseDialog {
     }
 
     private func connect() {
-        guard let uri = formAddress(table: text(table)) else { return }
+        guard let uri = formAddress(table: text(table)), let opening = tableOptions() else { return }
         let typed = text(password)
         let controller = self.controller
         close()
-        controller?.openDatabase(uri, password: typed.isEmpty ? nil : typed)
+        controller?.eventLog.emit("db-dialog-open", [("where", .string(opening.conditions.first ?? "")),
+                                                     ("watch", .bool(opening.refreshSeconds != nil))])
+        controller?.openDatabase(uri, password: typed.isEmpty ? nil : typed, table: opening)
+    }
+
+    /// The filter and watch asked for, or nil after saying where the filter is wrong.
+    private func tableOptions() -> TableOpenOptions? {
+        let written = text(filter).trimmingCharacters(in: .whitespaces)
+        if !written.isEmpty {
+            do {
+                _ = try FilterExpression.parse(written)
+            } catch let e as FilterError {
+                say("Filter, column \(e.column): \(e.message)")
+                controller?.eventLog.emit("db-dialog-problem", [("field", .string("filter")), ("column", .int(e.column))])
+                gtk_widget_grab_focus(filter)
+                gtk_editable_set_position(OpaquePointer(filter), Int32(e.column - 1))
+                return nil
+            } catch {
+                say("Filter: \(error)")
+                return nil
+            }
+        }
+        let watched = gtk_check_button_get_active(gcast(watch)) != 0
+        return TableOpenOptions(conditions: written.isEmpty ? [] : [written], refreshSeconds: watched ? Self.watchSeconds : nil)
     }
 
     /// Lists the database's tables with geometry (off the GTK thread) into the chooser.

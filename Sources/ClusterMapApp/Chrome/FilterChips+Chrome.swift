@@ -7,7 +7,7 @@ extension AppChrome {
         let p = controller.presentation
         // The time window's chip names the date property it read (the first one, unless --time said).
         let chips = FilterPanelModel.chips(p.filterSettings, timeProperty: p.shownFilter?.result.timeProperty)
-        filterChips?.update(chips: chips, placesText: p.filterPlacesText)
+        filterChips?.update(chips: chips, placesText: controller.filterPlacesText)
         filterPanel?.refresh()
     }
 }

@@ -152,16 +152,16 @@ final class FilterPanel {
     /// out of date, and rebuild the rows unless the change came from the panel itself.
     func refresh() {
         guard isShown, let c = controller else { return }
-        guard let engine = c.presentation.filterEngine() else {
+        guard let source = c.filterCatalogSource() else {
             gtk_label_set_text(opaque(status), "No places loaded.")
             return
         }
         let types = c.presentation.filterSettings.types
-        let key = (ObjectIdentifier(engine), types)
+        let key = (source.id, types)
         if catalogKey.map({ $0.engine != key.0 || $0.types != key.1 }) ?? true {
             if catalogRequested.map({ $0.engine == key.0 && $0.types == key.1 }) != true {
                 catalogRequested = key
-                requestCatalog(engine, types: types)
+                requestCatalog(source, types: types)
             }
             return
         }
@@ -170,17 +170,17 @@ final class FilterPanel {
         if builtSettings != c.presentation.filterSettings { build() } else { syncInPlace() }
     }
 
-    private func requestCatalog(_ engine: FilterEngine, types: [String: PropertyType]) {
+    private func requestCatalog(_ source: FilterCatalogSource, types: [String: PropertyType]) {
         gtk_label_set_text(opaque(status), "Reading the places' properties…")
         gtk_widget_set_visible(status, 1)
         let target = FilterPanelTarget(self)
         let started = ProcessClock.now()
         Thread.detachNewThread {
-            let catalog = engine.catalog(types: types)
+            let catalog = source.read(types)
             let ms = (ProcessClock.now() - started) * 1000
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let panel = target.panel else { return }
-                panel.catalogDidArrive(catalog, engine: ObjectIdentifier(engine), types: types, ms: ms)
+                panel.catalogDidArrive(catalog, engine: source.id, types: types, ms: ms)
             }
         }
     }
@@ -199,8 +199,10 @@ final class FilterPanel {
     /// The model for what is shown now.
     func model() -> FilterPanelModel? {
         guard let catalog, let c = controller else { return nil }
-        return FilterPanelModel(catalog: catalog, settings: c.presentation.filterSettings,
-                                passing: c.presentation.shownFilter?.passing)
+        var model = FilterPanelModel(catalog: catalog, settings: c.presentation.filterSettings,
+                                     passing: c.presentation.shownFilter?.passing)
+        c.adjustForTable(&model)  // a table: the server's count
+        return model
     }
 
     /// Rebuilds every row.

@@ -25,7 +25,9 @@ extension MapViewController {
     /// Connects to a table off the GTK thread (the password, when the server asks for one, is
     /// asked for in a prompt and kept in memory only); what is shown stays until it answers.
     /// With `fit` the camera then shows the table's extent (from the server's statistics).
-    func openDatabase(_ address: String, password: String? = nil, fit: Bool = true) {
+    /// `table` says its filter and change watch (nil: the launch's `--where/--refresh` for the
+    /// launch's table, none for another).
+    func openDatabase(_ address: String, password: String? = nil, fit: Bool = true, table: TableOpenOptions? = nil) {
         closeDatabase()
         clusterTiles = nil
         currentLoadCancel?.cancel()
@@ -41,14 +43,15 @@ extension MapViewController {
             let extent = fit ? (try? outcome.get())?.estimatedExtent() : nil
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = self, !c.isClosed, c.loadGeneration == generation else { return }
-                c.databaseDidConnect(outcome, address: address, password: password, generation: generation, fit: fit)
+                c.databaseDidConnect(outcome, address: address, password: password, generation: generation, fit: fit,
+                                     table: table ?? c.launchTableOptions(for: address))
                 if let extent, c.database != nil { c.fitDatabase(extent) }
             }
         }
     }
 
     private func databaseDidConnect(_ outcome: Result<PostGISSource, Error>, address: String, password: String?, generation: Int,
-                                    fit: Bool) {
+                                    fit: Bool, table: TableOpenOptions) {
         chrome?.loadDidEnd()
         let source: PostGISSource
         switch outcome {
@@ -59,9 +62,9 @@ extension MapViewController {
             eventLog.emit("db-fault", [("kind", .string(e?.kind ?? "other")), ("message", .string("\(error)"))])
             switch e {
             case .passwordRequired(let user)?:
-                askDatabasePassword(address: address, user: user, problem: nil, fit: fit)
+                askDatabasePassword(address: address, user: user, problem: nil, fit: fit, table: table)
             case .authenticationFailed(let user)? where password != nil:
-                askDatabasePassword(address: address, user: user, problem: "\(error)", fit: fit)
+                askDatabasePassword(address: address, user: user, problem: "\(error)", fit: fit, table: table)
             default:
                 showError("\(error)")
             }
@@ -69,13 +72,15 @@ extension MapViewController {
         }
         let viewOptions: PostGISViewOptions
         do {
-            viewOptions = try databaseViewOptions(for: address)
+            viewOptions = try databaseViewOptions(table, on: source.table)
         } catch {
             eventLog.emit("db-fault", [("kind", .string((error as? PostGISError)?.kind ?? "other")), ("message", .string("\(error)"))])
             showError("\(source.table.displayName): \(error)")
             return
         }
-        let queue = PostGISViewQueue(source: source, options: viewOptions,
+        let filter = TableFilter(source: source, options: viewOptions, statementTimeoutMilliseconds: MapViewController.databaseStatementTimeoutMs)
+        let live = filter.live
+        let queue = PostGISViewQueue(source: source, options: { live.current },
                                      placeCards: DatabaseLink.placeCards) { [weak self] view, result in
             // On the queue's thread: the session is built here (reading the places' columns),
             // then handed to the GTK thread.
@@ -89,7 +94,9 @@ extension MapViewController {
         }
         let link = DatabaseLink(source: source, generation: generation, queue: queue)
         database = link
-        startDatabaseWatch(link, address: address)
+        tableFilter = filter
+        tableFilterDidOpen(filter, conditions: table.conditions)
+        startDatabaseWatch(link, seconds: table.refreshSeconds)
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(source.table.displayName) }
         eventLog.emit("db-connected", [("table", .string(source.table.displayName)),
                                        ("geometry", .string(source.table.geometryType)),
@@ -105,7 +112,7 @@ extension MapViewController {
     }
 
     /// Asks for the password in a prompt (never stored: it goes to the connection only).
-    private func askDatabasePassword(address: String, user: String, problem: String?, fit: Bool) {
+    private func askDatabasePassword(address: String, user: String, problem: String?, fit: Bool, table: TableOpenOptions) {
         guard let window = gtk_widget_get_root(drawingArea).map({ asWidget($0) }) else { return }
         eventLog.emit("db-password-asked", [("user", .string(user)), ("retry", .bool(problem != nil))])
         let message = (problem.map { $0 + ". " } ?? "") + "The database server asks for the password of user \(user)."
@@ -113,7 +120,7 @@ extension MapViewController {
                               acceptLabel: "_Connect", secret: true, check: { $0.isEmpty ? "Type the password." : nil }) { [weak self] typed in
             // The keys go back to the map (without a window manager nobody else gives them back).
             gtk_window_present(gcast(window))
-            self?.openDatabase(address, password: typed, fit: fit)
+            self?.openDatabase(address, password: typed, fit: fit, table: table)
         }
     }
 
@@ -121,6 +128,7 @@ extension MapViewController {
     func closeDatabase() {
         guard let link = database else { return }
         database = nil
+        tableFilter = nil
         link.watchStop.stop()
         link.source.cancel()
         databaseChip?.show(nil)

@@ -4,26 +4,43 @@ import AppSupport
 import GeoData
 import PostGIS
 
-/// A PostGIS table's launch filters and change watch in the window (issue 31 item 5): the
-/// command line's `--where` narrows every view query on the server (`PostGISWhere`: values as
-/// parameters, names checked against the table), and `--refresh SECONDS` watches the table on a
-/// connection of its own (NOTIFY from ClusterMap's trigger at once, else the server's row
-/// counters) and asks the shown view again when it changed — at most once per SECONDS.
+/// A PostGIS table's opening filter and change watch in the window (issue 31 item 5): `--where`
+/// (or the dialog's filter field) narrows every view query on the server (`PostGISWhere`: values
+/// as parameters, names checked against the table), and `--refresh SECONDS` (or the dialog's
+/// "watch for changes") watches the table on a connection of its own (NOTIFY from ClusterMap's
+/// trigger at once, else the server's row counters) and asks the shown view again when it
+/// changed — at most once per SECONDS.
 extension MapViewController {
-    /// The view options for a table: the launch's `--where` conditions apply to the table the
-    /// launch named (a table opened later from the dialog shows unfiltered).
-    /// - Throws: `PostGISError.badFilter` for a condition the grammar refuses.
-    func databaseViewOptions(for address: String) throws -> PostGISViewOptions {
+    /// The launch's `--where/--refresh` for the table the launch named; none for another.
+    func launchTableOptions(for address: String) -> TableOpenOptions {
+        guard address == MapViewController.databaseAddress(options) else { return TableOpenOptions() }
+        return TableOpenOptions(conditions: options.filters.conditions, refreshSeconds: options.refreshSeconds)
+    }
+
+    /// The view options for a table opened with `open`'s filter.
+    /// - Throws: `PostGISError.badFilter` for a condition the grammar or the table refuses.
+    func databaseViewOptions(_ open: TableOpenOptions, on table: PostGISTable) throws -> PostGISViewOptions {
         var viewOptions = MapViewController.databaseViewOptions()
-        guard address == MapViewController.databaseAddress(options), !options.filters.conditions.isEmpty else { return viewOptions }
-        viewOptions.filter = PostGISWhere.all(try options.filters.conditions.map { try PostGISWhere(parsing: $0) })
-        eventLog.emit("db-filter", [("where", .string(options.filters.conditions.joined(separator: " and ")))])
+        guard !open.conditions.isEmpty else { return viewOptions }
+        viewOptions.filter = PostGISWhere.all(try open.conditions.map { try PostGISWhere(parsing: $0) })
+        try viewOptions.filter?.check(against: table)
+        eventLog.emit("db-filter", [("where", .string(open.conditions.joined(separator: " and ")))])
         return viewOptions
     }
 
-    /// Starts watching the link's table when the launch asked for `--refresh` on it.
-    func startDatabaseWatch(_ link: DatabaseLink, address: String) {
-        guard address == MapViewController.databaseAddress(options), let seconds = options.refreshSeconds else { return }
+    /// A table opened with `conditions`: the chips and the panel show them, the server counts them.
+    func tableFilterDidOpen(_ t: TableFilter, conditions: [String]) {
+        var settings = FilterSettings()
+        settings.conditions = conditions
+        _ = presentation.setFilter(settings)
+        _ = t.setFilter(t.filter, expression: conditions.joined(separator: " and "))
+        countTable(t)
+        chrome?.filterDidChange()
+    }
+
+    /// Starts watching the link's table every `seconds` (nil: not watched).
+    func startDatabaseWatch(_ link: DatabaseLink, seconds: Double?) {
+        guard let seconds else { return }
         let source = link.source, stop = link.watchStop
         eventLog.emit("db-watch", [("table", .string(source.table.displayName)), ("seconds", .number(seconds))])
         Thread.detachNewThread { [weak self] in
@@ -56,5 +73,11 @@ extension MapViewController {
         link.tableChanged()
         eventLog.emit("data-changed", [("table", .string(link.source.table.displayName))])
         databaseCameraDidChange()
+        // The counts and the panel's catalogue follow the rows.
+        if let t = tableFilter {
+            t.rowsChanged()
+            countTable(t)
+            chrome?.filterDidChange()
+        }
     }
 }

@@ -10,6 +10,8 @@ import GeoData
 extension MapViewController {
     /// Asks for `settings` on the shown data (worked out in the background).
     func setFilter(_ settings: FilterSettings) {
+        // A table: the server filters (`MapViewController+TableFilter.swift`).
+        if let t = tableFilter { return setTableFilter(settings, on: t) }
         submitFilter(presentation.setFilter(settings))
         chrome?.filterDidChange()
     }

@@ -122,6 +122,8 @@ final class MapViewController {
     /// A PostGIS table on the map, if one is open (`MapViewController+Database.swift`), and its chip.
     var database: DatabaseLink?
     var databaseChip: DatabaseStatusChip?
+    /// The table's filter (`MapViewController+TableFilter.swift`), while a table is shown.
+    var tableFilter: TableFilter?
     /// A clustered tile file open as data, if one is (`MapViewController+ClusterTiles.swift`).
     var clusterTiles: ClusterTileLink?
 

@@ -1,0 +1,150 @@
+import AppSupport
+import ClusterCore
+import Foundation
+import GeoData
+import PostGIS
+
+/// What a PostGIS table opens with besides its address: the filter (`--where`, or the dialog's
+/// filter field) and the change watch (`--refresh`, or the dialog's "watch for changes").
+struct TableOpenOptions: Equatable {
+    var conditions: [String] = []
+    var refreshSeconds: Double?
+}
+
+/// The filter of the table on the map (issue 31 item 5): the panel's conditions and the launch
+/// `--where` become the view queries' WHERE (`PostGISWhere`), read by the view queue at the start
+/// of every query; the filter panel's catalogue comes from the server
+/// (`PostGISColumnCatalogReader`, a connection of its own); "N of M places" counts N on the
+/// server under the filter and M once (exact, or the server's estimate for a big table: "about").
+/// Touched only on the GTK thread; its `LiveOptions` and reader are used from the query threads.
+final class TableFilter {
+    /// The view options the queue reads at the start of each query (any thread).
+    nonisolated final class LiveOptions: @unchecked Sendable {
+        private let lock = NSLock()
+        private var options: PostGISViewOptions
+        init(_ options: PostGISViewOptions) { self.options = options }
+        /// The options now.
+        var current: PostGISViewOptions { lock.withLock { options } }
+        /// Replaces the filter.
+        func setFilter(_ filter: PostGISWhere?) { lock.withLock { options.filter = filter } }
+    }
+
+    /// The identity of a catalogue: a new one after the table's filterable data may have changed
+    /// or a read failed, so the panel reads it again.
+    nonisolated final class CatalogToken: Sendable {}
+
+    let table: PostGISTable
+    let live: LiveOptions
+    let reader: PostGISColumnCatalogReader
+    private(set) var catalogToken = CatalogToken()
+    /// The filter asked last (nil: every row) and its generation (a count for an older one is dropped).
+    private(set) var filter: PostGISWhere?
+    private(set) var expression = ""
+    private(set) var generation = 0
+    /// N: rows passing the filter, counted by the server (nil until counted).
+    private(set) var passing: Int?
+    /// M: the table's rows with a geometry, and whether that is the server's estimate.
+    private(set) var total: (count: Int, isEstimate: Bool)?
+
+    init(source: PostGISSource, options: PostGISViewOptions, statementTimeoutMilliseconds: Int) {
+        table = source.table
+        live = LiveOptions(options)
+        reader = PostGISColumnCatalogReader(source: source, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
+        filter = options.filter
+    }
+
+    /// The filter changes to `filter` (written as `expression`): the queue's next query uses it;
+    /// the count is stale. Returns the new generation.
+    func setFilter(_ filter: PostGISWhere?, expression: String) -> Int {
+        self.filter = filter
+        self.expression = expression
+        live.setFilter(filter)
+        generation += 1
+        passing = nil
+        return generation
+    }
+
+    /// A count arrived; false when it was for an older filter (dropped).
+    func countArrived(_ outcome: CountOutcome) -> Bool {
+        guard outcome.generation == generation else { return false }
+        if case .success(let counted) = outcome.answer {
+            if let t = counted.total { total = t }
+            passing = counted.passing ?? total?.count
+        }
+        return true
+    }
+
+    /// The rows changed (`--refresh`): the counts and the catalogue are read again.
+    func rowsChanged() {
+        total = nil
+        passing = nil
+        catalogIsStale()
+    }
+
+    /// A read failed: the catalogue is read again when shown.
+    func catalogIsStale() {
+        // The old one stays alive: a new object must not reuse its identity.
+        oldTokens.append(catalogToken)
+        catalogToken = CatalogToken()
+    }
+    private var oldTokens: [CatalogToken] = []
+
+    /// "N of M places" while a filter applies ("of about M" for an estimate); nil otherwise or
+    /// before the count arrived.
+    var placesText: String? {
+        guard filter != nil, let passing, let total else { return nil }
+        let text = FilterState.placesText(passing: passing, of: total.count)
+        return total.isEstimate ? text.replacingOccurrences(of: " of ", with: " of about ") : text
+    }
+
+    /// The count to run for the filter now (M too while unknown).
+    var countJob: CountJob { CountJob(generation: generation, filter: filter, reader: reader, needsTotal: total == nil) }
+
+    /// One count on the server: the rows passing a filter, and the table's rows when unknown.
+    nonisolated struct CountJob: Sendable {
+        let generation: Int
+        let filter: PostGISWhere?
+        let reader: PostGISColumnCatalogReader
+        let needsTotal: Bool
+
+        /// Runs both counts (on the worker's thread).
+        func run() -> CountOutcome {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let answer = Result { () throws -> Counted in
+                let total = needsTotal ? try reader.placeCount() : nil
+                // Without a filter every row passes: M says it (no second scan).
+                let passing = filter == nil ? nil : try reader.count(where: filter)
+                return Counted(passing: passing, total: total)
+            }
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            return CountOutcome(generation: generation, answer: answer, milliseconds: ms)
+        }
+    }
+
+    /// Counts from the server.
+    nonisolated struct Counted: Sendable {
+        let passing: Int?
+        let total: (count: Int, isEstimate: Bool)?
+    }
+
+    /// A count job's answer.
+    nonisolated struct CountOutcome: Sendable {
+        let generation: Int
+        let answer: Result<Counted, Error>
+        let milliseconds: Double
+    }
+
+    /// The panel's catalogue for a table's: field for field (a text column read as the other of
+    /// category / free text by the person's choice says which it was inferred as).
+    nonisolated static func filterCatalog(_ c: PostGISColumnCatalog, types: [String: PropertyType]) -> FilterCatalog {
+        FilterCatalog(properties: c.columns.map { col in
+            var inferred = col.type
+            if let chosen = types[col.name], chosen == col.type, col.type == .category || col.type == .text {
+                inferred = col.type == .category ? .text : .category
+            }
+            return FilterCatalog.Property(name: col.name, type: col.type, inferred: inferred, present: col.present, missing: col.missing,
+                                          values: col.values.map { FilterCatalog.ValueCount($0.text, $0.count) },
+                                          range: col.range, histogram: col.histogram)
+        }, placeCount: c.rowCount)
+    }
+}
