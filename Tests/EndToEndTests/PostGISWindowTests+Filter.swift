@@ -4,7 +4,8 @@ import XCTest
 /// The filter panel on a PostGIS table (issue 31 item 5), in the real window against the class's
 /// throw-away server: the launch `--where` shows as a chip with the server's "N of M places", the
 /// panel's catalogue comes from the server, unticking a category sends both conditions to the
-/// server, and the map's next view holds exactly the rows `SELECT count(*) … WHERE` counts.
+/// server, and the map's next view holds exactly the rows `SELECT count(*) … WHERE` counts. A
+/// table opened from Connect to Database… gets its filter and change watch from the dialog.
 extension PostGISWindowTests {
     func testTheFilterPanelOnATableSendsItsConditionsToTheServer() throws {
         try AppHarness.requireTools()
@@ -57,5 +58,64 @@ extension PostGISWindowTests {
         XCTAssertEqual(query.event["points"] as? Int, expected)
         let shown = try h.waitForEvent("filter-count", after: before, timeout: 15)
         XCTAssertEqual(shown.event["text"] as? String, "\(expected) of 600 places")
+    }
+
+    func testATableOpenedFromTheDialogGetsItsFilterAndWatch() throws {
+        try AppHarness.requireTools()
+        if let e = Self.setupError { XCTFail("test server: \(e)"); return }
+        try Self.psql("""
+            DROP TABLE IF EXISTS watched;
+            CREATE TABLE watched (id bigserial PRIMARY KEY, geom geometry(Point, 4326), kind text, mag float8);
+            INSERT INTO watched (geom, kind, mag)
+              SELECT ST_SetSRID(ST_MakePoint(-5 + (g * 7919 % 1009) / 50.0, 40 + (g * 104729 % 1013) / 60.0), 4326),
+                     CASE WHEN g % 3 = 0 THEN 'it''s 100%' ELSE 'plain' END, (g % 40) / 10.0
+              FROM generate_series(1, 300) g;
+            CREATE INDEX ON watched USING gist (geom);
+            ANALYZE watched;
+            """)
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["--dataset", "madrid"])
+        _ = try h.waitForEvent("load-done", timeout: 60)
+        try h.key("ctrl+shift+o")
+        _ = try? h.run("xdotool", ["keyup", "ctrl+shift+o"])
+        let opened = try h.waitForEvent("db-dialog")
+        try h.waitForFocusedWindow(named: "Connect to Database")
+        try h.typeText("postgresql://postgres@127.0.0.1:\(Self.port)/test?table=watched")
+        // A filter the grammar refuses: said in the dialog at its column; nothing opens.
+        try h.pressKey("alt+r")
+        try h.typeText("kind = 'it''s 100%' and mag >=")
+        try h.pressKey("Return")
+        let problem = try h.waitForEvent("db-dialog-problem", after: opened.index, timeout: 15)
+        XCTAssertEqual(problem.event["field"] as? String, "filter")
+        XCTAssertEqual(problem.event["column"] as? Int, 31, "after the last '>='")
+        // Finished, with "watch for changes" (Alt+W): the table opens filtered and watched.
+        try h.typeText(" 1.5")
+        try h.pressKey("alt+w")
+        try h.pressKey("Return")
+        let asked = try h.waitForEvent("db-dialog-open", after: problem.index, timeout: 15)
+        XCTAssertEqual(asked.event["watch"] as? Bool, true)
+        let condition = "mag >= 1.5 AND kind = 'it''s 100%'"
+        var expected = try Self.psqlInt("SELECT count(*) FROM watched WHERE \(condition)")
+        let filtered = try h.waitForEvent("filter", after: asked.index, timeout: 30) { $0["source"] as? String == "table" }
+        XCTAssertEqual(filtered.event["expression"] as? String, "kind = 'it''s 100%' and mag >= 1.5")
+        XCTAssertEqual(filtered.event["passing"] as? Int, expected)
+        XCTAssertEqual(filtered.event["places"] as? Int, 300)
+        let query = try h.waitForEvent("db-query", after: asked.index, timeout: 30)
+        XCTAssertEqual(query.event["points"] as? Int, expected, "the fitted view holds every passing row")
+        _ = try h.waitForEvent("db-watch", after: asked.index, timeout: 10)
+
+        // Rows written by someone else: the window sees them and counts again, with no input.
+        try Self.psql("""
+            INSERT INTO watched (geom, kind, mag)
+              SELECT ST_SetSRID(ST_MakePoint(0 + g / 10.0, 45), 4326), 'it''s 100%', 3 FROM generate_series(1, 25) g;
+            """)
+        expected = try Self.psqlInt("SELECT count(*) FROM watched WHERE \(condition)")
+        let changed = try h.waitForEvent("data-changed", after: query.index, timeout: 30)
+        let recount = try h.waitForEvent("filter", after: changed.index, timeout: 30) { $0["source"] as? String == "table" }
+        XCTAssertEqual(recount.event["passing"] as? Int, expected)
+        XCTAssertEqual(recount.event["places"] as? Int, 325)
+        let requery = try h.waitForEvent("db-query", after: changed.index, timeout: 30) { $0["points"] as? Int == expected }
+        XCTAssertEqual(requery.event["points"] as? Int, expected)
     }
 }

@@ -96,6 +96,11 @@ final class DatabaseDialog {
         gtk_box_append(gcast(chooserRow), find)
         _ = field(7, "", "", chooserRow)
         filter = field(8, "Filter", "e.g. mag >= 5 and kind in ('quake')")
+        if let label = gtk_grid_get_child_at(gcast(grid), 0, 8) {
+            // Alt+R reaches it (Alt+F is Find Tables).
+            gtk_label_set_text_with_mnemonic(opaque(label), "Filte_r")
+            gtk_label_set_mnemonic_widget(opaque(label), filter)
+        }
         watch = gtk_check_button_new_with_mnemonic("_Watch for changes")!
         gtk_widget_set_tooltip_text(watch, "Show new, changed and deleted rows as they are written")
         _ = field(9, "", "", watch)
