@@ -111,20 +111,26 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
         // Parameter $1 is the sample share when sampling; the others follow it.
         let from = "\(table.sqlName) AS t" + (percent == nil ? "" : " TABLESAMPLE SYSTEM ($1::float4) REPEATABLE (7)")
         let base: [String] = percent.map { ["\($0)"] } ?? []
-        let scale = percent.map { 100 / $0 } ?? 1
-        func scaled(_ n: Int64?) -> Int { Int((Double(n ?? 0) * scale).rounded()) }
         let rowsWith = "t.\(table.geometrySQL) IS NOT NULL"
 
-        // One pass: rows, each column's values, numbers' and dates' ranges.
-        var select = ["count(*)::int8"]
+        // One pass: the rows read, those with a geometry, each column's values, numbers' and
+        // dates' ranges.
+        var select = ["count(*)::int8", "count(*) FILTER (WHERE \(rowsWith))::int8"]
         for p in plans {
-            select.append("count(\(p.value))::int8")
-            if p.type == .number || p.type == .date { select += ["min(\(p.value))", "max(\(p.value))"] }
+            select.append("count(\(p.value)) FILTER (WHERE \(rowsWith))::int8")
+            if p.type == .number || p.type == .date {
+                select += ["min(\(p.value)) FILTER (WHERE \(rowsWith))", "max(\(p.value)) FILTER (WHERE \(rowsWith))"]
+            }
         }
-        let summary = try c.query("SELECT \(select.joined(separator: ", ")) FROM \(from) WHERE \(rowsWith)", base)
-        let rows = scaled(summary.integer(0, 0))
+        let summary = try c.query("SELECT \(select.joined(separator: ", ")) FROM \(from)", base)
+        // A sample's counts scale to the server's row estimate (the pages sampled hold more or
+        // fewer rows than their share): the panel's counts then agree with the "about M" shown.
+        let read = Double(summary.integer(0, 0) ?? 0)
+        let scale = percent == nil || read == 0 ? 1 : estimate / read
+        func scaled(_ n: Int64?) -> Int { Int((Double(n ?? 0) * scale).rounded()) }
+        let rows = scaled(summary.integer(0, 1))
         var columns: [PostGISColumnCatalog.Column] = []
-        var k = 1
+        var k = 2
         let distinct = try distinctEstimates(on: c)
         for p in plans {
             let present = scaled(summary.integer(0, k))

@@ -18,7 +18,14 @@ extension MapViewController {
             let reader = t.reader, target = FilterDelivery(self), token = t.catalogToken
             return FilterCatalogSource(id: ObjectIdentifier(token)) { types in
                 do {
-                    return TableFilter.filterCatalog(try reader.catalog(bins: FilterCatalog.bins, types: types), types: types)
+                    let read = try reader.catalog(bins: FilterCatalog.bins, types: types)
+                    // Said before the panel shows it (the GTK thread runs these in order).
+                    runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
+                        guard let c = target.controller, !c.isClosed, let t = c.tableFilter, t.catalogToken === token else { return }
+                        t.catalogArrived(sampledPercent: read.sampledPercent)
+                        if let p = read.sampledPercent { c.eventLog.emit("db-catalog-sampled", [("percent", .number(p))]) }
+                    }
+                    return TableFilter.filterCatalog(read, types: types)
                 } catch {
                     runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                         guard let c = target.controller, !c.isClosed, let t = c.tableFilter, t.catalogToken === token else { return }
@@ -44,7 +51,7 @@ extension MapViewController {
     /// The panel's model on a table says the server's count ("of about M" for an estimate).
     func adjustForTable(_ model: inout FilterPanelModel) {
         guard let t = tableFilter else { return }
-        model.placesText = t.placesText
+        model.placesText = t.panelStatus(placesText: t.placesText)
     }
 
     /// The table's filter becomes `settings`' conditions. A condition the table can't answer (no

@@ -45,6 +45,8 @@ final class TableFilter {
     private(set) var passing: Int?
     /// M: the table's rows with a geometry, and whether that is the server's estimate.
     private(set) var total: (count: Int, isEstimate: Bool)?
+    /// The share of the table the panel's last catalogue was read from (percent; nil: every row).
+    private(set) var catalogSampledPercent: Double?
 
     init(source: PostGISSource, options: PostGISViewOptions, statementTimeoutMilliseconds: Int) {
         table = source.table
@@ -72,6 +74,17 @@ final class TableFilter {
             passing = counted.passing ?? total?.count
         }
         return true
+    }
+
+    /// A catalogue was read (from a sample of `sampledPercent` % of the table, or every row).
+    func catalogArrived(sampledPercent: Double?) { catalogSampledPercent = sampledPercent }
+
+    /// What the panel says over its rows: the count, and that the rows' counts are estimates when
+    /// the catalogue came from a sample.
+    func panelStatus(placesText: String?) -> String? {
+        guard let p = catalogSampledPercent else { return placesText }
+        let share = p >= 1 ? String(format: "%.0f", p) : String(format: "%.2g", p)
+        return (placesText ?? "Every place shows") + ". The counts below are about: read from a \(share) % sample of the table."
     }
 
     /// The rows changed (`--refresh`): the counts and the catalogue are read again.
