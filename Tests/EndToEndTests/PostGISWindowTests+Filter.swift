@@ -4,7 +4,8 @@ import XCTest
 /// The filter panel on a PostGIS table (issue 31 item 5), in the real window against the class's
 /// throw-away server: the launch `--where` shows as a chip with the server's "N of M places", the
 /// panel's catalogue comes from the server, unticking a category sends both conditions to the
-/// server, and the map's next view holds exactly the rows `SELECT count(*) … WHERE` counts. A
+/// server, and the map's next view holds exactly the rows `SELECT count(*) … WHERE` counts; Clear
+/// shows every row again. A
 /// table opened from Connect to Database… gets its filter and change watch from the dialog.
 extension PostGISWindowTests {
     func testTheFilterPanelOnATableSendsItsConditionsToTheServer() throws {
@@ -22,6 +23,8 @@ extension PostGISWindowTests {
             CREATE INDEX ON tagged USING gist (geom);
             ANALYZE tagged;
             """)
+        // Gone after: the dialog test counts the tables with geometry.
+        defer { try? Self.psql("DROP TABLE IF EXISTS tagged") }
         let launchWhere = "mag >= 2"
         let launchCount = try Self.psqlInt("SELECT count(*) FROM tagged WHERE mag >= 2")
         let h = try AppHarness()
@@ -58,6 +61,15 @@ extension PostGISWindowTests {
         XCTAssertEqual(query.event["points"] as? Int, expected)
         let shown = try h.waitForEvent("filter-count", after: before, timeout: 15)
         XCTAssertEqual(shown.event["text"] as? String, "\(expected) of 600 places")
+
+        // Clear: every row again, asked of the server.
+        let clear = try h.waitForEvent("widget", after: before, timeout: 15) { $0["name"] as? String == "filter-clear" }
+        let beforeClear = h.events().count
+        try h.click(at: clear.event["x"] as! Double, clear.event["y"] as! Double)
+        let cleared = try h.waitForEvent("filter", after: beforeClear, timeout: 30) { $0["source"] as? String == "table" }
+        XCTAssertEqual(cleared.event["expression"] as? String, "")
+        XCTAssertEqual(cleared.event["passing"] as? Int, 600)
+        _ = try h.waitForEvent("db-query", after: beforeClear, timeout: 30) { $0["points"] as? Int == 600 }
     }
 
     func testATableOpenedFromTheDialogGetsItsFilterAndWatch() throws {
@@ -73,6 +85,7 @@ extension PostGISWindowTests {
             CREATE INDEX ON watched USING gist (geom);
             ANALYZE watched;
             """)
+        defer { try? Self.psql("DROP TABLE IF EXISTS watched") }
         let h = try AppHarness()
         defer { h.stop() }
         try h.launch(["--dataset", "madrid"])

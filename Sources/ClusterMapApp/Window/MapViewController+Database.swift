@@ -78,7 +78,7 @@ extension MapViewController {
             showError("\(source.table.displayName): \(error)")
             return
         }
-        let filter = TableFilter(source: source, options: viewOptions, statementTimeoutMilliseconds: MapViewController.databaseStatementTimeoutMs)
+        let filter = makeTableFilter(source: source, options: viewOptions)
         let live = filter.live
         let queue = PostGISViewQueue(source: source, options: { live.current },
                                      placeCards: DatabaseLink.placeCards) { [weak self] view, result in

@@ -85,21 +85,26 @@ extension MapViewController {
         countTable(t)
     }
 
-    /// Counts the rows passing the table's filter (and the table's, once) off the GTK thread; the
-    /// newest filter's count wins.
-    func countTable(_ t: TableFilter) {
-        let target = FilterDelivery(self)
-        let job = t.countJob
-        Thread.detachNewThread {
-            let outcome = job.run()
+    /// The filter of a table just connected, its counts delivered to this window.
+    func makeTableFilter(source: PostGISSource, options: PostGISViewOptions) -> TableFilter {
+        let target = FilterDelivery(self), reader = TableReaderBox()
+        let t = TableFilter(source: source, options: options, statementTimeoutMilliseconds: MapViewController.databaseStatementTimeoutMs) { outcome in
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
-                guard let c = target.controller, !c.isClosed, let t = c.tableFilter, t.reader === job.reader else { return }
+                guard let c = target.controller, !c.isClosed, let t = c.tableFilter, t.countReader === reader.reader else { return }
                 c.tableCountDidArrive(outcome, on: t)
             }
         }
+        reader.reader = t.countReader
+        return t
     }
 
+    /// Counts the rows passing the table's filter (and the table's, once) off the GTK thread; the
+    /// newest filter's count wins (a count still running is cancelled).
+    func countTable(_ t: TableFilter) { t.count() }
+
     private func tableCountDidArrive(_ outcome: TableFilter.CountOutcome, on t: TableFilter) {
+        // A cancel meant for the count before may reach this one: counted again.
+        if case .failure(PostGISError.cancelled) = outcome.answer, outcome.generation == t.generation { return t.count() }
         guard t.countArrived(outcome) else { return }
         switch outcome.answer {
         case .success:
@@ -116,6 +121,11 @@ extension MapViewController {
         }
         chrome?.filterDidChange()
     }
+}
+
+/// Which reader a window's counts come from (set once the filter is made).
+nonisolated final class TableReaderBox: @unchecked Sendable {
+    var reader: PostGISColumnCatalogReader?
 }
 
 /// Where the filter panel's catalogue comes from: its identity (a new one: read again) and how

@@ -35,7 +35,13 @@ final class TableFilter {
 
     let table: PostGISTable
     let live: LiveOptions
+    /// Reads the panel's catalogue (on the panel's thread).
     let reader: PostGISColumnCatalogReader
+    /// Counts N and M, on a connection of its own so a superseded count can be cancelled
+    /// without touching a catalogue being read.
+    let countReader: PostGISColumnCatalogReader
+    /// Runs the newest count; a newer filter cancels the one running.
+    private let counter: LatestRequestWorker<CountJob, CountOutcome>
     private(set) var catalogToken = CatalogToken()
     /// The filter asked last (nil: every row) and its generation (a count for an older one is dropped).
     private(set) var filter: PostGISWhere?
@@ -48,11 +54,22 @@ final class TableFilter {
     /// The share of the table the panel's last catalogue was read from (percent; nil: every row).
     private(set) var catalogSampledPercent: Double?
 
-    init(source: PostGISSource, options: PostGISViewOptions, statementTimeoutMilliseconds: Int) {
+    /// A table's filter starting with `options.filter`; counts are handed to `countDelivered` on
+    /// the counting thread.
+    init(source: PostGISSource, options: PostGISViewOptions, statementTimeoutMilliseconds: Int,
+         countDelivered: @escaping @Sendable (CountOutcome) -> Void) {
         table = source.table
         live = LiveOptions(options)
         reader = PostGISColumnCatalogReader(source: source, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
+        countReader = PostGISColumnCatalogReader(source: source, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
+        counter = LatestRequestWorker(label: "clustermap.table-count", work: { $0.run() }, deliver: { _, outcome in countDelivered(outcome) })
         filter = options.filter
+    }
+
+    /// Counts for the filter now (M too while unknown), cancelling a count still running.
+    func count() {
+        countReader.cancel()
+        counter.submit(CountJob(generation: generation, filter: filter, reader: countReader, needsTotal: total == nil))
     }
 
     /// The filter changes to `filter` (written as `expression`): the queue's next query uses it;
@@ -109,9 +126,6 @@ final class TableFilter {
         let text = FilterState.placesText(passing: passing, of: total.count)
         return total.isEstimate ? text.replacingOccurrences(of: " of ", with: " of about ") : text
     }
-
-    /// The count to run for the filter now (M too while unknown).
-    var countJob: CountJob { CountJob(generation: generation, filter: filter, reader: reader, needsTotal: total == nil) }
 
     /// One count on the server: the rows passing a filter, and the table's rows when unknown.
     nonisolated struct CountJob: Sendable {
