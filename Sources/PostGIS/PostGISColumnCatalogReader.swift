@@ -132,6 +132,17 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
         var columns: [PostGISColumnCatalog.Column] = []
         var k = 2
         let distinct = try distinctEstimates(on: c)
+        // A sampled table's categories are counted over every row, in one scan for all of them:
+        // a value the sample missed would be left out of the checklist — and so out of the map
+        // as soon as another value is unticked (the condition lists the ticked values).
+        var exact: [String: [PostGISColumnCatalog.ValueCount]] = [:]
+        if percent != nil {
+            let candidates = plans.filter { p in
+                p.type == .boolean || (p.type == .text && types[p.name] != .text
+                    && distinct[p.name].map { $0 <= Double(2 * PropertyTable.categoryLimit) } == true)
+            }
+            exact = try exactValueCounts(candidates, on: c, rowsWith: rowsWith)
+        }
         for p in plans {
             let present = scaled(summary.integer(0, k))
             k += 1
@@ -146,7 +157,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
                 column.histogram = try histogram(p, lo: lo, hi: hi, bins: bins, on: c, from: from, base: base, rowsWith: rowsWith)
                     .map { scaled(Int64($0)) }
             case .boolean:
-                column.values = try valueCounts(p, limit: 3, on: c, from: from, base: base, rowsWith: rowsWith).values
+                column.values = try exact[p.name] ?? valueCounts(p, limit: 3, on: c, from: from, base: base, rowsWith: rowsWith).values
                     .map { .init($0.text, scaled(Int64($0.count))) }
             case .text, .category:
                 // As the in-process inference: a category has at most 1,000 distinct values, and at
@@ -154,6 +165,12 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
                 let bound = min(PropertyTable.categoryLimit, max(20, present / 20))
                 let wanted = types[p.name]
                 if wanted == .text { break }
+                if let all = exact[p.name] {
+                    if all.count > bound && wanted != .category { break }
+                    column.type = .category
+                    column.values = Array(all.prefix(PropertyTable.categoryLimit))
+                    break
+                }
                 if wanted != .category, let d = distinct[p.name], d > Double(2 * bound) { break }
                 let (values, more) = try valueCounts(p, limit: wanted == .category ? PropertyTable.categoryLimit : bound + 1,
                                                      on: c, from: from, base: base, rowsWith: rowsWith)
@@ -164,6 +181,30 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
             columns.append(column)
         }
         return PostGISColumnCatalog(columns: columns, rowCount: rows, sampledPercent: percent)
+    }
+
+    /// Every value of each column in `plans` with its count over all the table's rows (one
+    /// `GROUPING SETS` scan), most common first, ties in code-point order; NULLs left out.
+    private func exactValueCounts(_ plans: [Plan], on c: PostgresConnection,
+                                  rowsWith: String) throws -> [String: [PostGISColumnCatalog.ValueCount]] {
+        guard !plans.isEmpty else { return [:] }
+        let n = plans.count
+        let sql = "SELECT " + plans.map { "GROUPING(\($0.value))" }.joined(separator: ", ") + ", "
+            + plans.map { "(\($0.value))::text" }.joined(separator: ", ") + ", count(*)::int8 FROM \(source.table.sqlName) AS t "
+            + "WHERE \(rowsWith) GROUP BY GROUPING SETS (" + plans.map { "(\($0.value))" }.joined(separator: ", ") + ")"
+        let r = try c.query(sql)
+        var out: [String: [PostGISColumnCatalog.ValueCount]] = [:]
+        for p in plans { out[p.name] = [] }
+        for i in 0..<r.rowCount {
+            // The row's own column is the one grouped (GROUPING 0); a NULL value is no value.
+            guard let k = (0..<n).first(where: { r.integer(i, $0) == 0 }), let text = r.text(i, n + k) else { continue }
+            out[plans[k].name, default: []].append(.init(text, Int(r.integer(i, 2 * n) ?? 0)))
+        }
+        func codePoints(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
+        for (name, values) in out {
+            out[name] = values.sorted { $0.count != $1.count ? $0.count > $1.count : codePoints($0.text).lexicographicallyPrecedes(codePoints($1.text)) }
+        }
+        return out
     }
 
     /// The server's estimate of distinct values per column (after ANALYZE; absent before).

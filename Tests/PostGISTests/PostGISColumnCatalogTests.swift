@@ -127,6 +127,12 @@ final class PostGISColumnCatalogTests: XCTestCase {
                 XCTAssertEqual(column.histogram.reduce(0, +), column.present, accuracy: 2 * catalog.columns.count, column.name)
             }
         }
+        // Categories and booleans counted over every row: every value, exact counts.
+        let exact = try self.reader().catalog()
+        for name in ["kind", "flag"] {
+            XCTAssertEqual(catalog.column(name)?.values, exact.column(name)?.values, name)
+            XCTAssertEqual(catalog.column(name)?.type, exact.column(name)?.type, name)
+        }
         // Scaled to the server's row estimate (3,000), less the rows without a geometry.
         XCTAssertEqual(Double(catalog.rowCount), Double(Self.placed.count), accuracy: 0.02 * Double(Self.placed.count))
     }
