@@ -101,7 +101,8 @@ final class TableFilter {
     func panelStatus(placesText: String?) -> String? {
         guard let p = catalogSampledPercent else { return placesText }
         let share = p >= 1 ? String(format: "%.0f", p) : String(format: "%.2g", p)
-        return (placesText ?? "Every place shows") + ". The counts below are about: read from a \(share) % sample of the table."
+        return (placesText ?? "Every place shows") + ". Ranges and place counts below are about (read from a \(share) % sample of "
+            + "the table); the categories' counts are exact."
     }
 
     /// The rows changed (`--refresh`): the counts and the catalogue are read again.
