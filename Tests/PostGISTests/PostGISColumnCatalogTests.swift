@@ -167,4 +167,29 @@ final class PostGISColumnCatalogTests: XCTestCase {
         XCTAssertEqual(try r.count(where: nil), Self.placed.count)
         XCTAssertGreaterThan(try local.selection(for: conditions[0].expression).chosenCount, 0, "the hostile kinds are in the data")
     }
+
+    func testSinceAndUntilOnATableMeanWhatTheyMeanForFiles() throws {
+        let r = try reader()
+        let local = Self.inProcess()
+        let windows: [(String?, String?, String)] = [
+            ("2023-12-01", nil, "at"), (nil, "2023-12-10", "at"), ("2023-11-20T05:00:00Z", "2023-12-02T10:30:00Z", "at"),
+            ("2020-02-01", "2020-02-29", "day"), ("2023-12-01", "2023-12-31", "local"),
+        ]
+        for (since, until, time) in windows {
+            var settings = FilterSettings()
+            settings.since = since; settings.until = until; settings.timeProperty = time
+            let expected = try XCTUnwrap(FilterResult.apply(settings, evaluator: local).selection).chosenCount
+            let text = try XCTUnwrap(PostGISWhere.timeWindow(since: since, until: until, timeColumn: time, table: r.source.table))
+            XCTAssertEqual(try r.count(where: PostGISWhere(parsing: text)), expected, text)
+            XCTAssertGreaterThan(expected, 0, text)
+        }
+        XCTAssertNil(try PostGISWhere.timeWindow(since: nil, until: nil, timeColumn: nil, table: r.source.table))
+        XCTAssertThrowsError(try PostGISWhere.timeWindow(since: "2023-12-01", until: nil, timeColumn: nil, table: r.source.table)) {
+            XCTAssertTrue("\($0)".contains("several date columns (at, day, local)"), "\($0)")
+        }
+        XCTAssertThrowsError(try PostGISWhere.timeWindow(since: "yesterday", until: nil, timeColumn: "at", table: r.source.table))
+        XCTAssertThrowsError(try PostGISWhere.timeWindow(since: "2023-12-01", until: nil, timeColumn: "kind", table: r.source.table)) {
+            XCTAssertTrue("\($0)".contains("not dates"), "\($0)")
+        }
+    }
 }

@@ -147,7 +147,7 @@ final class DatabaseDialog {
         let typed = text(password)
         let controller = self.controller
         close()
-        controller?.eventLog.emit("db-dialog-open", [("where", .string(opening.conditions.first ?? "")),
+        controller?.eventLog.emit("db-dialog-open", [("where", .string(opening.settings.conditions.first ?? "")),
                                                      ("watch", .bool(opening.refreshSeconds != nil))])
         controller?.openDatabase(uri, password: typed.isEmpty ? nil : typed, table: opening)
     }
@@ -170,7 +170,9 @@ final class DatabaseDialog {
             }
         }
         let watched = gtk_check_button_get_active(gcast(watch)) != 0
-        return TableOpenOptions(conditions: written.isEmpty ? [] : [written], refreshSeconds: watched ? Self.watchSeconds : nil)
+        var settings = FilterSettings()
+        settings.conditions = written.isEmpty ? [] : [written]
+        return TableOpenOptions(settings: settings, refreshSeconds: watched ? Self.watchSeconds : nil)
     }
 
     /// Lists the database's tables with geometry (off the GTK thread) into the chooser.

@@ -95,7 +95,7 @@ extension MapViewController {
         let link = DatabaseLink(source: source, generation: generation, queue: queue)
         database = link
         tableFilter = filter
-        tableFilterDidOpen(filter, conditions: table.conditions)
+        tableFilterDidOpen(filter, settings: table.settings)
         startDatabaseWatch(link, seconds: table.refreshSeconds)
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(source.table.displayName) }
         eventLog.emit("db-connected", [("table", .string(source.table.displayName)),

@@ -14,26 +14,30 @@ extension MapViewController {
     /// The launch's `--where/--refresh` for the table the launch named; none for another.
     func launchTableOptions(for address: String) -> TableOpenOptions {
         guard address == MapViewController.databaseAddress(options) else { return TableOpenOptions() }
-        return TableOpenOptions(conditions: options.filters.conditions, refreshSeconds: options.refreshSeconds)
+        var settings = FilterSettings()
+        settings.conditions = options.filters.conditions
+        settings.since = options.filters.since
+        settings.until = options.filters.until
+        settings.timeProperty = options.filters.timeProperty
+        return TableOpenOptions(settings: settings, refreshSeconds: options.refreshSeconds)
     }
 
     /// The view options for a table opened with `open`'s filter.
     /// - Throws: `PostGISError.badFilter` for a condition the grammar or the table refuses.
     func databaseViewOptions(_ open: TableOpenOptions, on table: PostGISTable) throws -> PostGISViewOptions {
         var viewOptions = MapViewController.databaseViewOptions()
-        guard !open.conditions.isEmpty else { return viewOptions }
-        viewOptions.filter = PostGISWhere.all(try open.conditions.map { try PostGISWhere(parsing: $0) })
-        try viewOptions.filter?.check(against: table)
-        eventLog.emit("db-filter", [("where", .string(open.conditions.joined(separator: " and ")))])
+        let made = try TableFilter.sqlFilter(open.settings, on: table)
+        guard made.filter != nil else { return viewOptions }
+        viewOptions.filter = made.filter
+        eventLog.emit("db-filter", [("where", .string(made.expression))])
         return viewOptions
     }
 
-    /// A table opened with `conditions`: the chips and the panel show them, the server counts them.
-    func tableFilterDidOpen(_ t: TableFilter, conditions: [String]) {
-        var settings = FilterSettings()
-        settings.conditions = conditions
+    /// A table opened with `settings`: the chips and the panel show them, the server counts them.
+    func tableFilterDidOpen(_ t: TableFilter, settings: FilterSettings) {
         _ = presentation.setFilter(settings)
-        _ = t.setFilter(t.filter, expression: conditions.joined(separator: " and "))
+        let expression = (try? TableFilter.sqlFilter(settings, on: t.table).expression) ?? settings.conditions.joined(separator: " and ")
+        _ = t.setFilter(t.filter, expression: expression)
         countTable(t)
         chrome?.filterDidChange()
     }

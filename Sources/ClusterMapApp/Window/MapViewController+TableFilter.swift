@@ -57,10 +57,9 @@ extension MapViewController {
     /// The table's filter becomes `settings`' conditions. A condition the table can't answer (no
     /// such column, a text compared with a number column) is said and changes nothing.
     func setTableFilter(_ settings: FilterSettings, on t: TableFilter) {
-        let filter: PostGISWhere?
+        let made: (filter: PostGISWhere?, expression: String)
         do {
-            filter = PostGISWhere.all(try settings.conditions.map { try PostGISWhere(parsing: $0) })
-            try filter?.check(against: t.table)
+            made = try TableFilter.sqlFilter(settings, on: t.table)
         } catch {
             eventLog.emit("filter", [("error", .string("\(error)")), ("source", .string("table"))])
             showError("\(t.table.displayName): \(error)")
@@ -69,7 +68,7 @@ extension MapViewController {
         }
         // Recorded for the chips and the panel; nothing is worked out in process.
         _ = presentation.setFilter(settings)
-        applyTableFilter(filter, expression: settings.conditions.joined(separator: " and "), on: t)
+        applyTableFilter(made.filter, expression: made.expression, on: t)
         chrome?.filterDidChange()
     }
 

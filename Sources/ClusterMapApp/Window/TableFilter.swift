@@ -7,7 +7,8 @@ import PostGIS
 /// What a PostGIS table opens with besides its address: the filter (`--where`, or the dialog's
 /// filter field) and the change watch (`--refresh`, or the dialog's "watch for changes").
 struct TableOpenOptions: Equatable {
-    var conditions: [String] = []
+    /// The filter: conditions, and a time window (`--since/--until/--time`).
+    var settings = FilterSettings()
     var refreshSeconds: Double?
 }
 
@@ -160,6 +161,19 @@ final class TableFilter {
         let generation: Int
         let answer: Result<Counted, Error>
         let milliseconds: Double
+    }
+
+    /// The WHERE for `settings` on `table` (conditions and time window), and how it is written.
+    /// - Throws: `PostGISError.badFilter` naming the column or option the table can't answer.
+    static func sqlFilter(_ settings: FilterSettings, on table: PostGISTable) throws -> (filter: PostGISWhere?, expression: String) {
+        var texts = settings.conditions
+        if let window = try PostGISWhere.timeWindow(since: settings.since, until: settings.until, timeColumn: settings.timeProperty,
+                                                    table: table) {
+            texts.append(window)
+        }
+        let filter = PostGISWhere.all(try texts.map { try PostGISWhere(parsing: $0) })
+        try filter?.check(against: table)
+        return (filter, texts.joined(separator: " and "))
     }
 
     /// The panel's catalogue for a table's: field for field (a text column read as the other of
