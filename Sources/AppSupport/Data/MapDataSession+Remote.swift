@@ -47,4 +47,9 @@ extension MapDataSession {
               let row = mine.rowIDs[old] else { return nil }
         return theirs.placeIndex(ofRow: row)
     }
+
+    /// The bubble drawn for a cluster id: one of the index's, or of a remote view.
+    public func bubbleItem(for cluster: ClusterID) -> ClusterItem? {
+        shownIndex.item(for: cluster) ?? remote?.item(for: cluster)
+    }
 }

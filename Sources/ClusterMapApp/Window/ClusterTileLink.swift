@@ -61,7 +61,16 @@ final class ClusterTileLink {
     nonisolated static func remoteItems(_ items: [ClusterTileReader.Item]) -> [RemoteView.Item] {
         items.map {
             RemoteView.Item(coordinate: $0.coordinate, count: $0.count, isCluster: $0.isCluster, key: $0.key,
-                            expansionZoom: $0.expansionZoom, properties: $0.isCluster ? nil : $0.propertiesJSON)
+                            expansionZoom: $0.expansionZoom, properties: $0.isCluster ? nil : $0.propertiesJSON,
+                            detail: $0.isCluster ? detail(of: $0.properties) : nil)
         }
+    }
+
+    /// A bubble's words from its feature (`clustermap tiles` writes `category` and `NAME_sum`).
+    nonisolated static func detail(of properties: [(String, VectorTileValue)]) -> String? {
+        let category = properties.first { $0.0 == "category" }?.1.stringValue
+        let total = properties.first { $0.0.hasSuffix("_sum") && $0.1.doubleValue != nil }
+            .map { (name: String($0.0.dropLast(4)), sum: $0.1.doubleValue!) }
+        return RemoteView.detail(category: category, total: total)
     }
 }

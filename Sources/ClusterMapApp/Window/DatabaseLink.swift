@@ -113,7 +113,8 @@ final class DatabaseLink {
         result.items.map { item in
             RemoteView.Item(coordinate: item.coordinate, count: item.count, isCluster: item.isCluster, key: item.id,
                             expansionZoom: item.expansionZoom,
-                            properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] })
+                            properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] },
+                            detail: item.isCluster ? RemoteView.detail(category: nil, total: item.totalSum.map { ("", $0) }) : nil)
         }
     }
 }

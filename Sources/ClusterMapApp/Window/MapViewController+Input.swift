@@ -59,7 +59,8 @@ extension MapViewController {
 
     /// Selects a place (SPEC §5.3).
     func select(point index: Int) {
-        guard session != nil else { return }
+        // An index of data shown before (a row not read again yet) names no place: nothing.
+        guard let session, index >= 0, index < session.pointCount else { return }
         eventLog.emit(presentation.select(point: index, now: MapViewController.now(),
                                           reducedMotion: cameraController.motionPolicy.prefersReducedMotion))
         if let size = sceneState.callout?.size { revealCallout(of: index, size: size) }
