@@ -9,27 +9,33 @@ final class ClusterTileWindowTests: XCTestCase {
         return (bubbles.count, pins.count, bubbles.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } + pins.count)
     }
 
-    func testOurClusterTilesOpenAsDataCountedPerViewWithFlightsAndCards() throws {
-        try AppHarness.requireTools()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-tiles-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // 400 places: 300 in a town (deep bubbles), 100 spread over France.
+    /// 400 places (300 in a town: deep bubbles; 100 spread over France) written by
+    /// `clustermap tiles --max-zoom 14` as `places.pmtiles` in `folder`.
+    static func writeClusterTiles(in folder: String) throws -> String {
         var features: [String] = []
         for i in 0..<400 {
             let a = Double(i) * 0.618033988749895, r = i < 300 ? 0.02 : 4.0
             let lon = 2.35 + r * cos(a * 6.283) * Double(i % 17 + 1) / 17, lat = 46.5 + r * sin(a * 6.283) * Double(i % 13 + 1) / 13
             features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(lon),\(lat)]},\"properties\":{\"name\":\"Place \(i)\",\"kind\":\"test\"}}")
         }
-        let data = folder.appendingPathComponent("places.geojson").path
+        let data = folder + "/places.geojson"
         try ("{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}").write(toFile: data, atomically: true, encoding: .utf8)
-        let tiles = folder.appendingPathComponent("places.pmtiles").path
+        let tiles = folder + "/places.pmtiles"
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
         writer.arguments = ["tiles", data, "--output", tiles, "--max-zoom", "14"]
         try writer.run()
         writer.waitUntilExit()
         XCTAssertEqual(writer.terminationStatus, 0)
+        return tiles
+    }
+
+    func testOurClusterTilesOpenAsDataCountedPerViewWithFlightsAndCards() throws {
+        try AppHarness.requireTools()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-tiles-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiles = try Self.writeClusterTiles(in: folder.path)
 
         let h = try AppHarness()
         defer { h.stop() }
@@ -61,5 +67,60 @@ final class ClusterTileWindowTests: XCTestCase {
         try h.click(at: pin["x"] as! Double, pin["y"] as! Double)
         let card = try h.waitForEvent("callout", after: before)
         XCTAssertTrue((card.event["title"] as? String ?? "").hasPrefix("Place "), "the name property is the card's title: \(card.event)")
+    }
+
+    /// File ▸ Open… (the real chooser) opens a clustered tile file as data, not as the street map,
+    /// and says so; a data file opened next replaces it.
+    func testTheChooserOpensAClusteredTileFileAsDataAndTheNextFileReplacesIt() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let tiles = try Self.writeClusterTiles(in: h.workDir)
+        try h.launch(["--dataset", "madrid"])
+        let first = try h.waitForEvent("load-done", timeout: 30)
+        try h.openWithChooser(tiles)
+        try assertOpensAsData(h, tiles, after: first.index, from: "chooser")
+
+        let csv = h.workDir + "/next.csv"
+        try "name,lat,lon\nNext A,10,10\nNext B,10.001,10.001\nNext C,-20,30\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let before = h.events().count
+        try h.openWithChooser(csv)
+        let open = try h.waitForEvent("open", after: before, timeout: 20)
+        XCTAssertEqual(open.event["files"] as? [String], [csv])
+        let loaded = try h.waitForEvent("load-done", after: open.index, timeout: 20)
+        XCTAssertEqual(loaded.event["points"] as? Int, 3, "the CSV replaced the tile file's places")
+        let scene = try h.waitForEvent("scene", after: loaded.index) { Self.counts($0).points > 0 }
+        XCTAssertLessThanOrEqual(Self.counts(scene.event).points, 3, "no tile bubbles left: \(scene.event)")
+    }
+
+    /// A clustered tile file dropped on the map (a real XDND drag, as in DropTests) opens as data.
+    func testDroppingAClusteredTileFileOpensItAsData() throws {
+        try AppHarness.requireTools()
+        try AppHarness.requireDragSource()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let tiles = try Self.writeClusterTiles(in: h.workDir)
+        try h.launch(["--dataset", "madrid"])
+        let first = try h.waitForEvent("load-done", timeout: 30)
+        let source = try h.startDragSource(tiles)
+        defer { if source.isRunning { source.terminate() } }
+        try h.dragFromSourceToMap()
+        try assertOpensAsData(h, tiles, after: first.index, from: "drop")
+    }
+
+    /// `tiles` opened from the window: logged as data (never a `basemap` event for it), said in
+    /// the banner, and its first view shows all 400 places.
+    private func assertOpensAsData(_ h: AppHarness, _ tiles: String, after index: Int, from origin: String) throws {
+        let open = try h.waitForEvent("open", after: index, timeout: 20)
+        XCTAssertEqual(open.event["from"] as? String, origin)
+        XCTAssertEqual(open.event["as"] as? String, "cluster-tiles")
+        XCTAssertEqual(open.event["files"] as? [String], [tiles])
+        let said = try h.waitForEvent("message", after: index, timeout: 10)
+        XCTAssertEqual(said.event["text"] as? String, "places.pmtiles: clustered points, opened as data.")
+        let view = try h.waitForEvent("tiles-view", after: open.index, timeout: 20)
+        XCTAssertEqual(view.event["points"] as? Int, 400, "the file's bounds are shown: every place")
+        let scene = try h.waitForEvent("scene", after: view.index) { Self.counts($0).points > 0 }
+        XCTAssertEqual(Self.counts(scene.event).points, 400)
+        XCTAssertTrue(h.events(named: "basemap", after: index).isEmpty, "not opened as the street map")
     }
 }

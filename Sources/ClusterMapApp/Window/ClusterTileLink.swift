@@ -45,9 +45,7 @@ final class ClusterTileLink {
     }
 
     /// Whether `path` names a tile file (by its ending).
-    nonisolated static func isTileFile(_ path: String) -> Bool {
-        ["pmtiles", "mbtiles"].contains((path as NSString).pathExtension.lowercased())
-    }
+    nonisolated static func isTileFile(_ path: String) -> Bool { FileOpeningPlan.isTileFile(path) }
 
     /// Whether `path` is a tile file of clustered points (opened as data); a street-map tile
     /// file, or one that cannot be read, is not (it stays a base map, which says its own problem).

@@ -67,7 +67,7 @@ extension MapViewController {
         let session = MapDataSession.remote(ClusterTileLink.remoteItems(items), zoom: zoom, name: link.name)
         // A change in place renumbered (a selected place follows its feature id; the last frame's
         // places follow too, or are dropped: their old indices name other places, or none).
-        showRemoteView(session)
+        showRemoteView(session, first: link.views == 1)
         chrome?.dataDidChange()
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(link.name) }
         let points = session.remote?.pointCount ?? 0

@@ -157,7 +157,7 @@ extension MapViewController {
             if link.answerShown() {
                 chrome?.show(message: "The database answers again: \(link.source.table.displayName)", isError: false)
             }
-            showRemoteView(session)
+            showRemoteView(session, first: link.answers == 1)
             chrome?.dataDidChange()
             // The header names the table (the places' set is only this view's few).
             if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(link.source.table.displayName) }
