@@ -1,4 +1,5 @@
 import ClusterCore
+import Foundation
 import GeoData
 import MapModel
 
@@ -46,13 +47,17 @@ public struct RemoteView: Sendable {
     /// Points the view stands for (bubbles' counts and places).
     public let pointCount: Int
     private let expansionZooms: [Int: Int]
+    /// Whether each place came with its columns (a view reads the first few thousand places').
+    private let columnsRead: [Bool]
+    /// Places' columns read later, when their card opened (`MapDataSession.setRemoteColumns`).
+    let laterCards = LaterCards()
     /// Bubbles by cluster id: their position in `items`.
     private let bubbles: [Int: Int]
     private let details: [Int: String]
 
     /// The view of `items` clustered at `zoom`; places take indices 0, 1, … in their order.
     public init(items source: [Item], zoom: Int) {
-        var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:]
+        var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:], read: [Bool] = []
         var bubbles: [Int: Int] = [:], details: [Int: String] = [:]
         var total = 0
         for (n, item) in source.enumerated() {
@@ -66,10 +71,12 @@ public struct RemoteView: Sendable {
             } else {
                 items.append(ClusterItem(kind: .point(rows.count), coordinate: item.coordinate, count: 1))
                 rows.append(item.key)
+                read.append(item.properties != nil)
             }
         }
         self.items = items
         rowIDs = rows
+        columnsRead = read
         self.zoom = zoom
         pointCount = total
         expansionZooms = expansion
@@ -110,6 +117,23 @@ public struct RemoteView: Sendable {
         expansionZooms[cluster.rawValue] ?? zoom + 2
     }
 
+    /// Whether the view came with the columns of place `index` (its card); else they are read
+    /// when its card opens.
+    public func hasColumns(place index: Int) -> Bool { index >= 0 && index < columnsRead.count && columnsRead[index] }
+
     /// The place index of a row id in this view, if it shows that place on its own.
     public func placeIndex(ofRow id: Int64) -> Int? { rowIDs.firstIndex(of: id) }
+}
+
+extension RemoteView {
+    /// Places' cards made from columns read after the view (one-place point sets by place
+    /// index), shared by the copies of a view; set on the GTK thread, read by any.
+    final class LaterCards: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sets: [Int: PointSet] = [:]
+        subscript(place place: Int) -> PointSet? {
+            get { lock.withLock { sets[place] } }
+            set { lock.withLock { sets[place] = newValue } }
+        }
+    }
 }

@@ -17,4 +17,13 @@ extension MapPresentation {
         guard case .point(let i) = id else { return id }
         return newID(i).map { .point($0) }
     }
+
+    /// The columns of place `index` arrived after its view (`MapDataSession.setRemoteColumns`):
+    /// its open card is read again in place. Whether it was open.
+    public func placeColumnsDidArrive(_ index: Int) -> Bool {
+        guard let open = state.callout, open.pointIndex == index else { return false }
+        state.callout = calloutContent(of: index, expanded: isCalloutExpanded)
+        lastLoggedCallout = nil
+        return true
+    }
 }

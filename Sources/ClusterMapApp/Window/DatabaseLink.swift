@@ -46,9 +46,25 @@ final class DatabaseLink {
         func stop() { lock.withLock { stopped = true } }
     }
 
-    /// Places read with their columns per view (their cards); a view with more places shows the
-    /// rest by position only.
+    /// Places read with their columns per view (their cards); the columns of a place beyond them
+    /// are read when its card opens (`MapViewController+RemoteCards.swift`).
     static let placeCards = 2000
+    /// Reads those places' columns on a connection of its own (opened on the first such card).
+    private(set) lazy var rowReader = source.rowReader()
+    /// Columns read for cards, by row (a later view showing the place again needs no read).
+    private(set) var cardColumns: [Int64: String] = [:]
+    /// Rows whose columns are being read.
+    private(set) var cardReads: Set<Int64> = []
+
+    /// Starts reading `row`'s columns for its card: false when they are being read already.
+    func startCardRead(_ row: Int64) -> Bool { cardReads.insert(row).inserted }
+
+    /// `row`'s columns arrived (nil: none, or the read failed); kept for the next views.
+    func cardRead(_ row: Int64, columns: String?) {
+        cardReads.remove(row)
+        if cardColumns.count >= 1000 { cardColumns.removeAll() }
+        if let columns { cardColumns[row] = columns }
+    }
 
     init(source: PostGISSource, generation: Int, queue: PostGISViewQueue) {
         self.source = source

@@ -64,6 +64,7 @@ extension MapViewController {
         eventLog.emit(presentation.select(point: index, now: MapViewController.now(),
                                           reducedMotion: cameraController.motionPolicy.prefersReducedMotion))
         if let size = sceneState.callout?.size { revealCallout(of: index, size: size) }
+        readRemoteCardIfNeeded()
         sceneDidChange()
         startTicking()
     }

@@ -18,5 +18,6 @@ extension MapViewController {
         let newID: (Int) -> Int? = { old.remotePlaceIndex($0, in: session) }
         eventLog.emit(presentation.dataDidChange(to: session, renumbered: true, newID: newID))
         inView?.renumber(newID)
+        readRemoteCardIfNeeded()
     }
 }
