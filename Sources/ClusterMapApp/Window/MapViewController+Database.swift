@@ -122,7 +122,7 @@ extension MapViewController {
         guard let link = database else { return }
         database = nil
         link.watchStop.stop()
-        link.source.cancel()
+        link.queue.stop()
         databaseChip?.show(nil)
     }
 
