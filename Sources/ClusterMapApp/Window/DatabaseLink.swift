@@ -48,7 +48,10 @@ final class DatabaseLink {
 
     /// Places read with their columns per view (their cards); the columns of a place beyond them
     /// are read when its card opens (`MapViewController+RemoteCards.swift`).
-    static let placeCards = 2000
+    /// (`CLUSTERMAP_PLACE_CARDS` sets it: a test reaches a place beyond them with a small table.)
+    static var placeCards: Int {
+        ProcessInfo.processInfo.environment["CLUSTERMAP_PLACE_CARDS"].flatMap(Int.init).map { max(0, $0) } ?? 2000
+    }
     /// Reads those places' columns on a connection of its own (opened on the first such card).
     private(set) lazy var rowReader = source.rowReader()
     /// Columns read for cards, by row (a later view showing the place again needs no read).

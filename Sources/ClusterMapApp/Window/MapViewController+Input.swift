@@ -71,7 +71,7 @@ extension MapViewController {
 
     /// Eases the camera just enough to show the pin and its callout (no zoom change; a jump
     /// under reduced motion, which the controller handles).
-    private func revealCallout(of index: Int, size: ScreenSize) {
+    func revealCallout(of index: Int, size: ScreenSize) {
         guard let session else { return }
         let pin = camera.screenPoint(for: session.places.coordinates[index])
         let frame = CalloutPlacement.frame(above: pin, size: size)

@@ -40,6 +40,9 @@ extension MapViewController {
     private func showRemoteCard(_ columns: String, row: Int64) {
         guard let session, let index = session.remote?.placeIndex(ofRow: row),
               session.setRemoteColumns(columns, ofPlace: index) else { return }
-        if presentation.placeColumnsDidArrive(index) { sceneDidChange() }
+        guard presentation.placeColumnsDidArrive(index) else { return }
+        // The filled card is bigger than the one revealed at the click: shown whole again.
+        if let size = sceneState.callout?.size { revealCallout(of: index, size: size) }
+        sceneDidChange()
     }
 }
