@@ -123,4 +123,39 @@ final class ClusterTileWindowTests: XCTestCase {
         XCTAssertEqual(Self.counts(scene.event).points, 400)
         XCTAssertTrue(h.events(named: "basemap", after: index).isEmpty, "not opened as the street map")
     }
+
+    /// The file's bubbles are In View rows with their counts and are Tab stops named by them;
+    /// Enter flies into one and the next tiles are read (issue 31: remote bubbles listed).
+    func testTheFilesBubblesAreListedAndReachedByKeyboard() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        let tiles = try Self.writeClusterTiles(in: h.workDir)
+        try h.launch([tiles, "--center", "46.5,2.35", "--zoom", "5"])
+        let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
+        try h.key("F9")
+        let panel = try h.waitForEvent("list-panel", after: scene.index) { $0["shown"] as? Bool == true }
+        let list = try h.waitForEvent("list", after: panel.index)
+        let rows = list.event["rows"] as? [[String: Any]] ?? []
+        let bubbles = rows.filter { $0["kind"] as? String == "bubble" }
+        XCTAssertFalse(bubbles.isEmpty, "the file's bubbles are rows: \(rows)")
+        for b in bubbles {
+            XCTAssertEqual(b["name"] as? String, "\(b["count"] as? Int ?? -1) places", "\(b)")
+        }
+        XCTAssertEqual(rows.reduce(0) { $0 + ($1["count"] as? Int ?? 0) }, 400, "every place of the view, once")
+
+        // The keys back to the map (a click on the sea, far from the places), then Tab.
+        try h.click(at: 60, 700)
+        // Tab walks places and bubbles in reading order, until a bubble.
+        var focus = (event: [String: Any](), index: list.index)
+        for _ in 0..<12 where focus.event["kind"] as? String != "bubble" {
+            try h.key("Tab")
+            focus = try h.waitForEvent("focus", after: focus.index + 1)
+        }
+        XCTAssertEqual(focus.event["kind"] as? String, "bubble", "\(focus.event)")
+        XCTAssertTrue((focus.event["name"] as? String ?? "").hasSuffix(" places"), "\(focus.event)")
+        try h.key("Return")
+        let flight = try h.waitForEvent("flight-start", after: focus.index)
+        _ = try h.waitForEvent("tiles-view", after: flight.index, timeout: 20)
+    }
 }
