@@ -81,5 +81,12 @@ final class RemoteSessionTests: XCTestCase {
         XCTAssertEqual(p.state.callout?.title, "Lyon Part-Dieu")
         XCTAssertTrue(p.state.callout?.lines.contains { $0.contains("2.5") } ?? false, "\(String(describing: p.state.callout?.lines))")
         XCTAssertFalse(p.placeColumnsDidArrive(0), "not the open card")
+        // Its pin and its In View row take the name too.
+        let camera = Camera(center: GeoCoordinate(latitude: 46, longitude: 4), zoom: 6, viewportSize: ScreenSize(width: 1200, height: 900))
+        let scene = p.scene(for: camera, now: 1, moving: false, reducedMotion: false).scene
+        XCTAssertEqual(scene.pins.first { $0.pointIndex == 3 }?.name, "Lyon Part-Dieu")
+        XCTAssertEqual(scene.pins.first { $0.pointIndex == 0 }?.name, #"Vieux-Port "quay" }]"#, "the others keep theirs")
+        let rows = session.inViewRows(order: [.point(3), .point(0)], scene: scene)
+        XCTAssertEqual(rows.map(\.title), ["Lyon Part-Dieu", #"Vieux-Port "quay" }]"#])
     }
 }

@@ -208,6 +208,11 @@ final class PostGISWindowTests: XCTestCase {
         let card = try h.waitForEvent("callout", after: read.index) { ($0["title"] as? String ?? "").hasPrefix("Paris ") }
         XCTAssertEqual(card.event["title"] as? String, "Paris \(asked.event["row"] as? Int ?? -1)", "the row's own name column")
         XCTAssertTrue((card.event["lines"] as? [String] ?? []).joined(separator: " ").contains("M "), "its mag column: \(card.event)")
+        // Its pin is named by the row from now on (the view had named it by position).
+        let named = "Paris \(asked.event["row"] as? Int ?? -1)"
+        XCTAssertNoThrow(try h.waitForEvent("scene", after: read.index) {
+            ($0["pins"] as? [[String: Any]] ?? []).contains { $0["id"] as? Int == pin["id"] as? Int && $0["name"] as? String == named }
+        })
     }
 
     func testFaultsAtTheTableAreSaidInTheWindow() throws {

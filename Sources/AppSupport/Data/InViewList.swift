@@ -101,7 +101,7 @@ extension MapDataSession {
                                  name: DisplayText.line(summary, limit: DisplayText.fullLength), step: steps[id]?.step ?? 0, color: steps[id]?.fill ?? 0)
             case .point(let i):
                 guard i >= 0 && i < pointCount else { return nil }
-                let name = places.name(of: i)
+                let name = laterName(of: i) ?? places.name(of: i)
                 var subtitle = places.label(of: i) ?? ""
                 if subtitle.isEmpty {
                     let (src, local) = source(of: i)

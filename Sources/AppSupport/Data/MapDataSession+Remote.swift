@@ -67,6 +67,16 @@ extension MapDataSession {
     /// Whether a place's columns were read after its view.
     public func hasLaterColumns(ofPlace index: Int) -> Bool { remote?.laterCards[place: index] != nil }
 
+    /// The name of a place whose columns were read after its view, as the map names places
+    /// (its pin, its In View row); nil when they were not.
+    public func laterName(of point: Int) -> String? {
+        guard let set = remote?.laterCards[place: point] else { return nil }
+        return Places(sources: [Source(points: set, dataset: nil, firstIndex: 0)], coordinates: set.coordinates).name(of: 0)
+    }
+
+    /// Whether any place's columns were read after its view.
+    var hasLaterColumns: Bool { remote.map { !$0.laterCards.isEmpty } ?? false }
+
     /// The card of a place whose columns were read after its view, if they were.
     func laterCalloutText(of point: Int) -> CalloutText.Card? {
         guard let set = remote?.laterCards[place: point] else { return nil }

@@ -131,6 +131,8 @@ extension RemoteView {
     final class LaterCards: @unchecked Sendable {
         private let lock = NSLock()
         private var sets: [Int: PointSet] = [:]
+        /// Whether no card was read later (the common case: nothing to look up per pin).
+        var isEmpty: Bool { lock.withLock { sets.isEmpty } }
         subscript(place place: Int) -> PointSet? {
             get { lock.withLock { sets[place] } }
             set { lock.withLock { sets[place] = newValue } }

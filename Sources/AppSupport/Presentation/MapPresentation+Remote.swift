@@ -18,6 +18,15 @@ extension MapPresentation {
         return newID(i).map { .point($0) }
     }
 
+    /// Pins of places whose columns were read after their view take the name those give (the
+    /// view named them by position).
+    func nameLaterPlaces(in scene: inout Scene) {
+        guard let session, session.hasLaterColumns else { return }
+        for i in scene.pins.indices {
+            if let name = session.laterName(of: scene.pins[i].pointIndex) { scene.pins[i].name = name }
+        }
+    }
+
     /// The columns of place `index` arrived after its view (`MapDataSession.setRemoteColumns`):
     /// its open card is read again in place. Whether it was open.
     public func placeColumnsDidArrive(_ index: Int) -> Bool {
