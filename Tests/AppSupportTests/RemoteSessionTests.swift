@@ -1,5 +1,6 @@
 import ClusterCore
 import MapModel
+import MapRender
 import XCTest
 @testable import AppSupport
 
@@ -59,5 +60,33 @@ final class RemoteSessionTests: XCTestCase {
         let session = MapDataSession.remote(Array(items.prefix(2)), zoom: 3, name: "t")
         XCTAssertEqual(session.pointCount, 0)
         XCTAssertEqual(session.remote?.items.count, 2)
+    }
+
+    /// A place whose columns the view did not read gets them when its card opens: its open card
+    /// is read again from them.
+    func testColumnsReadLaterFillTheOpenCard() throws {
+        let later = RemoteView.Item(coordinate: GeoCoordinate(latitude: 46, longitude: 4), count: 1, isCluster: false, key: 4001)
+        let session = MapDataSession.remote(items + [later], zoom: 6, name: "public.incidents")
+        let remote = try XCTUnwrap(session.remote)
+        XCTAssertTrue(remote.hasColumns(place: 0))
+        XCTAssertFalse(remote.hasColumns(place: 3), "read later, when its card opens")
+        let p = MapPresentation(labelRenderer: MapLabelRenderer())
+        p.show(session)
+        _ = p.select(point: 3, now: 0, reducedMotion: false)
+        XCTAssertNotEqual(p.state.callout?.title, "Lyon Part-Dieu")
+        XCTAssertFalse(session.setRemoteColumns("not json", ofPlace: 3))
+        XCTAssertTrue(session.setRemoteColumns(#"{"id": 4001, "name": "Lyon Part-Dieu", "mag": 2.5}"#, ofPlace: 3))
+        XCTAssertTrue(session.hasLaterColumns(ofPlace: 3))
+        XCTAssertTrue(p.placeColumnsDidArrive(3))
+        XCTAssertEqual(p.state.callout?.title, "Lyon Part-Dieu")
+        XCTAssertTrue(p.state.callout?.lines.contains { $0.contains("2.5") } ?? false, "\(String(describing: p.state.callout?.lines))")
+        XCTAssertFalse(p.placeColumnsDidArrive(0), "not the open card")
+        // Its pin and its In View row take the name too.
+        let camera = Camera(center: GeoCoordinate(latitude: 46, longitude: 4), zoom: 6, viewportSize: ScreenSize(width: 1200, height: 900))
+        let scene = p.scene(for: camera, now: 1, moving: false, reducedMotion: false).scene
+        XCTAssertEqual(scene.pins.first { $0.pointIndex == 3 }?.name, "Lyon Part-Dieu")
+        XCTAssertEqual(scene.pins.first { $0.pointIndex == 0 }?.name, #"Vieux-Port "quay" }]"#, "the others keep theirs")
+        let rows = session.inViewRows(order: [.point(3), .point(0)], scene: scene)
+        XCTAssertEqual(rows.map(\.title), ["Lyon Part-Dieu", #"Vieux-Port "quay" }]"#])
     }
 }

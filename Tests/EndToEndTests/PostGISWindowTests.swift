@@ -184,6 +184,37 @@ final class PostGISWindowTests: XCTestCase {
         XCTAssertEqual(query.event["method"] as? String, "fetched")
     }
 
+    /// A place beyond the places whose columns a view reads (2,000; 5 here) opens an empty card
+    /// that fills in when its columns, read by its key, arrive.
+    func testAPlaceBeyondTheViewsCardsGetsItsColumnsWhenItsCardOpens() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        h.extraEnvironment["CLUSTERMAP_PLACE_CARDS"] = "5"
+        // Paris at zoom 15: its places stand alone.
+        try h.launch([try address("public.incidents"), "--center", "48.85,2.45", "--zoom", "15"])
+        let query = try h.waitForEvent("db-query", timeout: 30)
+        let scene = try h.waitForEvent("scene", after: query.index) { ($0["pins"] as? [[String: Any]] ?? []).count > 8 }
+        // Places without their columns are named by their position ("Place N"), the rest by the table.
+        let pins = scene.event["pins"] as? [[String: Any]] ?? []
+        let pin = try XCTUnwrap(pins.first { ($0["name"] as? String ?? "").hasPrefix("Place ") }, "\(pins.prefix(8))")
+        XCTAssertGreaterThan(pins.filter { ($0["name"] as? String ?? "").hasPrefix("Paris ") }.count, 0, "the first five have theirs")
+        let before = h.events().count
+        try h.click(at: pin["x"] as! Double, pin["y"] as! Double)
+        let asked = try h.waitForEvent("db-card-request", after: before)
+        let read = try h.waitForEvent("db-card", after: asked.index, timeout: 20)
+        XCTAssertEqual(read.event["found"] as? Bool, true)
+        XCTAssertEqual(read.event["row"] as? Int, asked.event["row"] as? Int)
+        let card = try h.waitForEvent("callout", after: read.index) { ($0["title"] as? String ?? "").hasPrefix("Paris ") }
+        XCTAssertEqual(card.event["title"] as? String, "Paris \(asked.event["row"] as? Int ?? -1)", "the row's own name column")
+        XCTAssertTrue((card.event["lines"] as? [String] ?? []).joined(separator: " ").contains("M "), "its mag column: \(card.event)")
+        // Its pin is named by the row from now on (the view had named it by position).
+        let named = "Paris \(asked.event["row"] as? Int ?? -1)"
+        XCTAssertNoThrow(try h.waitForEvent("scene", after: read.index) {
+            ($0["pins"] as? [[String: Any]] ?? []).contains { $0["id"] as? Int == pin["id"] as? Int && $0["name"] as? String == named }
+        })
+    }
+
     func testFaultsAtTheTableAreSaidInTheWindow() throws {
         try AppHarness.requireTools()
         do {

@@ -106,4 +106,49 @@ final class PostGISViewQueueTests: XCTestCase {
         q.request(view(4))
         XCTAssertEqual(q.cacheHits, before + 1)
     }
+
+    /// PQcancel stops whatever the connection runs when the cancel reaches the server: one sent
+    /// for a superseded view that had just ended stops the latest view instead. That view is run
+    /// again and answered — delivered as "cancelled" it was dropped, and the window waited forever.
+    func testAStrayCancelDoesNotLoseTheLatestView() {
+        final class Runs: @unchecked Sendable {
+            let lock = NSLock()
+            var ran: [Int] = []
+            var delivered: [(Int, Bool)] = []
+        }
+        let runs = Runs()
+        let done = expectation(description: "delivered")
+        let q = PostGISViewQueue(cacheSize: 2, run: { view in
+            let n = runs.lock.withLock { runs.ran.append(view.zoom); return runs.ran.count }
+            // The first run of the view is hit by the cancel meant for the one before it.
+            if n == 1 { throw PostGISError.cancelled }
+            return PostGISViewResult(items: [], method: .aggregated(cells: 0), seconds: 0)
+        }, cancel: {}, deliver: { view, result in
+            runs.lock.withLock { runs.delivered.append((view.zoom, (try? result.get()) != nil)) }
+            done.fulfill()
+        })
+        q.request(view(7))
+        wait(for: [done], timeout: 5)
+        runs.lock.withLock {
+            XCTAssertEqual(runs.ran, [7, 7], "run again after the stray cancel")
+            XCTAssertEqual(runs.delivered.map(\.0), [7])
+            XCTAssertEqual(runs.delivered.first?.1, true, "answered, not 'cancelled'")
+        }
+    }
+
+    /// A stopped queue (its table closed) runs nothing more and delivers nothing.
+    func testAStoppedQueueRunsAndDeliversNothing() {
+        let gate = Gate()
+        let none = expectation(description: "nothing delivered")
+        none.isInverted = true
+        let q = makeQueue(gate, done: none)
+        q.request(view(1))
+        Thread.sleep(forTimeInterval: 0.1)
+        q.stop()
+        q.request(view(2))
+        wait(for: [none], timeout: 0.5)
+        gate.lock.lock(); defer { gate.lock.unlock() }
+        XCTAssertEqual(gate.ran, [1], "the cancelled view is not run again, the later one not at all")
+        XCTAssertGreaterThanOrEqual(gate.cancelled, 1)
+    }
 }

@@ -86,13 +86,13 @@ extension MapDataSession {
         return order.compactMap { id in
             switch id {
             case .cluster(let raw):
-                guard let item = shownIndex.item(for: ClusterID(rawValue: raw)) else { return nil }
+                guard let item = bubbleItem(for: ClusterID(rawValue: raw)) else { return nil }
                 let summary = self.summary(of: item)
                 let parts = InViewRow.splitSummary(summary)
                 // A bubble of a few places says which ones ("Prado Museum, Thyssen Museum"), not
                 // only "2 places" (issue 32 item 11).
                 var subtitle = parts.subtitle
-                if item.count <= InViewRow.namedBubbleLimit, let cluster = item.clusterID {
+                if item.count <= InViewRow.namedBubbleLimit, let cluster = item.clusterID, remote == nil {
                     subtitle = shownIndex.leaves(of: cluster, limit: item.count, offset: 0)
                         .map { places.name(of: $0) }.joined(separator: ", ")
                 }
@@ -101,7 +101,7 @@ extension MapDataSession {
                                  name: DisplayText.line(summary, limit: DisplayText.fullLength), step: steps[id]?.step ?? 0, color: steps[id]?.fill ?? 0)
             case .point(let i):
                 guard i >= 0 && i < pointCount else { return nil }
-                let name = places.name(of: i)
+                let name = laterName(of: i) ?? places.name(of: i)
                 var subtitle = places.label(of: i) ?? ""
                 if subtitle.isEmpty {
                     let (src, local) = source(of: i)

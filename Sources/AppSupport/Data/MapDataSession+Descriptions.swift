@@ -21,6 +21,8 @@ extension MapDataSession {
             let share = Double(top.count) / Double(max(1, agg.count))
             if share >= 0.5 { text += ", mostly \(name)" } else { text += ", including \(name)" }
         }
+        // A remote source's own words for its bubble (its category, its totals).
+        if let id = item.clusterID, let detail = remote?.detail(of: id) { text += ", " + detail }
         // Cluster by and totals (issue 29): the tooltip, the list rows and screen readers say them.
         if let line = grouping?.tooltipLine(of: SceneItemID(item)) { text += " · " + line }
         return text

@@ -47,4 +47,39 @@ extension MapDataSession {
               let row = mine.rowIDs[old] else { return nil }
         return theirs.placeIndex(ofRow: row)
     }
+
+    /// The bubble drawn for a cluster id: one of the index's, or of a remote view.
+    public func bubbleItem(for cluster: ClusterID) -> ClusterItem? {
+        shownIndex.item(for: cluster) ?? remote?.item(for: cluster)
+    }
+
+    /// A place's columns read after its view (its card opened on a place beyond the first few
+    /// thousand): its card shows them from now on. False when they do not make a place.
+    public func setRemoteColumns(_ json: String, ofPlace index: Int) -> Bool {
+        guard let remote, index >= 0, index < pointCount, json.first == "{" else { return false }
+        let item = RemoteView.Item(coordinate: places.coordinates[index], count: 1, isCluster: false, key: nil, properties: json)
+        let name = sources.first?.points.sourceName ?? ""
+        guard let set = try? PointSetLoader.load(text: Self.geoJSON([item]), name: name), set.count == 1 else { return false }
+        remote.laterCards[place: index] = set
+        return true
+    }
+
+    /// Whether a place's columns were read after its view.
+    public func hasLaterColumns(ofPlace index: Int) -> Bool { remote?.laterCards[place: index] != nil }
+
+    /// The name of a place whose columns were read after its view, as the map names places
+    /// (its pin, its In View row); nil when they were not.
+    public func laterName(of point: Int) -> String? {
+        guard let set = remote?.laterCards[place: point] else { return nil }
+        return Places(sources: [Source(points: set, dataset: nil, firstIndex: 0)], coordinates: set.coordinates).name(of: 0)
+    }
+
+    /// Whether any place's columns were read after its view.
+    var hasLaterColumns: Bool { remote.map { !$0.laterCards.isEmpty } ?? false }
+
+    /// The card of a place whose columns were read after its view, if they were.
+    func laterCalloutText(of point: Int) -> CalloutText.Card? {
+        guard let set = remote?.laterCards[place: point] else { return nil }
+        return CalloutText.card(for: set, at: 0, fallbackTitle: places.name(of: point))
+    }
 }

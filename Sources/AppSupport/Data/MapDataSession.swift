@@ -143,6 +143,7 @@ public final class MapDataSession: @unchecked Sendable {
 extension MapDataSession {
     /// The callout card of a place (global index).
     public func calloutText(of point: Int) -> CalloutText.Card {
+        if let later = laterCalloutText(of: point) { return later }
         let (src, local) = source(of: point)
         return CalloutText.card(for: src.points, at: local, fallbackTitle: places.name(of: point))
     }

@@ -10,6 +10,7 @@ extension MapPresentation {
                       data dataScene: Scene? = nil) -> (scene: Scene, events: [MapEvent]) {
         var events: [MapEvent] = []
         var scene = dataScene ?? self.dataScene(for: view, now: now, reducedMotion: reducedMotion, events: &events)
+        nameLaterPlaces(in: &scene)
         // Places kept out of clustering: their price capsules would pile up at low zoom.
         if session?.keepsPlacesApart == true { CapsuleCollision.hideColliding(in: &scene, style: sceneBuilder.style) }
         if let session, session.bubbleColoring != nil {

@@ -127,7 +127,7 @@ extension MapPresentation {
         guard let session else { return "" }
         switch id {
         case .cluster(let raw):
-            guard let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { return "" }
+            guard let item = session.bubbleItem(for: ClusterID(rawValue: raw)) else { return "" }
             return session.summary(of: item)
         case .point(let i):
             return session.places.name(of: i)

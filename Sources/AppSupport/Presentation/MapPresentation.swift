@@ -76,11 +76,14 @@ public final class MapPresentation {
     /// The shown data changed in place (a live update): ids follow `newID`, the camera stays.
     /// A fan is closed by the caller first (it may be a list the window shows). A selected place
     /// keeps its card, read again from the new data (the same card the click made: buttons,
-    /// width, "More" still open); one that went away is deselected.
-    public func dataDidChange(to updated: MapDataSession, newID: (Int) -> Int?) -> [MapEvent] {
+    /// width, "More" still open); one that went away is deselected. `renumbered`: the new data
+    /// numbers its places afresh (a remote source's next view), so hover, focus and the last
+    /// frame's places follow `newID` too, or are dropped (`MapPresentation+Remote.swift`).
+    public func dataDidChange(to updated: MapDataSession, renumbered: Bool = false, newID: (Int) -> Int?) -> [MapEvent] {
         session = updated
         containerCache = nil
         state.fan = nil
+        if renumbered { renumberPoints(newID) }
         var events: [MapEvent] = []
         if let selected = state.selectedPoint {
             if let id = newID(selected) {

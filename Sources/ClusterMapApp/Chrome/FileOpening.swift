@@ -42,7 +42,8 @@ final class FileOpening {
         for (name, suffixes) in FileOpening.dataFilters {
             gtk_file_chooser_add_filter(fc, FileOpening.filter(name, suffixes: suffixes))
         }
-        gtk_file_chooser_add_filter(fc, FileOpening.filter("Street map tiles (MBTiles, PMTiles)", suffixes: FileOpening.tileSuffixes))
+        gtk_file_chooser_add_filter(fc, FileOpening.filter("Tiles: street map or clustered points (MBTiles, PMTiles)",
+                                                            suffixes: FileOpening.tileSuffixes))
         if let folder = lastFolder {
             if let f = g_file_new_for_path(folder) {
                 gtk_file_chooser_set_current_folder(fc, f, nil)
@@ -60,7 +61,9 @@ final class FileOpening {
     /// The chooser's data filters, the first (all map data) selected: our own formats, then the
     /// common ones GDAL reads (issue 30), each also on its own.
     static let dataFilters: [(String, [String])] = [
-        ("Map data (GeoJSON, CSV, GeoPackage, Shapefile, KML, GPX…)", geoJSONSuffixes + ["csv", "tsv"] + GDALFormats.suffixes),
+        // Clustered tile files are data too (issue 31.7): shown here beside the rest.
+        ("Map data (GeoJSON, CSV, GeoPackage, Shapefile, KML, GPX, clustered tiles…)",
+         geoJSONSuffixes + ["csv", "tsv"] + GDALFormats.suffixes + FileOpeningPlan.tileSuffixes),
         ("GeoJSON", geoJSONSuffixes),
         ("CSV", ["csv", "tsv"]),
         ("GeoPackage", ["gpkg"]),
@@ -74,8 +77,8 @@ final class FileOpening {
         ("File Geodatabase (.gdb folder: choose a file inside it)", ["gdbtable", "gdb"]),
     ]
 
-    /// Tile files that open as the map rather than as data.
-    static let tileSuffixes = ["mbtiles", "pmtiles"]
+    /// Tile files: the street map, or clustered points shown as data.
+    static let tileSuffixes = FileOpeningPlan.tileSuffixes
 
     private static func filter(_ name: String, suffixes: [String]) -> OpaquePointer {
         let f = gtk_file_filter_new()!
@@ -100,6 +103,9 @@ final class FileOpening {
         gtk_native_dialog_destroy(UnsafeMutablePointer(dialog))
         unref(dialog)
         chooser = nil
+        // The keys go back to the map (without a window manager nobody else gives them back, and
+        // the next Ctrl+O went nowhere).
+        gtk_window_present(gcast(window))
         if response == GTK_RESPONSE_ACCEPT.rawValue {
             if let first = paths.first { lastFolder = (first as NSString).deletingLastPathComponent }
             open(paths, from: "chooser")
@@ -161,10 +167,17 @@ final class FileOpening {
         }
         // A file chosen inside a File Geodatabase folder opens the folder (GDAL reads the folder).
         let chosen = paths.map(FileOpening.geodatabaseFolder(of:))
-        // A tile file (opened or dropped) becomes the map; data files load as data.
-        let tileFiles = chosen.filter { FileOpening.tileSuffixes.contains(($0 as NSString).pathExtension.lowercased()) }
-        if let tiles = tileFiles.last { chrome.controller.switchBaseMap(to: tiles) }
-        let paths = chosen.filter { !tileFiles.contains($0) }
+        // A tile file of clustered points opens as data (the command line's test), any other
+        // tile file becomes the map; data files load as data (`FileOpeningPlan`).
+        let plan = FileOpeningPlan(paths: chosen, isClustered: ClusterTileLink.isClusterTileFile)
+        if let tiles = plan.baseMap { chrome.controller.switchBaseMap(to: tiles) }
+        if let tiles = plan.clusterTiles {
+            chrome.controller.eventLog.emit("open", [("files", .array([.string(tiles)])), ("from", .string(origin)),
+                                                     ("as", .string("cluster-tiles"))])
+            chrome.controller.openClusterTiles(tiles, fit: true)
+        }
+        if let message = plan.message { chrome.show(message: message, isError: false) }
+        let paths = plan.data
         guard !paths.isEmpty else { return }
         chrome.controller.eventLog.emit("open", [("files", .array(paths.map { .string($0) })), ("from", .string(origin))])
         chrome.willLoad(title: paths.count == 1 ? (paths[0] as NSString).lastPathComponent : "\(paths.count) files", dataset: nil)

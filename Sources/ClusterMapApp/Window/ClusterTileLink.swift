@@ -45,9 +45,7 @@ final class ClusterTileLink {
     }
 
     /// Whether `path` names a tile file (by its ending).
-    nonisolated static func isTileFile(_ path: String) -> Bool {
-        ["pmtiles", "mbtiles"].contains((path as NSString).pathExtension.lowercased())
-    }
+    nonisolated static func isTileFile(_ path: String) -> Bool { FileOpeningPlan.isTileFile(path) }
 
     /// Whether `path` is a tile file of clustered points (opened as data); a street-map tile
     /// file, or one that cannot be read, is not (it stays a base map, which says its own problem).
@@ -61,7 +59,16 @@ final class ClusterTileLink {
     nonisolated static func remoteItems(_ items: [ClusterTileReader.Item]) -> [RemoteView.Item] {
         items.map {
             RemoteView.Item(coordinate: $0.coordinate, count: $0.count, isCluster: $0.isCluster, key: $0.key,
-                            expansionZoom: $0.expansionZoom, properties: $0.isCluster ? nil : $0.propertiesJSON)
+                            expansionZoom: $0.expansionZoom, properties: $0.isCluster ? nil : $0.propertiesJSON,
+                            detail: $0.isCluster ? detail(of: $0.properties) : nil)
         }
+    }
+
+    /// A bubble's words from its feature (`clustermap tiles` writes `category` and `NAME_sum`).
+    nonisolated static func detail(of properties: [(String, VectorTileValue)]) -> String? {
+        let category = properties.first { $0.0 == "category" }?.1.stringValue
+        let total = properties.first { $0.0.hasSuffix("_sum") && $0.1.doubleValue != nil }
+            .map { (name: String($0.0.dropLast(4)), sum: $0.1.doubleValue!) }
+        return RemoteView.detail(category: category, total: total)
     }
 }

@@ -46,9 +46,28 @@ final class DatabaseLink {
         func stop() { lock.withLock { stopped = true } }
     }
 
-    /// Places read with their columns per view (their cards); a view with more places shows the
-    /// rest by position only.
-    static let placeCards = 2000
+    /// Places read with their columns per view (their cards); the columns of a place beyond them
+    /// are read when its card opens (`MapViewController+RemoteCards.swift`).
+    /// (`CLUSTERMAP_PLACE_CARDS` sets it: a test reaches a place beyond them with a small table.)
+    static var placeCards: Int {
+        ProcessInfo.processInfo.environment["CLUSTERMAP_PLACE_CARDS"].flatMap(Int.init).map { max(0, $0) } ?? 2000
+    }
+    /// Reads those places' columns on a connection of its own (opened on the first such card).
+    private(set) lazy var rowReader = source.rowReader()
+    /// Columns read for cards, by row (a later view showing the place again needs no read).
+    private(set) var cardColumns: [Int64: String] = [:]
+    /// Rows whose columns are being read.
+    private(set) var cardReads: Set<Int64> = []
+
+    /// Starts reading `row`'s columns for its card: false when they are being read already.
+    func startCardRead(_ row: Int64) -> Bool { cardReads.insert(row).inserted }
+
+    /// `row`'s columns arrived (nil: none, or the read failed); kept for the next views.
+    func cardRead(_ row: Int64, columns: String?) {
+        cardReads.remove(row)
+        if cardColumns.count >= 1000 { cardColumns.removeAll() }
+        if let columns { cardColumns[row] = columns }
+    }
 
     init(source: PostGISSource, generation: Int, queue: PostGISViewQueue) {
         self.source = source
@@ -113,7 +132,8 @@ final class DatabaseLink {
         result.items.map { item in
             RemoteView.Item(coordinate: item.coordinate, count: item.count, isCluster: item.isCluster, key: item.id,
                             expansionZoom: item.expansionZoom,
-                            properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] })
+                            properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] },
+                            detail: item.isCluster ? RemoteView.detail(category: nil, total: item.totalSum.map { ("", $0) }) : nil)
         }
     }
 }

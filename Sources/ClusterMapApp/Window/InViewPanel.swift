@@ -240,6 +240,15 @@ final class InViewPanel {
         gtk_widget_set_visible(emptyLabel, rows.isEmpty ? 1 : 0)
     }
 
+    /// The data was renumbered (a remote source's next view): until the rows are read again from
+    /// the next scene, a place row activates its place's new index, or nothing when it left.
+    func renumber(_ newID: (Int) -> Int?) {
+        for k in rows.indices {
+            guard case .point(let i) = rows[k].id else { continue }
+            rows[k].id = .point(newID(i) ?? -1)
+        }
+    }
+
     private func logRows(_ c: MapViewController) {
         let list: [JSONValue] = rows.map {
             .object([("id", .int($0.id.logID)), ("name", .string($0.name)), ("kind", .string($0.kind.rawValue)),

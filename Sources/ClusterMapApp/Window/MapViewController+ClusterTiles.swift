@@ -65,9 +65,9 @@ extension MapViewController {
         link.show(tiles)
         let zoom = link.reader.tileZoom(for: camera.zoom)
         let session = MapDataSession.remote(ClusterTileLink.remoteItems(items), zoom: zoom, name: link.name)
-        // Shown afresh, not as a change in place: a change keeps the last frame's places fading
-        // out by their old indices, which name other places (or none: a crash) in the new view.
-        presentation.show(session)
+        // A change in place renumbered (a selected place follows its feature id; the last frame's
+        // places follow too, or are dropped: their old indices name other places, or none).
+        showRemoteView(session, first: link.views == 1)
         chrome?.dataDidChange()
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(link.name) }
         let points = session.remote?.pointCount ?? 0

@@ -130,7 +130,7 @@ extension MapViewController {
         database = nil
         tableFilter = nil
         link.watchStop.stop()
-        link.source.cancel()
+        link.queue.stop()
         databaseChip?.show(nil)
     }
 
@@ -165,11 +165,7 @@ extension MapViewController {
             if link.answerShown() {
                 chrome?.show(message: "The database answers again: \(link.source.table.displayName)", isError: false)
             }
-            if let old = self.session, old.remote != nil {
-                eventLog.emit(presentation.dataDidChange(to: session) { old.remotePlaceIndex($0, in: session) })
-            } else {
-                presentation.show(session)
-            }
+            showRemoteView(session, first: link.answers == 1)
             chrome?.dataDidChange()
             // The header names the table (the places' set is only this view's few).
             if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(link.source.table.displayName) }

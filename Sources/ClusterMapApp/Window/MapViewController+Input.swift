@@ -59,17 +59,19 @@ extension MapViewController {
 
     /// Selects a place (SPEC §5.3).
     func select(point index: Int) {
-        guard session != nil else { return }
+        // An index of data shown before (a row not read again yet) names no place: nothing.
+        guard let session, index >= 0, index < session.pointCount else { return }
         eventLog.emit(presentation.select(point: index, now: MapViewController.now(),
                                           reducedMotion: cameraController.motionPolicy.prefersReducedMotion))
         if let size = sceneState.callout?.size { revealCallout(of: index, size: size) }
+        readRemoteCardIfNeeded()
         sceneDidChange()
         startTicking()
     }
 
     /// Eases the camera just enough to show the pin and its callout (no zoom change; a jump
     /// under reduced motion, which the controller handles).
-    private func revealCallout(of index: Int, size: ScreenSize) {
+    func revealCallout(of index: Int, size: ScreenSize) {
         guard let session else { return }
         let pin = camera.screenPoint(for: session.places.coordinates[index])
         let frame = CalloutPlacement.frame(above: pin, size: size)
