@@ -14,6 +14,8 @@ public final class PostGISSource: @unchecked Sendable {
     let password: String?
     /// The table's pyramid, when one was built (used for unfiltered grid views it fits).
     public internal(set) var pyramid: PostGISPyramid?
+    /// Whole-world cells kept for coarser grid views (`rolledUpCells`).
+    let rollUps = PostGISRollUpCache()
 
     /// Connects and finds the table's geometry column; `statementTimeoutMilliseconds` > 0 makes the
     /// server stop longer queries.
