@@ -34,5 +34,6 @@ else
   echo "{\"bench\":\"postgis_load\",\"points\":$n,\"seconds\":0,\"reused\":true}"
 fi
 # Without the pyramid only BENCH_POSTGIS_VIEWS_WITHOUT views a zoom (default 2): low zooms scan the table.
+# BENCH_POSTGIS_NO_ROLLUP=1 first measures those views each asking for its own box (no kept world pass).
 .build/release/clustermap-bench postgis "postgresql://postgres@127.0.0.1:$port/test?table=points" --build-pyramid \
-  --views-without "${BENCH_POSTGIS_VIEWS_WITHOUT:-2}"
+  --views-without "${BENCH_POSTGIS_VIEWS_WITHOUT:-2}" ${BENCH_POSTGIS_NO_ROLLUP:+--no-roll-up}

@@ -18,13 +18,10 @@ extension PostGISSource {
     /// every zoom: then a key one zoom up is the finer key halved, bit for bit).
     func rolledUpCells(zoom z: Int, ix: ClosedRange<UInt64>, iy: ClosedRange<UInt64>, options o: PostGISViewOptions,
                        sql: ViewSQL) throws -> [PostGISGridCell]? {
-        let fine = min(Self.rollUpZoom, min(max(o.gridMaxZoom, 0), 30))
-        guard o.rollsUp, z <= fine else { return nil }
+        guard let (key, fine) = rollUpKey(zoom: z, options: o, sql: sql) else { return nil }
+        if let kept = rollUps.cells(for: key) { return PostGISGridCell.rolledUp(kept, levels: fine - z) }
         let unit = Self.gridCell(zoom: z, options: o).unit
         let (fineUnit, fineWidth) = Self.gridCell(zoom: fine, options: o)
-        guard fineUnit * Double(1 << (fine - z)) == unit else { return nil }
-        let key = "\(o.cellSize)\u{0}\(fine)\u{0}" + sql.rowsKey
-        if let kept = rollUps.cells(for: key) { return PostGISGridCell.rolledUp(kept, levels: fine - z) }
         let side = Double(UInt64(1 / unit) + 1)
         guard Double(ix.count) * Double(iy.count) * 4 >= side * side else { return nil }
         let generation = rollUps.generation
@@ -33,5 +30,22 @@ extension PostGISSource {
         let cells = PostGISGridCell.cells(of: r, width: fineWidth)
         rollUps.keep(cells, for: key, ifStill: generation)
         return PostGISGridCell.rolledUp(cells, levels: fine - z)
+    }
+
+    /// The kept pass's key and zoom for a view at zoom `z` (after the grid's zoom limits), or nil
+    /// when its cells can't be summed from one (rolling up off, deeper zooms, units that don't nest).
+    func rollUpKey(zoom z: Int, options o: PostGISViewOptions, sql: ViewSQL) -> (key: String, zoom: Int)? {
+        let fine = min(Self.rollUpZoom, min(max(o.gridMaxZoom, 0), 30))
+        guard o.rollsUp, z >= 0, z <= fine else { return nil }
+        guard Self.gridCell(zoom: fine, options: o).unit * Double(1 << (fine - z)) == Self.gridCell(zoom: z, options: o).unit else { return nil }
+        return ("\(o.cellSize)\u{0}\(fine)\u{0}" + sql.rowsKey, fine)
+    }
+
+    /// Whether a kept pass answers a grid view at `zoom` without asking the server.
+    func hasKeptCells(_ o: PostGISViewOptions, zoom: Double, sql: ViewSQL) -> Bool {
+        guard !zoom.isNaN, pyramid == nil || !usesPyramid(o, zoom: zoom) else { return false }
+        let maxZoom = min(max(o.gridMaxZoom, 0), 30), minZoom = min(max(o.gridMinZoom, 0), maxZoom)
+        let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
+        return rollUpKey(zoom: z, options: o, sql: sql).map { rollUps.cells(for: $0.key) != nil } ?? false
     }
 }

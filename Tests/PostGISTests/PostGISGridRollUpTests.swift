@@ -83,6 +83,17 @@ extension PostGISSourceTests {
                 }
             }
         }
+        // The window's hierarchical views: dense ones are the kept cells, asked for nothing.
+        var dense = PostGISViewOptions()
+        dense.fetchLimit = 1000
+        src.forgetAggregates()
+        XCTAssertEqual(try src.clusters(in: .world, zoom: 1, options: dense).items.map(\.count).reduce(0, +), Self.points.count)
+        let before = src.connection.statementCount
+        let europe = try src.clusters(in: Self.boxes[1], zoom: 3, options: dense)
+        XCTAssertEqual(src.connection.statementCount, before, "a dense view from the kept cells")
+        guard case .aggregated = europe.method else { return XCTFail("dense view: \(europe.method)") }
+        dense.rollsUp = false
+        XCTAssertEqual(sorted(europe.items).map(\.count), sorted(try src.clusters(in: Self.boxes[1], zoom: 3, options: dense).items).map(\.count))
         // Deeper zooms and small views with nothing kept ask for their own box.
         src.forgetAggregates()
         _ = try src.clusters(in: Self.boxes[2], zoom: 3, options: { var o = PostGISViewOptions(); o.algorithm = .grid; return o }())
