@@ -2,7 +2,7 @@ import ClusterCore
 import Foundation
 import PostGIS
 
-/// `clustermap-bench postgis ADDRESS [--build-pyramid] [--views-without N]`: pans and zooms a 1280×800 view over a
+/// `clustermap-bench postgis ADDRESS [--build-pyramid] [--views-without N] [--no-roll-up]`: pans and zooms a 1280×800 view over a
 /// PostGIS table (SPEC §8's PostGIS row): at zooms 1…15, five views each (a centre and four pans by
 /// a quarter of the view), timing view → clustered result (the query and, for sparse views, the
 /// in-process clustering). Prints one JSON line per mode: without the pyramid, then (with
@@ -10,6 +10,7 @@ import PostGIS
 /// printed after each mode: it must not grow with the table. `--views-without N` measures only the
 /// first N views of each zoom without the pyramid (a whole-table GROUP BY of 10M rows takes a minute
 /// on a loaded 2-core machine, and the full set of 15 views × 3 low zooms would take most of an hour).
+/// `--no-roll-up` first measures the same views each asking the server for its own box.
 func runPostGISBenchmark(_ args: [String]) {
     guard let address = args.first else { print("usage: clustermap-bench postgis ADDRESS [--build-pyramid]"); return }
     do {
@@ -24,6 +25,13 @@ func runPostGISBenchmark(_ args: [String]) {
         source.dropPyramidForBenchmark()
         var perZoom = 15
         if let i = args.firstIndex(of: "--views-without"), i + 1 < args.count, let n = Int(args[i + 1]) { perZoom = max(1, n) }
+        if args.contains("--no-roll-up") {
+            // Every view asks the server for its own box (no kept whole-world pass): the SQL alone.
+            var direct = PostGISViewOptions()
+            direct.rollsUp = false
+            try runViews(source, label: "no_pyramid_no_rollup", perZoom: perZoom, options: direct)
+        }
+        source.forgetAggregates()
         try runViews(source, label: "no_pyramid", perZoom: perZoom)
         if args.contains("--build-pyramid") {
             let start = Date()
@@ -36,7 +44,7 @@ func runPostGISBenchmark(_ args: [String]) {
     }
 }
 
-private func runViews(_ source: PostGISSource, label: String, perZoom: Int = 15) throws {
+private func runViews(_ source: PostGISSource, label: String, perZoom: Int = 15, options: PostGISViewOptions = PostGISViewOptions()) throws {
     let centres = [GeoCoordinate(latitude: 48.85, longitude: 2.35), GeoCoordinate(latitude: 40.7, longitude: -74),
                    GeoCoordinate(latitude: -23.5, longitude: -46.6)]
     var times: [Double] = [], byZoom: [Int: [Double]] = [:]
@@ -54,7 +62,7 @@ private func runViews(_ source: PostGISSource, label: String, perZoom: Int = 15)
                 let bounds = GeoBounds(west: max(-180, WebMercator.longitude(x: w)), south: WebMercator.latitude(y: s),
                                        east: min(180, WebMercator.longitude(x: e)), north: WebMercator.latitude(y: n))
                 let start = DispatchTime.now().uptimeNanoseconds
-                let r = try source.clusters(in: bounds, zoom: Double(zoom))
+                let r = try source.clusters(in: bounds, zoom: Double(zoom), options: options)
                 let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 times.append(ms)
                 byZoom[zoom, default: []].append(ms)
@@ -68,10 +76,17 @@ private func runViews(_ source: PostGISSource, label: String, perZoom: Int = 15)
     }
     func pct(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
     let zooms = byZoom.keys.sorted().map { "\"\($0)\":\(String(format: "%.1f", pct(byZoom[$0]!, 0.5)))" }.joined(separator: ",")
+    // The first view of each zoom apart from the following ones (a kept whole-world pass makes
+    // the first world view pay for every coarser one after it).
+    let firsts = byZoom.keys.sorted().map { "\"\($0)\":\(String(format: "%.1f", byZoom[$0]![0]))" }.joined(separator: ",")
+    let rest = byZoom.keys.sorted().filter { byZoom[$0]!.count > 1 }
+        .map { "\"\($0)\":\(String(format: "%.1f", pct(Array(byZoom[$0]!.dropFirst()), 0.5)))" }.joined(separator: ",")
+    let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").split(separator: " ").first.map(String.init) ?? "?"
     let m = methods.map { "\"\($0.key)\":\($0.value)" }.sorted().joined(separator: ",")
     print("{\"bench\":\"postgis_views_\(label)\",\"views\":\(times.count),\"seconds_total\":\(String(format: "%.1f", times.reduce(0, +) / 1000)),\"median_ms\":\(String(format: "%.1f", pct(times, 0.5))),"
           + "\"p95_ms\":\(String(format: "%.1f", pct(times, 0.95))),\"max_ms\":\(String(format: "%.1f", times.max() ?? 0)),"
-          + "\"median_ms_by_zoom\":{\(zooms)},\"methods\":{\(m)},\"rss_mb\":\(residentMegabytes())}")
+          + "\"median_ms_by_zoom\":{\(zooms)},\"first_ms_by_zoom\":{\(firsts)},\"following_median_ms_by_zoom\":{\(rest)},"
+          + "\"methods\":{\(m)},\"rss_mb\":\(residentMegabytes()),\"load\":\"\(load)\"}")
 }
 
 private func residentMegabytes() -> Int {

@@ -10,11 +10,14 @@ public final class PostGISChangeWatcher: @unchecked Sendable {
     let connection: PostgresConnection
     let table: PostGISTable
     private var lastFingerprint: [Int64]?
+    /// The watched source: its kept whole-world cells are dropped when a change is seen.
+    private weak var source: PostGISSource?
 
     /// Watches the source's table (a second connection with the same address and password).
     public init(source: PostGISSource) throws {
         connection = try PostgresConnection(uri: source.address.connectionURI, password: source.password)
         table = source.table
+        self.source = source
         _ = try connection.query("LISTEN \(try connection.quoted(Self.channel))")
         lastFingerprint = try fingerprint()
     }
@@ -36,11 +39,13 @@ public final class PostGISChangeWatcher: @unchecked Sendable {
             let payloads = try connection.notifications(waitingUpTo: max(0, min(1, left)))
             if payloads.contains(table.displayName) {
                 lastFingerprint = try fingerprint()
+                source?.forgetAggregates()
                 return true
             }
             let now = try fingerprint()
             if now != lastFingerprint {
                 lastFingerprint = now
+                source?.forgetAggregates()
                 return true
             }
             if deadline.timeIntervalSinceNow <= 0 { return false }

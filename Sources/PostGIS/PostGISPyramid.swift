@@ -73,8 +73,10 @@ public struct PostGISPyramid: Sendable, Equatable {
                             + "sx float8 NOT NULL, sy float8 NOT NULL, lon float8, lat float8, id int8)")
             let (cu, width) = PostGISSource.gridCell(zoom: maxZoom, options: options)
             // The deepest zoom from the rows: the view query over the whole world, all cells.
-            _ = try c.query("INSERT INTO \(building) SELECT \(maxZoom), ix, iy, n, sx, sy, lon, lat, id FROM (\(sql.gridSQL())) g",
-                            ViewSQL.boxValues(-180, -90, 180, 90) + ["\(cu)", "\(width)", "0", "\(width)", "0", "\(width)"])
+            for (name, value) in ViewSQL.gridSettings { _ = try c.query("SELECT set_config($1, $2, true)", [name, value]) }
+            _ = try c.query("INSERT INTO \(building) SELECT \(maxZoom), k % \(width), k / \(width), n, sx, sy, lon0, lat, id "
+                            + "FROM (\(sql.gridSQL())) g WHERE k IS NOT NULL",
+                            ViewSQL.boxValues(-180, -90, 180, 90) + ["\(cu)", "\(width)"])
             progress(maxZoom)
             for z in stride(from: maxZoom - 1, through: 0, by: -1) {
                 // A cell one zoom up holds 2 × 2 cells: keys halved (exact, see the type's note); its
@@ -113,7 +115,7 @@ public struct PostGISPyramid: Sendable, Equatable {
 
     /// The cells of a zoom in a key range: the same columns as the grid query.
     func cellsSQL() -> String {
-        "SELECT ix, iy, n, sx, sy, lon, lat, id, NULL::float8, NULL::float8, NULL::float8 FROM \(sqlName) "
+        "SELECT ix, iy, n, sx, sy, lon, lat, id FROM \(sqlName) "
             + "WHERE z = $1::int2 AND ix BETWEEN $2::int8 AND $3::int8 AND iy BETWEEN $4::int8 AND $5::int8"
     }
 }

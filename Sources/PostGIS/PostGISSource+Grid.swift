@@ -60,41 +60,47 @@ extension PostGISSource {
             let ix0 = min(UInt64(max(0, minX / cu)), width - 1), ix1 = min(UInt64(max(0, maxX / cu)), width - 1)
             let iy0 = UInt64(max(0, minY / cu)), iy1 = UInt64(max(0, maxY / cu))
             // The cells' whole area (so every cell's count is complete), a hair wider for rounding;
-            // the key range in the query keeps the result exact.
+            // the key range (below) keeps the result exact.
             let eps = 1e-9
             let west = ix0 == 0 ? -180 : WebMercator.longitude(x: Double(ix0) * cu) - eps
             let east = min(180, WebMercator.longitude(x: Double(ix1 + 1) * cu) + eps)
             let north = iy0 == 0 ? 90 : min(90, WebMercator.latitude(y: Double(iy0) * cu) + eps)
             let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
-            let cellParams = ["\(cu)", "\(width)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]
-            let r = try pyramid.map { try connection.query($0.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]) }
-                ?? connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north) + sql.filterValues + cellParams,
-                                    settings: ViewSQL.gridSettings)
-            cellCount += r.rowCount
+            let cells: [PostGISGridCell]
+            if let pyramid {
+                cells = PostGISGridCell.pyramidCells(of: try connection.query(pyramid.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]))
+            } else {
+                // From the cells of a whole-world pass at a finer zoom when kept (or worth making),
+                // else the server counts the cells' box; both hold cells just outside the key
+                // range (the box's rounding margin): left out here.
+                let all = try rolledUpCells(zoom: z, ix: ix0...ix1, iy: iy0...iy1, options: o, sql: sql)
+                    ?? PostGISGridCell.cells(of: try connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north)
+                                                                      + sql.filterValues + ["\(cu)", "\(width)"],
+                                                                      settings: ViewSQL.gridSettings), width: width)
+                cells = all.filter { $0.ix >= ix0 && $0.ix <= ix1 && $0.iy >= iy0 && $0.iy <= iy1 }
+            }
+            cellCount += cells.count
             func inView(_ x: Double, _ y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
             var fewIX: [String] = [], fewIY: [String] = []
-            for i in 0..<r.rowCount {
-                let n = Int(r.integer(i, 2) ?? 0)
+            for c in cells {
+                let n = c.count
                 if n >= o.minCountForClustering {
-                    let mx = (r.double(i, 3) ?? .nan) / Double(n), my = (r.double(i, 4) ?? .nan) / Double(n)
+                    let mx = c.sumX / Double(n), my = c.sumY / Double(n)
                     guard inView(mx, my) else { continue }
-                    let key = (r.integer(i, 1) ?? 0) * Int64(width) + (r.integer(i, 0) ?? 0)
+                    let key = Int64(c.iy * width + c.ix)
                     // The cell's extent (not kept in a pyramid) gives the zoom it splits at.
-                    let expansion = r.columnCount >= 15
-                        ? Self.gridExpansionZoom(x: (r.double(i, 11) ?? 0, r.double(i, 12) ?? 0), y: (r.double(i, 13) ?? 0, r.double(i, 14) ?? 0),
-                                                 zoom: z, maxZoom: maxZoom, options: o)
-                        : nil
+                    let expansion = c.hasExtent
+                        ? Self.gridExpansionZoom(x: c.xRange, y: (c.minY, c.maxY), zoom: z, maxZoom: maxZoom, options: o) : nil
                     items.append(PostGISItem(coordinate: WebMercator.unproject(x: mx, y: my), count: n, isCluster: true,
-                                             id: key * 32 + Int64(z + 1), totalSum: r.double(i, 8), totalMin: r.double(i, 9),
-                                             totalMax: r.double(i, 10), expansionZoom: expansion))
+                                             id: key * 32 + Int64(z + 1), totalSum: c.totalSum, totalMin: c.totalMin,
+                                             totalMax: c.totalMax, expansionZoom: expansion))
                 } else if n == 1 {
-                    let p = point(r, i, lon: 5, lat: 6, id: 7, total: 8)
-                    if inView(WebMercator.x(longitude: p.coordinate.longitude), WebMercator.y(latitude: p.coordinate.latitude)) {
-                        items.append(p)
-                    }
+                    let p = PostGISItem(coordinate: GeoCoordinate(latitude: c.minLatitude, longitude: c.minLongitude), count: 1,
+                                        isCluster: false, id: c.id, totalSum: c.totalSum, totalMin: c.totalSum, totalMax: c.totalSum)
+                    if inView(WebMercator.x(longitude: c.minLongitude), WebMercator.y(latitude: c.minLatitude)) { items.append(p) }
                 } else {
-                    fewIX.append("\(r.integer(i, 0) ?? 0)")
-                    fewIY.append("\(r.integer(i, 1) ?? 0)")
+                    fewIX.append("\(c.ix)")
+                    fewIY.append("\(c.iy)")
                 }
             }
             // Cells with too few points to cluster (only when min points > 2): their points.

@@ -14,6 +14,8 @@ public final class PostGISSource: @unchecked Sendable {
     let password: String?
     /// The table's pyramid, when one was built (used for unfiltered grid views it fits).
     public internal(set) var pyramid: PostGISPyramid?
+    /// Whole-world cells kept for coarser grid views (`rolledUpCells`).
+    let rollUps = PostGISRollUpCache()
 
     /// Connects and finds the table's geometry column; `statementTimeoutMilliseconds` > 0 makes the
     /// server stop longer queries.
@@ -52,10 +54,11 @@ public final class PostGISSource: @unchecked Sendable {
             result = try gridClusters(in: bounds, zoom: zoom, options: options, sql: sql)
         case .hierarchical:
             // With a pyramid for these cells, its cells say how many points the view holds (one
-            // index range scan); dense views are those cells.
+            // index range scan); dense views are those cells. So do the cells of a kept
+            // whole-world pass (no query at all; counting a big box's rows took 0.5 s at 10M).
             var grid = options
             grid.gridMaxZoom = options.hierarchical.maxZoom
-            if usesPyramid(grid, zoom: zoom) {
+            if usesPyramid(grid, zoom: zoom) || hasKeptCells(grid, zoom: zoom, sql: sql) {
                 let cells = try gridClusters(in: bounds, zoom: zoom, options: grid, sql: sql)
                 if cells.items.reduce(0, { $0 + $1.count }) > options.fetchLimit {
                     result = cells

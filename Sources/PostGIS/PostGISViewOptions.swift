@@ -25,6 +25,10 @@ public struct PostGISViewOptions: Sendable {
     public var conditions: [PostGISCondition] = []
     /// A filter in the app's filter grammar (`--where`), ANDed with the conditions.
     public var filter: PostGISWhere?
+    /// Whether grid views at the world's zooms may be summed from the whole-world cells of a finer
+    /// zoom (one table pass for every coarser view, kept until the data changes); off: each view
+    /// asks the server for its own box.
+    public var rollsUp = true
     /// Whether any condition or filter narrows the rows.
     public var isFiltered: Bool { !conditions.isEmpty || filter != nil }
 

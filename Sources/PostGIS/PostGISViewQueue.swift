@@ -19,6 +19,7 @@ public final class PostGISViewQueue: @unchecked Sendable {
 
     private let run: @Sendable (View) throws -> PostGISViewResult
     private let cancelRunning: @Sendable () -> Void
+    private let forget: @Sendable () -> Void
     private let deliver: @Sendable (View, Result<PostGISViewResult, Error>) -> Void
     private let lock = NSLock()
     private var running: View?
@@ -46,15 +47,16 @@ public final class PostGISViewQueue: @unchecked Sendable {
                 result.placeProperties = try source.rowProperties(ids: Array(ids))
             }
             return result
-        }, cancel: { source.cancel() }, deliver: deliver)
+        }, cancel: { source.cancel() }, forget: { source.forgetAggregates() }, deliver: deliver)
     }
 
     /// A queue over any query function (tests inject slow ones).
     init(cacheSize: Int, run: @escaping @Sendable (View) throws -> PostGISViewResult, cancel: @escaping @Sendable () -> Void,
-         deliver: @escaping @Sendable (View, Result<PostGISViewResult, Error>) -> Void) {
+         forget: @escaping @Sendable () -> Void = {}, deliver: @escaping @Sendable (View, Result<PostGISViewResult, Error>) -> Void) {
         self.cacheSize = max(1, cacheSize)
         self.run = run
         self.cancelRunning = cancel
+        self.forget = forget
         self.deliver = deliver
     }
 
@@ -86,9 +88,11 @@ public final class PostGISViewQueue: @unchecked Sendable {
         Thread.detachNewThread { [self] in work(view) }
     }
 
-    /// Forgets cached views (the data changed, or options did); a view running now runs again
-    /// when it ends (unless a newer view waits), and its first answer is neither cached nor delivered.
+    /// Forgets cached views and the source's kept cells (the data changed, or options did); a view
+    /// running now runs again when it ends (unless a newer view waits), and its first answer is
+    /// neither cached nor delivered.
     public func invalidate() {
+        forget()
         lock.lock()
         cache.removeAll()
         cacheOrder.removeAll()

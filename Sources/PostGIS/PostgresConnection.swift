@@ -11,6 +11,8 @@ public final class PostgresConnection: @unchecked Sendable {
     private let queryLock = NSLock()
     /// The user libpq connected as (for messages).
     public let user: String
+    /// Statements sent so far (tests check that a view was answered without asking the server).
+    public private(set) var statementCount = 0
     /// The statement timeout set on the session (0: none).
     public private(set) var statementTimeoutMilliseconds = 0
 
@@ -91,6 +93,7 @@ public final class PostgresConnection: @unchecked Sendable {
         queryLock.lock()
         defer { queryLock.unlock() }
         guard let conn else { throw PostGISError.connectionLost("closed") }
+        statementCount += 1
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
         let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }

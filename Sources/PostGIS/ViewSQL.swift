@@ -10,6 +10,14 @@ struct ViewSQL {
     let rows: String
     /// Filter values, parameters `$5…`.
     let filterValues: [String]
+    /// The row source of the grid query: the point, the total `t` and the id `id` of the rows that
+    /// pass the box and the filters (see `gridSQL`).
+    let pointRows: String
+    /// Whether a total column is summed.
+    let hasTotal: Bool
+    /// What makes two views' rows the same (the filters' SQL and values, the total): the key of
+    /// the cells kept for rolling up.
+    let rowsKey: String
 
     init(table: PostGISTable, conditions: [PostGISCondition], filter: PostGISWhere? = nil, total: String?,
          quote: (String) throws -> String) throws {
@@ -37,12 +45,15 @@ struct ViewSQL {
             totalSQL = "(\(try quote(total)))::float8"
         }
         let idSQL = table.idColumn.map { "(\((try? quote($0)) ?? "NULL"))::int8" } ?? "NULL::int8"
+        pointRows = "SELECT \(table.pointSQL) AS p, \(totalSQL) AS t, \(idSQL) AS id FROM \(table.sqlName) WHERE \(whereSQL)"
+        hasTotal = total != nil
+        rowsKey = ([whereSQL, totalSQL] + values).joined(separator: "\u{0}")
         let s = "sin(lat * pi() / 180::float8)"
         let y = "CASE WHEN lat >= 90 THEN 0::float8 WHEN lat <= -90 THEN 1::float8 ELSE "
             + "GREATEST(0::float8, LEAST(1::float8, 0.5::float8 - 0.25::float8 * ln((1 + \(s)) / (1 - \(s))) / pi())) END"
         rows = "SELECT lon, lat, lon / 360::float8 + 0.5::float8 AS x, \(y) AS y, t, id FROM "
             + "(SELECT ST_X(p) AS lon, ST_Y(p) AS lat, t, id FROM "
-            + "(SELECT \(table.pointSQL) AS p, \(totalSQL) AS t, \(idSQL) AS id FROM \(table.sqlName) WHERE \(whereSQL)) a) b "
+            + "(\(pointRows)) a) b "
             + "WHERE lon >= -180 AND lon <= 180 AND lat >= -90 AND lat <= 90"
     }
 
@@ -62,34 +73,47 @@ struct ViewSQL {
         "SELECT lon, lat, t, id FROM (\(rows)) r" + (table.idColumn == nil ? "" : " ORDER BY id") + " LIMIT \(max(0, limit))"
     }
 
-    /// One GROUP BY on integer cell keys (the grid clusterer's `cellKey`: `floor(max(x, 0) / cu)` is its
-    /// `x > 0 ? x / cu : 0`, written so that the planner, which copies x and y into each use,
-    /// computes y (two sines and a log) twice a row, not three times): per cell ix, iy, count,
-    /// Σx, Σy, the lone point's lon/lat/id (min: exact when the count is 1), Σt, min t, max t.
-    /// Parameters after the filters: cell unit, key width, ix range, iy range.
+    /// One GROUP BY on integer cell keys `k = iy · width + ix` (the grid clusterer's `cellKey`:
+    /// for a valid point x and y lie in 0…1, so its `x > 0 ? x / cu : 0` and its cap at width − 1
+    /// are plain `floor(x / cu)`): per cell count, Σx, Σy, min/max lon (min: the lone point's; x is
+    /// monotone in lon, so they give the cell's x range exactly), min lat and id (the lone point's),
+    /// min/max y (the y range), and with a total Σt, min t, max t. Rows with no valid point get a
+    /// NULL key (their group is skipped): a WHERE on computed columns would make the planner expect
+    /// a handful of rows and then gather every row to one process instead of aggregating in its
+    /// parallel workers.
+    ///
+    /// Each step is a subquery fenced with `OFFSET NULL` (no offset, but the planner can't pull it
+    /// up): flattened, it copied the y formula into every use — the key, Σy, min y, max y — and
+    /// `ST_Y` into each of those, so a row cost 8 sines, 4 logs and 23 `ST_Y` calls (EXPLAIN VERBOSE;
+    /// 10M rows: 26 s → 9 s with the fences on the loaded 2-core machine). `OFFSET 0` fences too, but
+    /// is not a constant to the planner when it decides on parallel plans, so it ran in one process.
+    /// Parameters after the filters: cell unit, key width.
     func gridSQL() -> String {
         let p = 5 + filterValues.count
-        let cu = "$\(p)::float8", width = "$\(p + 1)::float8"
-        let cells = "SELECT lon, lat, x, y, t, id, "
-            + "LEAST(floor(GREATEST(x, 0::float8) / \(cu)), \(width) - 1)::int8 AS ix, "
-            + "floor(GREATEST(y, 0::float8) / \(cu))::int8 AS iy FROM (\(rows)) r"
-        return "SELECT ix, iy, count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon, min(lat) AS lat, min(id) AS id, "
-            + "sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax, min(x) AS x0, max(x) AS x1, min(y) AS y0, max(y) AS y1 "
-            // Every key in range (a world view) folds the key test away, as the box's: the keys are
-            // then computed once a row, and the planner, freed of those filters, aggregates in its
-            // parallel workers (EXPLAIN ANALYZE at 1M rows: 6.1 s → 1.9 s with the local settings below).
-            + "FROM (\(cells)) c WHERE (($\(p + 2)::int8 <= 0 AND $\(p + 3)::int8 >= \(width)::int8 - 1 AND $\(p + 4)::int8 <= 0 "
-            + "AND $\(p + 5)::int8 >= floor(1::float8 / \(cu))::int8) "
-            + "OR (ix BETWEEN $\(p + 2)::int8 AND $\(p + 3)::int8 AND iy BETWEEN $\(p + 4)::int8 AND $\(p + 5)::int8)) "
-            + "GROUP BY ix, iy"
+        let cu = "$\(p)::float8", width = "$\(p + 1)::float8", fence = " OFFSET NULL"
+        // A computed point (ST_PointOnSurface, ST_Transform) is computed once too.
+        let computed = !table.hasPointGeometry || table.srid != 4326
+        let read = "SELECT ST_X(p) AS lon, ST_Y(p) AS lat, t, id FROM (\(pointRows)\(computed ? fence : "")) a" + fence
+        let valid = "SELECT lon, lat, t, id, CASE WHEN lon >= -180 AND lon <= 180 AND lat >= -90 AND lat <= 90 THEN lat END AS vlat "
+            + "FROM (\(read)) b" + fence
+        let sine = "SELECT lon, lat, t, id, vlat, sin(vlat * pi() / 180::float8) AS s FROM (\(valid)) c" + fence
+        // WebMercator.y in the same float8 operations (±90° first: PostgreSQL refuses to divide by 0).
+        let y = "CASE WHEN vlat >= 90 THEN 0::float8 WHEN vlat <= -90 THEN 1::float8 ELSE "
+            + "GREATEST(0::float8, LEAST(1::float8, 0.5::float8 - 0.25::float8 * ln((1 + s) / (1 - s)) / pi())) END"
+        let xy = "SELECT lon, lat, t, id, lon / 360::float8 + 0.5::float8 AS x, \(y) AS y FROM (\(sine)) d" + fence
+        return "SELECT k, count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon0, max(lon) AS lon1, min(lat) AS lat, "
+            + "min(id) AS id, min(y) AS y0, max(y) AS y1" + (hasTotal ? ", sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax" : "")
+            + " FROM (SELECT lon, lat, t, id, x, y, (floor(y / \(cu)) * \(width) + floor(x / \(cu)))::int8 AS k FROM (\(xy)) e) f GROUP BY k"
     }
 
-    /// The rows of some cells (those with fewer points than make a cluster): lon, lat, t, id.
-    /// Settings for the grid query's transaction: the planner takes every `(ix, iy)` for a group of
-    /// its own (it can't know how few cells there are) and so sorts the rows, on disk; hashing the
-    /// few cells is what fits (6.1 s sorted → 2.9 s hashed at 1M rows, before the folding above).
-    static let gridSettings = [("enable_sort", "off")]
+    /// Settings for the grid query's transaction: the planner takes every key for a group of its
+    /// own (it can't know how few cells there are) and so sorts the rows, on disk; hashing the few
+    /// cells is what fits (6.1 s sorted → 2.9 s hashed at 1M rows, session 14). More memory keeps
+    /// the bitmap of a box's rows exact: with the default 4 MB a zoom-5 box of 371k rows went lossy
+    /// and rechecked 3.4M rows (10M rows, load 11: 2.2 s → 1.3 s).
+    static let gridSettings = [("enable_sort", "off"), ("work_mem", "64MB")]
 
+    /// The rows of some cells (those with fewer points than make a cluster): lon, lat, t, id.
     func cellRowsSQL() -> String {
         let p = 5 + filterValues.count
         let cu = "$\(p)::float8", width = "$\(p + 1)::float8"
