@@ -20,6 +20,8 @@ public struct RemoteView: Sendable {
         public var expansionZoom: Int?
         /// A place's columns as a JSON object (its card), if read.
         public var properties: String?
+        /// What the source says about a cluster besides its count (its totals): its card's lines.
+        public var facts: [Fact] = []
 
         public init(coordinate: GeoCoordinate, count: Int, isCluster: Bool, key: Int64?, expansionZoom: Int? = nil,
                     properties: String? = nil) {
@@ -41,10 +43,12 @@ public struct RemoteView: Sendable {
     /// Points the view stands for (bubbles' counts and places).
     public let pointCount: Int
     private let expansionZooms: [Int: Int]
+    /// Clusters' facts by raw cluster id (`facts(of:)`).
+    let clusterFacts: [Int: [Fact]]
 
     /// The view of `items` clustered at `zoom`; places take indices 0, 1, … in their order.
     public init(items source: [Item], zoom: Int) {
-        var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:]
+        var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:], facts: [Int: [Fact]] = [:]
         var total = 0
         for (n, item) in source.enumerated() {
             total += item.count
@@ -52,6 +56,7 @@ public struct RemoteView: Sendable {
                 let raw = RemoteView.clusterRawValue(key: item.key ?? Int64(n))
                 items.append(ClusterItem(kind: .cluster(ClusterID(rawValue: raw)), coordinate: item.coordinate, count: item.count))
                 if let e = item.expansionZoom { expansion[raw] = e }
+                if !item.facts.isEmpty { facts[raw] = item.facts }
             } else {
                 items.append(ClusterItem(kind: .point(rows.count), coordinate: item.coordinate, count: 1))
                 rows.append(item.key)
@@ -62,6 +67,7 @@ public struct RemoteView: Sendable {
         self.zoom = zoom
         pointCount = total
         expansionZooms = expansion
+        clusterFacts = facts
     }
 
     /// The negative cluster id of a source's key.

@@ -62,6 +62,7 @@ final class ClusterTileLink {
         items.map {
             RemoteView.Item(coordinate: $0.coordinate, count: $0.count, isCluster: $0.isCluster, key: $0.key,
                             expansionZoom: $0.expansionZoom, properties: $0.isCluster ? nil : $0.propertiesJSON)
+                .with(facts: $0.isCluster ? ClusterTileLink.facts($0.properties) : [])
         }
     }
 }

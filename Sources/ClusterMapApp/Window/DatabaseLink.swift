@@ -114,6 +114,7 @@ final class DatabaseLink {
             RemoteView.Item(coordinate: item.coordinate, count: item.count, isCluster: item.isCluster, key: item.id,
                             expansionZoom: item.expansionZoom,
                             properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] })
+                .with(facts: DatabaseLink.facts(of: item))
         }
     }
 }

@@ -1,0 +1,59 @@
+import XCTest
+
+/// A bubble's card in the real window (issue 29 item 5): a right click on a bubble opens it and
+/// the `bubble-card` event says the bubble, its exact count and its total (brute force over the
+/// fixture); Escape closes it; Shift+Enter on the focused bubble opens it from the keyboard and
+/// L lists its places in the pick list.
+final class BubbleCardWindowTests: XCTestCase {
+    func testRightClickOpensTheBubblesCardAndTheKeyboardToo() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        // Two towns far apart: 23 places around Madrid, 9 around Lisbon, with a damage each.
+        var csv = "lat,lon,name,category,damage\n"
+        var madridSum = 0.0
+        for i in 0..<23 {
+            let d = Double(1_000 + i * 137)
+            madridSum += d
+            csv += "\(40.40 + Double(i % 5) * 0.002),\(-3.70 + Double(i / 5) * 0.002),M\(i),\(["fire", "flood"][i % 2]),\(d)\n"
+        }
+        for i in 0..<9 { csv += "\(38.70 + Double(i) * 0.002),-9.14,L\(i),theft,\(i)\n" }
+        let path = h.workDir + "/cases.csv"
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        try h.launch([path, "--total", "sum:damage", "--center", "39.5,-6.4", "--zoom", "5"])
+        let scene = try h.waitForEvent("scene", timeout: 30) { e in
+            ((e["bubbles"] as? [[String: Any]]) ?? []).contains { $0["count"] as? Int == 23 }
+        }
+        let bubble = ((scene.event["bubbles"] as? [[String: Any]]) ?? []).first { $0["count"] as? Int == 23 }!
+        try h.click(at: bubble["x"] as! Double, bubble["y"] as! Double, button: 3)
+        let card = try h.waitForEvent("bubble-card", after: scene.index)
+        XCTAssertEqual(card.event["id"] as? Int, bubble["id"] as? Int)
+        XCTAssertEqual(card.event["count"] as? Int, 23)
+        XCTAssertEqual(card.event["title"] as? String, "23 places")
+        let total = (card.event["totals"] as? [[String: Any]])?.first
+        XCTAssertEqual(total?["title"] as? String, "Total damage")
+        XCTAssertEqual(total?["value"] as? Double, madridSum)
+        let categories = (card.event["categories"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(categories.compactMap { $0["count"] as? Int }.reduce(0, +), 23, "\(categories)")
+        XCTAssertEqual(card.event["buttons"] as? [String], ["zoomIn", "listPlaces"])
+        // A right click is not a click: no flight started.
+        XCTAssertTrue(h.events(named: "flight-start", after: scene.index).isEmpty)
+
+        try h.key("Escape")
+        let closed = try h.waitForEvent("bubble-card-close", after: card.index)
+        XCTAssertEqual(closed.event["id"] as? Int, bubble["id"] as? Int)
+
+        // The keyboard: Tab to a bubble, Shift+Enter opens its card, L lists its places.
+        try h.key("Tab")
+        let focus = try h.waitForEvent("focus", after: closed.index)
+        XCTAssertEqual(focus.event["kind"] as? String, "bubble")
+        try h.key("shift+Return")
+        let keyed = try h.waitForEvent("bubble-card", after: focus.index)
+        XCTAssertEqual(keyed.event["id"] as? Int, focus.event["id"] as? Int)
+        try h.key("l")
+        let list = try h.waitForEvent("fan-open", after: keyed.index)
+        XCTAssertEqual(list.event["list"] as? Bool, true)
+        XCTAssertEqual(list.event["count"] as? Int, keyed.event["count"] as? Int)
+        h.assertNoGtkWarnings()
+    }
+}
