@@ -126,12 +126,14 @@ public struct BubbleCardContent: Sendable, Equatable {
         }
         guard let v = setting.kind.value(of: a) else { return [Total(title: title, value: nil, text: "no values")] }
         var out = [Total(title: title, value: v, text: PropertyFormat.number(v))]
+        // One line under it: what the values span, and how many members have none.
+        var more: [String] = []
         if setting.kind == .sum || setting.kind == .mean, let lo = a.minimum, let hi = a.maximum, lo != hi {
-            out.append(Total(title: "Range", value: nil, text: "\(PropertyFormat.number(lo)) – \(PropertyFormat.number(hi))"))
+            more.append("\(PropertyFormat.number(lo)) – \(PropertyFormat.number(hi))")
         }
-        if a.valueCount < count {
-            out.append(Total(title: "Without a value", value: nil, text: formatCount(count - a.valueCount)))
-        }
+        if a.valueCount < count { more.append("\(formatCount(count - a.valueCount)) without a value") }
+        if !more.isEmpty { out.append(Total(title: more.count == 2 || a.valueCount == count ? "Range" : "Values", value: nil,
+                                            text: more.joined(separator: " · "))) }
         return out
     }
 
