@@ -61,10 +61,10 @@ final class BubbleCardTests: XCTestCase {
                 let sum = values.reduce(0, +)
                 XCTAssertEqual(card.totals.first?.title, "Total damage")
                 XCTAssertEqual(try XCTUnwrap(card.totals.first?.value), sum, accuracy: 1e-6 * max(1, sum))
-                XCTAssertEqual(card.totals.first?.text, PropertyFormat.number(card.totals.first!.value!), "full, not abbreviated")
+                XCTAssertEqual(card.totals.first?.text, BubbleCardContent.exact(card.totals.first!.value!), "full, not abbreviated")
                 var more: [String] = []
                 if let lo = values.min(), let hi = values.max(), lo != hi {
-                    more.append("\(PropertyFormat.number(lo)) – \(PropertyFormat.number(hi))")
+                    more.append("\(BubbleCardContent.exact(lo)) – \(BubbleCardContent.exact(hi))")
                 }
                 if values.count < members.count { more.append("\(formatCount(members.count - values.count)) without a value") }
                 if !more.isEmpty {
@@ -135,7 +135,8 @@ final class BubbleCardTests: XCTestCase {
     /// (bookkeeping left out), the centre; and their tooltip says the count and totals.
     func testRemoteBubblesSayWhatTheSourceGave() throws {
         let cell = RemoteView.Item(coordinate: GeoCoordinate(latitude: 40.5, longitude: -3.5), count: 12_345, isCluster: true, key: 7)
-            .with(facts: [.init("deaths_sum", .number(1_234_567.5)), .init("deaths_max", .number(900)),
+            .with(facts: [.init("deaths_sum", .number(1_234_567.5)), .init("deaths_max", .number(900)), .init("deaths_min", .number(0)),
+                          .init("deaths_mean", .number(100.00405)),
                           .init("point_count", .number(12_345)), .init("cluster_id", .number(3)), .init("region", .string("north"))])
         let plain = RemoteView.Item(coordinate: GeoCoordinate(latitude: 41, longitude: -4), count: 80, isCluster: true, key: 8)
         let place = RemoteView.Item(coordinate: GeoCoordinate(latitude: 42, longitude: -4), count: 1, isCluster: false, key: 99,
@@ -146,16 +147,25 @@ final class BubbleCardTests: XCTestCase {
         let card = try XCTUnwrap(session.bubbleCard(of: cellID))
         XCTAssertEqual(card.count, 12_345)
         XCTAssertEqual(card.title, "12,345 places")
-        XCTAssertEqual(card.totals.map(\.title), ["Total deaths", "Highest deaths"])
+        XCTAssertEqual(card.totals.map(\.title), ["Total deaths", "Range"])
         XCTAssertEqual(card.totals.first?.text, "1,234,567.5")
-        XCTAssertEqual(card.lines.map(\.text), ["Total deaths: 1,234,567.5", "Highest deaths: 900", "Region: north",
+        XCTAssertEqual(card.lines.map(\.text), ["Total deaths: 1,234,567.5", "Range: 0 – 900 · mean 100", "Region: north",
                                                 "Centre: 40.50000, -3.50000"])
         XCTAssertFalse(card.canList, "the members are the server's")
         XCTAssertTrue(card.canZoomIn)
-        XCTAssertEqual(session.remoteTooltip(of: cellID), "12,345 places · Total deaths: 1,234,567.5 · Highest deaths: 900")
+        XCTAssertEqual(session.remoteTooltip(of: cellID), "12,345 places · Total deaths: 1,234,567.5 · Range: 0 – 900 · mean 100")
         let plainID = try XCTUnwrap(remote.items.first { $0.count == 80 }?.clusterID)
         XCTAssertEqual(session.remoteTooltip(of: plainID), "80 places")
         XCTAssertEqual(session.bubbleCard(of: plainID)?.lines.map(\.text), ["Centre: 41.00000, -4.00000"])
+    }
+
+    /// Totals are written whole, with thousands separators, never abbreviated.
+    func testTotalsAreWrittenInFull() {
+        XCTAssertEqual(BubbleCardContent.exact(1_234_567), "1,234,567")
+        XCTAssertEqual(BubbleCardContent.exact(-1_234_567.5), "-1,234,567.5")
+        XCTAssertEqual(BubbleCardContent.exact(872.3286432160804), "872.33")
+        XCTAssertEqual(BubbleCardContent.exact(0.0034567), "0.003457")
+        XCTAssertEqual(BubbleCardContent.exact(0), "0")
     }
 
     /// The card opens over its bubble with "Zoom In" and "List Places", is hit there, closes a

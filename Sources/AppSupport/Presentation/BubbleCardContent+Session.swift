@@ -62,7 +62,7 @@ extension MapDataSession {
     public func remoteTooltip(of id: ClusterID) -> String? {
         guard let remote, let item = remote.item(for: id) else { return nil }
         let card = remoteBubbleCard(of: item, facts: remote.facts(of: id))
-        return DisplayText.line(([card.title] + card.totals.prefix(2).map { "\($0.title): \($0.text)" }).joined(separator: " · "))
+        return DisplayText.line(([card.title] + card.totals.prefix(2).map { "\($0.title): \($0.text)" }).joined(separator: " · "), limit: 160)
     }
 }
 
@@ -84,21 +84,33 @@ extension BubbleCardContent {
                                                   "expansion_zoom", "sqrt_point_count", "tippecanoe_feature_density"]
 
     /// A remote bubble's facts as card lines: totals written as `<property>_sum` / `_mean` /
-    /// `_min` / `_max` (our tile files', and a database's totals) become "Total p", "Mean p",
-    /// "Lowest p", "Highest p"; other properties "Key: value"; bookkeeping is left out.
+    /// `_min` / `_max` (our tile files', and a database's totals) become, per property, "Total p"
+    /// (or its mean, highest, lowest: the first there is) and a line with the rest ("Range: 0 –
+    /// 6,845 · mean 872.33"); other properties "Key: value"; bookkeeping is left out.
     public static func remoteLines(_ facts: [RemoteView.Fact]) -> (totals: [Total], others: [Line]) {
-        var totals: [Total] = [], others: [Line] = []
+        var others: [Line] = [], order: [String] = [], values: [String: [ClusterTotal: Double]] = [:]
         let kinds: [(suffix: String, kind: ClusterTotal)] = [("_sum", .sum), ("_mean", .mean), ("_min", .minimum), ("_max", .maximum)]
         for fact in facts where !clusterBookkeeping.contains(fact.name.lowercased()) {
             if case .number(let v) = fact.value, let k = kinds.first(where: { fact.name.hasSuffix($0.suffix) && fact.name.count > $0.suffix.count }) {
                 let property = String(fact.name.dropLast(k.suffix.count))
-                let title = BubbleGrouping.totalTitle(FilterSettings.TotalSetting(kind: k.kind, property: property))
-                totals.append(Total(title: title, value: v, text: PropertyFormat.number(v)))
+                if values[property] == nil { order.append(property) }
+                values[property, default: [:]][k.kind] = v
                 continue
             }
             let text = PropertyFormat.text(fact.value)
             if text.isEmpty { continue }
             others.append(Line("\(DisplayText.line(PropertyFormat.words(fact.name), limit: 40)): \(DisplayText.line(text, limit: 120))"))
+        }
+        var totals: [Total] = []
+        for property in order {
+            let v = values[property] ?? [:]
+            guard let main = [ClusterTotal.sum, .mean, .maximum, .minimum].first(where: { v[$0] != nil }), let value = v[main] else { continue }
+            let title = BubbleGrouping.totalTitle(FilterSettings.TotalSetting(kind: main, property: property))
+            totals.append(Total(title: title, value: value, text: exact(value)))
+            var rest: [String] = []
+            if main != .minimum, main != .maximum, let lo = v[.minimum], let hi = v[.maximum] { rest.append("\(exact(lo)) – \(exact(hi))") }
+            if main != .mean, let m = v[.mean] { rest.append("mean \(exact(m))") }
+            if !rest.isEmpty { totals.append(Total(title: "Range", value: nil, text: rest.joined(separator: " · "))) }
         }
         return (totals, others)
     }

@@ -125,16 +125,36 @@ public struct BubbleCardContent: Sendable, Equatable {
             return [Total(title: title, value: nil, text: "\(DisplayText.line(name)) (\(formatCount(top.count)) of \(formatCount(count)))")]
         }
         guard let v = setting.kind.value(of: a) else { return [Total(title: title, value: nil, text: "no values")] }
-        var out = [Total(title: title, value: v, text: PropertyFormat.number(v))]
+        var out = [Total(title: title, value: v, text: exact(v))]
         // One line under it: what the values span, and how many members have none.
         var more: [String] = []
         if setting.kind == .sum || setting.kind == .mean, let lo = a.minimum, let hi = a.maximum, lo != hi {
-            more.append("\(PropertyFormat.number(lo)) – \(PropertyFormat.number(hi))")
+            more.append("\(exact(lo)) – \(exact(hi))")
         }
         if a.valueCount < count { more.append("\(formatCount(count - a.valueCount)) without a value") }
         if !more.isEmpty { out.append(Total(title: more.count == 2 || a.valueCount == count ? "Range" : "Values", value: nil,
                                             text: more.joined(separator: " · "))) }
         return out
+    }
+
+    /// A total as the card writes it: whole numbers in full with thousands separators
+    /// ("1,234,567"), others to two decimals ("872.33"; "0.0035" below one: four digits that count).
+    public static func exact(_ v: Double) -> String {
+        guard v.isFinite, v != v.rounded() else { return PropertyFormat.number(v) }
+        if abs(v) < 1 {
+            var digits = 4, scale = abs(v)
+            while scale < 0.1, digits < 12 { scale *= 10; digits += 1 }
+            return trimmedZeros(PropertyFormat.number(v, decimals: digits))
+        }
+        return trimmedZeros(PropertyFormat.number(v, decimals: 2))
+    }
+
+    private static func trimmedZeros(_ s: String) -> String {
+        guard s.contains(".") else { return s }
+        var t = Substring(s)
+        while t.last == "0" { t = t.dropLast() }
+        if t.last == "." { t = t.dropLast() }
+        return String(t)
     }
 
     /// The members' categories from aggregates (`categoryCounts`, most first), named by `name`

@@ -60,7 +60,7 @@ extension MapViewController {
     func listPlaces(of id: SceneItemID) {
         guard case .cluster(let raw) = id, let session, session.remote == nil else { return }
         let leaves = session.shownIndex.leaves(of: ClusterID(rawValue: raw), limit: .max, offset: 0)
-        showPlaceList(leaves)
+        showPlaceList(leaves, here: "in this bubble")
     }
 
     /// L on the map while a bubble's card is open lists its places; false otherwise.

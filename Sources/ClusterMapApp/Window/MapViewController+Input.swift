@@ -121,7 +121,7 @@ extension MapViewController {
 
     /// The pick list of `leaves` beside the first of them (a same-spot bubble's, or "List
     /// Places" on a bubble's card); logged as `fan-open` with `list`.
-    func showPlaceList(_ leaves: [Int], startedAt: Double = MapViewController.now()) {
+    func showPlaceList(_ leaves: [Int], here: String = "here", startedAt: Double = MapViewController.now()) {
         guard let session, let first = leaves.first else { return }
         let panel = placeList
         let p = camera.screenPoint(for: session.places.coordinates[first])
@@ -139,7 +139,7 @@ extension MapViewController {
         let rows = leaves.count <= MapViewController.sortedListLimit
             ? NaturalOrder.sorted(leaves) { session.places.name(of: $0) }
             : leaves
-        panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) here", points: rows,
+        panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) \(here)", points: rows,
                    name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
                    in: (camera.viewportSize.width, camera.viewportSize.height))
         eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),
