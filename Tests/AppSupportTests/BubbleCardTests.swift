@@ -153,7 +153,7 @@ final class BubbleCardTests: XCTestCase {
                                                 "Centre: 40.50000, -3.50000"])
         XCTAssertFalse(card.canList, "the members are the server's")
         XCTAssertTrue(card.canZoomIn)
-        XCTAssertEqual(session.remoteTooltip(of: cellID), "12,345 places · Total deaths: 1,234,567.5 · Range: 0 – 900 · mean 100")
+        XCTAssertEqual(session.remoteTooltip(of: cellID), "12,345 places\nTotal deaths: 1,234,567.5 · Range: 0 – 900 · mean 100")
         let plainID = try XCTUnwrap(remote.items.first { $0.count == 80 }?.clusterID)
         XCTAssertEqual(session.remoteTooltip(of: plainID), "80 places")
         XCTAssertEqual(session.bubbleCard(of: plainID)?.lines.map(\.text), ["Centre: 41.00000, -4.00000"])

@@ -58,11 +58,13 @@ extension MapDataSession {
         return card
     }
 
-    /// "1,234 places · Total deaths: 5,678": a remote bubble's tooltip (as a local one's first line).
+    /// "1,234 places" over "Total deaths: 5,678": a remote bubble's tooltip (count and totals).
     public func remoteTooltip(of id: ClusterID) -> String? {
         guard let remote, let item = remote.item(for: id) else { return nil }
         let card = remoteBubbleCard(of: item, facts: remote.facts(of: id))
-        return DisplayText.line(([card.title] + card.totals.prefix(2).map { "\($0.title): \($0.text)" }).joined(separator: " · "), limit: 160)
+        let totals = card.totals.prefix(2).map { "\($0.title): \($0.text)" }.joined(separator: " · ")
+        // As a local bubble's: the count first, then what it adds up to on the next line.
+        return totals.isEmpty ? card.title : card.title + "\n" + DisplayText.line(totals, limit: 160)
     }
 }
 
