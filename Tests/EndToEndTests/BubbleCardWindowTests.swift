@@ -3,7 +3,7 @@ import XCTest
 /// A bubble's card in the real window (issue 29 item 5): a right click on a bubble opens it and
 /// the `bubble-card` event says the bubble, its exact count and its total (brute force over the
 /// fixture); Escape closes it; Shift+Enter on the focused bubble opens it from the keyboard and
-/// L lists its places in the pick list.
+/// L lists its places in the pick list; Shift+Enter on a bubble's In View row opens it too.
 final class BubbleCardWindowTests: XCTestCase {
     func testRightClickOpensTheBubblesCardAndTheKeyboardToo() throws {
         try AppHarness.requireTools()
@@ -54,6 +54,18 @@ final class BubbleCardWindowTests: XCTestCase {
         let list = try h.waitForEvent("fan-open", after: keyed.index)
         XCTAssertEqual(list.event["list"] as? Bool, true)
         XCTAssertEqual(list.event["count"] as? Int, keyed.event["count"] as? Int)
+
+        // The In View list: a bubble's row takes Shift+Enter too (picking the row focuses its
+        // bubble on the map, whose card opens). Keys as XTEST events: the list ignores synthetic ones.
+        try h.pressKey("Escape")
+        let listClosed = try h.waitForEvent("fan-close", after: list.index)
+        try h.key("F9")
+        let panel = try h.waitForEvent("list-panel", after: listClosed.index)
+        try h.pressKey("Down")
+        let row = try h.waitForEvent("focus", after: panel.index) { $0["kind"] as? String == "bubble" }
+        try h.pressKey("shift+Return")
+        let fromRow = try h.waitForEvent("bubble-card", after: row.index)
+        XCTAssertEqual(fromRow.event["id"] as? Int, row.event["id"] as? Int)
         h.assertNoGtkWarnings()
     }
 }
