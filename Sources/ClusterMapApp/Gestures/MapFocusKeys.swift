@@ -14,8 +14,11 @@ enum MapFocusKeys {
                 return c.moveFocus(forward: !shift) ? 1 : 0
             case GDK_KEY_ISO_Left_Tab:
                 return c.moveFocus(forward: false) ? 1 : 0
-            case GDK_KEY_Return where shift, GDK_KEY_KP_Enter where shift, GDK_KEY_Menu:
+            case GDK_KEY_Menu:
                 return c.openFocusedBubbleCard() ? 1 : 0
+            // Shift+Enter on a place still selects it (only a bubble has a card).
+            case GDK_KEY_Return where shift, GDK_KEY_KP_Enter where shift:
+                return c.openFocusedBubbleCard() || c.activateFocused() ? 1 : 0
             case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space:
                 return c.activateFocused() ? 1 : 0
             default:
