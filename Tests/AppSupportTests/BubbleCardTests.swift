@@ -204,5 +204,16 @@ final class BubbleCardTests: XCTestCase {
         XCTAssertNil(p.state.selectedPoint)
         XCTAssertEqual(p.closeBubbleCard().map(\.name), ["bubble-card-close"])
         XCTAssertNil(p.scene(for: camera, now: 14, moving: false, reducedMotion: false).scene.callout)
+        // A filter renumbers the bubbles: a card read before closes at the next scene, logged.
+        _ = p.openBubbleCard(bubble.id, now: 15, reducedMotion: false)
+        XCTAssertNotNil(p.scene(for: camera, now: 16, moving: false, reducedMotion: false).scene.callout)
+        var settings = FilterSettings()
+        settings.types = ["damage": .number]
+        settings.conditions = ["damage >= 0"]
+        try p.applyFilter(settings)
+        let filtered = p.scene(for: camera, now: 17, moving: false, reducedMotion: false)
+        XCTAssertNil(filtered.scene.callout)
+        XCTAssertEqual(filtered.events.filter { $0.name == "bubble-card-close" }.count, 1)
+        XCTAssertNil(p.state.bubbleCard)
     }
 }

@@ -21,20 +21,26 @@ extension MapPresentation {
                                                  maxHeight: MapPresentation.bubbleCardMaxHeight)
         state.bubbleCard = SceneState.BubbleCard(bubble: id, title: content.title, lines: lines.map(\.text),
                                                  swatches: lines.map(\.swatch), size: measured.size, buttons: measured.buttons)
-        bubbleCardShown = (id, content.count, ObjectIdentifier(session))
+        bubbleCardShown = (id, content.count, MapPresentation.clustersStamp(of: session))
         state.calloutFades = reducedMotion
         calloutOpenedAt = now
         events.append(MapPresentation.bubbleCardEvent(id, content))
         return events
     }
 
-    /// Closes the bubble's card, if one is open.
-    public func closeBubbleCard() -> [MapEvent] {
+    /// Closes the bubble's card, if one is open; `reason` says why when the person did not.
+    public func closeBubbleCard(reason: String? = nil) -> [MapEvent] {
         guard let card = state.bubbleCard else { return [] }
         state.bubbleCard = nil
         bubbleCardShown = nil
         calloutOpenedAt = nil
-        return [MapEvent("bubble-card-close", [("id", .int(card.bubble.logID))])]
+        return [MapEvent("bubble-card-close", [("id", .int(card.bubble.logID))] + (reason.map { [("reason", .string($0))] } ?? []))]
+    }
+
+    /// What the clusters' ids belong to: the filter's build while one is shown, else the session
+    /// (a new filter result renumbers the bubbles).
+    static func clustersStamp(of session: MapDataSession) -> ObjectIdentifier {
+        session.filtered.map { ObjectIdentifier($0.index) } ?? ObjectIdentifier(session)
     }
 
     /// The column of the date property `name` (the time bar's) as the filter engine reads it,
@@ -53,21 +59,28 @@ extension MapPresentation {
     /// bubble of the same count (a filter or live change that renumbered the clusters closes it).
     func bubbleCardIsCurrent(over bubble: SceneBubble) -> Bool {
         guard let shown = bubbleCardShown, let session, shown.id == bubble.id, shown.count == bubble.count else { return false }
-        return shown.session == ObjectIdentifier(session) || session.remote != nil
+        return shown.session == MapPresentation.clustersStamp(of: session) || session.remote != nil
     }
 
     /// Puts the open card over its bubble in a finished (decorated, laid out) scene: the copy
-    /// nearest the view's middle, growing as a place's callout does.
-    func placeBubbleCard(in scene: inout Scene, viewWidth: Double, now: Double) {
-        guard let card = state.bubbleCard else { return }
+    /// nearest the view's middle, growing as a place's callout does. A card read from clusters
+    /// the map no longer shows (a filter or the time bar renumbered them) closes: its numbers
+    /// would be another bubble's.
+    func placeBubbleCard(in scene: inout Scene, viewWidth: Double, now: Double) -> [MapEvent] {
+        guard let card = state.bubbleCard else { return [] }
+        if let session, let shown = bubbleCardShown, session.remote == nil,
+           shown.session != MapPresentation.clustersStamp(of: session) {
+            return closeBubbleCard(reason: "data")
+        }
         let copies = scene.bubbles.filter { $0.id == card.bubble && bubbleCardIsCurrent(over: $0) }
-        guard let b = copies.min(by: { abs($0.center.x - viewWidth / 2) < abs($1.center.x - viewWidth / 2) }) else { return }
+        guard let b = copies.min(by: { abs($0.center.x - viewWidth / 2) < abs($1.center.x - viewWidth / 2) }) else { return [] }
         var c = card.callout(over: b)
         if let opened = calloutOpenedAt {
             c.progress = Easing.easeOut(min(1, max(0, (now - opened) / MapPresentation.calloutAppearSeconds)))
         }
         c.fades = state.calloutFades
         scene.callout = c
+        return []
     }
 
     /// `bubble-card`: the bubble, its exact count, the totals (title and value), the categories
