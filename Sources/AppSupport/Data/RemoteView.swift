@@ -48,7 +48,8 @@ public struct RemoteView: Sendable {
 
     /// The view of `items` clustered at `zoom`; places take indices 0, 1, … in their order.
     public init(items source: [Item], zoom: Int) {
-        var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:], facts: [Int: [Fact]] = [:]
+        var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:]
+        var facts: [Int: [Fact]] = [:]
         var total = 0
         for (n, item) in source.enumerated() {
             total += item.count
