@@ -68,4 +68,41 @@ final class BubbleCardWindowTests: XCTestCase {
         XCTAssertEqual(fromRow.event["id"] as? Int, row.event["id"] as? Int)
         h.assertNoGtkWarnings()
     }
+
+    /// A remote bubble (a cluster-tile file opened as data): its card says its `point_count` and the
+    /// totals the file wrote (`damage_sum` …), exactly; the hover tooltip is covered by the pure tests.
+    func testAClusterTileBubblesCardSaysWhatTheFileWrote() throws {
+        try AppHarness.requireTools()
+        let h = try AppHarness()
+        defer { h.stop() }
+        var csv = "lat,lon,name,damage\n"
+        var sum = 0
+        for i in 0..<30 {
+            sum += 100 + i
+            csv += "\(48.85 + Double(i % 6) * 0.003),\(2.35 + Double(i / 6) * 0.003),P\(i),\(100 + i)\n"
+        }
+        let data = h.workDir + "/paris.csv", tiles = h.workDir + "/paris.pmtiles"
+        try csv.write(toFile: data, atomically: true, encoding: .utf8)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: AppHarness.binaryPath)
+        writer.arguments = ["tiles", data, "--output", tiles, "--max-zoom", "12", "--total", "damage"]
+        try writer.run()
+        writer.waitUntilExit()
+        XCTAssertEqual(writer.terminationStatus, 0)
+        try h.launch([tiles, "--center", "48.86,2.36", "--zoom", "6"])
+        let scene = try h.waitForEvent("scene", timeout: 30) { e in
+            ((e["bubbles"] as? [[String: Any]]) ?? []).contains { $0["count"] as? Int == 30 }
+        }
+        let bubble = ((scene.event["bubbles"] as? [[String: Any]]) ?? []).first { $0["count"] as? Int == 30 }!
+        try h.click(at: bubble["x"] as! Double, bubble["y"] as! Double, button: 3)
+        let card = try h.waitForEvent("bubble-card", after: scene.index)
+        XCTAssertEqual(card.event["id"] as? Int, bubble["id"] as? Int)
+        XCTAssertEqual(card.event["count"] as? Int, 30)
+        let total = (card.event["totals"] as? [[String: Any]])?.first
+        XCTAssertEqual(total?["title"] as? String, "Total damage")
+        XCTAssertEqual(total?["value"] as? Double, Double(sum))
+        XCTAssertTrue((card.event["lines"] as? [String] ?? []).contains { $0.hasPrefix("Centre: ") }, "\(card.event)")
+        XCTAssertEqual(card.event["buttons"] as? [String], ["zoomIn"], "the members are the file's: no list")
+        h.assertNoGtkWarnings()
+    }
 }
