@@ -98,7 +98,7 @@ final class BubbleGroupingTests: XCTestCase {
         let leaves = sub.leaves(of: item.clusterID!)
         let values = leaves.map { d.damage[$0] }.filter { !$0.isNaN }
         let line = try XCTUnwrap(g.tooltipLine(of: SceneItemID(item)))
-        XCTAssertEqual(line, "Mean damage: \(PropertyFormat.number(values.reduce(0, +) / Double(values.count))) · Kind: \(["fire", "flood", "storm", "theft"][Int(d.groups[leaves[0]])])")
+        XCTAssertEqual(line, "Mean damage: \(BubbleCardContent.exact(values.reduce(0, +) / Double(values.count))) · Kind: \(["fire", "flood", "storm", "theft"][Int(d.groups[leaves[0]])])")
         let legend = g.legendEntries().map(\.text)
         XCTAssertEqual(legend.prefix(4), ["fire", "flood", "storm", "theft"])
         XCTAssertTrue(legend.contains("Bubbles: one kind each, side by side"), "\(legend)")

@@ -25,6 +25,8 @@ public struct RemoteView: Sendable {
         /// What a bubble's words add to its count, when the source says (its top category, its
         /// totals): "mostly fire · mag total 1,234".
         public var detail: String?
+        /// What the source says about a cluster besides its count (its totals): its card's lines.
+        public var facts: [Fact] = []
 
         public init(coordinate: GeoCoordinate, count: Int, isCluster: Bool, key: Int64?, expansionZoom: Int? = nil,
                     properties: String? = nil, detail: String? = nil) {
@@ -54,11 +56,14 @@ public struct RemoteView: Sendable {
     /// Bubbles by cluster id: their position in `items`.
     private let bubbles: [Int: Int]
     private let details: [Int: String]
+    /// Clusters' facts by raw cluster id (`facts(of:)`).
+    let clusterFacts: [Int: [Fact]]
 
     /// The view of `items` clustered at `zoom`; places take indices 0, 1, … in their order.
     public init(items source: [Item], zoom: Int) {
         var items: [ClusterItem] = [], rows: [Int64?] = [], expansion: [Int: Int] = [:], read: [Bool] = []
         var bubbles: [Int: Int] = [:], details: [Int: String] = [:]
+        var facts: [Int: [Fact]] = [:]
         var total = 0
         for (n, item) in source.enumerated() {
             total += item.count
@@ -68,6 +73,7 @@ public struct RemoteView: Sendable {
                 if let d = item.detail, !d.isEmpty { details[raw] = d }
                 items.append(ClusterItem(kind: .cluster(ClusterID(rawValue: raw)), coordinate: item.coordinate, count: item.count))
                 if let e = item.expansionZoom { expansion[raw] = e }
+                if !item.facts.isEmpty { facts[raw] = item.facts }
             } else {
                 items.append(ClusterItem(kind: .point(rows.count), coordinate: item.coordinate, count: 1))
                 rows.append(item.key)
@@ -82,6 +88,7 @@ public struct RemoteView: Sendable {
         expansionZooms = expansion
         self.bubbles = bubbles
         self.details = details
+        clusterFacts = facts
     }
 
     /// Words for a bubble from what a source keeps with it — its top category and a total

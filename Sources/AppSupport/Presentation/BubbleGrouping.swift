@@ -92,7 +92,7 @@ public struct BubbleGrouping: @unchecked Sendable {
         if let total, let v = totalValue(of: id) {
             let value = total.kind.readsCategory
                 ? (Int(v) < totalCategoryNames.count ? totalCategoryNames[Int(v)] : "")
-                : PropertyFormat.number(v)
+                : BubbleCardContent.exact(v)
             parts.append("\(BubbleGrouping.totalTitle(total)): \(value)")
         }
         if let by = groupProperty, let g = group(of: id), Int(g) < groupNames.count {

@@ -31,8 +31,10 @@ extension MapPresentation {
         }
         var events = [MapEvent("scene", [("bubbles", .array(bubbles)), ("pins", .array(pins)), ("labels", .array(labels)),
                                          ("names", .array(names))])]
-        if scene.callout?.pointIndex != lastLoggedCallout {
-            lastLoggedCallout = scene.callout?.pointIndex
+        // A bubble's card is logged when it opens (`bubble-card`), not as a place's callout.
+        let placeCallout = scene.callout?.bubble == nil ? scene.callout?.pointIndex : nil
+        if placeCallout != lastLoggedCallout {
+            lastLoggedCallout = placeCallout
             events += calloutEvent(for: scene, offset: o)
         }
         return events
@@ -40,7 +42,7 @@ extension MapPresentation {
 
     /// The open callout's box, text and buttons (button positions are their centres).
     public func calloutEvent(for scene: Scene, offset o: ScreenPoint) -> [MapEvent] {
-        guard let c = scene.callout else { return [] }
+        guard let c = scene.callout, c.bubble == nil else { return [] }
         return [MapEvent("callout", [("id", .int(c.pointIndex)), ("x", .number((c.frame.x + o.x).rounded())),
                                      ("y", .number((c.frame.y + o.y).rounded())), ("width", .number(c.frame.width.rounded())),
                                      ("height", .number(c.frame.height.rounded())),

@@ -7,12 +7,15 @@ extension MapPresentation {
     /// Selects a place: its card opens (growing, or fading under reduced motion) at `now`.
     public func select(point index: Int, now: Double, reducedMotion: Bool) -> [MapEvent] {
         guard let session else { return [] }
+        // One card at a time: a bubble's card closes.
+        var events = closeBubbleCard()
         state.selectedPoint = index
         state.callout = calloutContent(of: index, expanded: false)
         state.calloutFades = reducedMotion
         calloutOpenedAt = now
         containerCache = nil
-        return [MapEvent("select", [("id", .int(index)), ("name", .string(session.places.name(of: index)))])]
+        events.append(MapEvent("select", [("id", .int(index)), ("name", .string(session.places.name(of: index)))]))
+        return events
     }
 
     /// Clears the selection (map click, Escape, the card's close button, its place removed).
@@ -68,6 +71,8 @@ extension MapPresentation {
             return (.copy(text), events)
         case .more, .less:
             return (replaceCallout(calloutContent(of: index, expanded: action == .more)) ? .changed : .none, events)
+        case .zoomIn, .listPlaces:
+            return (.none, events) // a bubble card's (`pressBubbleCardButton`)
         }
     }
 

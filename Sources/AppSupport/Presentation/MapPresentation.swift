@@ -30,6 +30,9 @@ public final class MapPresentation {
     var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
     /// The callout last reported in the event log (`sceneEvents`).
     var lastLoggedCallout: Int?
+    /// The bubble whose card is open, its count and the session it was read from (a card over
+    /// renumbered clusters is not drawn: `MapPresentation+BubbleCard.swift`).
+    var bubbleCardShown: (id: SceneItemID, count: Int, session: ObjectIdentifier)?
     /// The looks of the bubbles last shown: a bubble still fading or gliding after its cluster left
     /// the index (a live change, a compaction) keeps its colour instead of the plain count step's.
     var bubbleLooks: [SceneItemID: BubbleLook] = [:]
@@ -95,6 +98,8 @@ public final class MapPresentation {
                 events += clearSelection()
             }
         }
+        // A bubble's card was read from the old clusters (a remote view keeps it: same keys).
+        if updated.remote == nil { events += closeBubbleCard() }
         transitions.dataDidChange()
         return events
     }

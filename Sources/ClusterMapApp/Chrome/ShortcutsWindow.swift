@@ -17,8 +17,11 @@ enum ShortcutsWindow {
         ]),
         ("Places", [
             (nil, "mouse", "Click a bubble to fly in, a place to select it"),
+            (nil, "mouse", "Right-click a bubble for its card: count, totals, categories"),
             ("Tab <Shift>Tab", nil, "Move through bubbles and places"),
             ("Return", nil, "Fly into the bubble or select the place"),
+            ("<Shift>Return Menu", nil, "Open the focused bubble's card"),
+            ("l", nil, "List the places of the open bubble card"),
             ("Escape", nil, "Close the callout or fan; leave the search field"),
             ("F9", nil, "Show or hide the list of places in view"),
             ("F8", nil, "Show or hide the filter panel"),

@@ -1,7 +1,7 @@
 import CGtk
 
 /// Keys that move keyboard focus over the map's items (SPEC §5.7): Tab / Shift+Tab in reading
-/// order, Enter or Space to activate, Escape to back out. On the map widget itself, so Tab only
+/// order, Enter or Space to activate, Shift+Enter or Menu for a bubble's card, Escape to back out. On the map widget itself, so Tab only
 /// walks the items while the map has focus and leaves it after the last one.
 enum MapFocusKeys {
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
@@ -14,6 +14,11 @@ enum MapFocusKeys {
                 return c.moveFocus(forward: !shift) ? 1 : 0
             case GDK_KEY_ISO_Left_Tab:
                 return c.moveFocus(forward: false) ? 1 : 0
+            case GDK_KEY_Menu:
+                return c.openFocusedBubbleCard() ? 1 : 0
+            // Shift+Enter on a place still selects it (only a bubble has a card).
+            case GDK_KEY_Return where shift, GDK_KEY_KP_Enter where shift:
+                return c.openFocusedBubbleCard() || c.activateFocused() ? 1 : 0
             case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space:
                 return c.activateFocused() ? 1 : 0
             default:

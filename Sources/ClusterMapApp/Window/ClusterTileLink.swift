@@ -61,6 +61,7 @@ final class ClusterTileLink {
             RemoteView.Item(coordinate: $0.coordinate, count: $0.count, isCluster: $0.isCluster, key: $0.key,
                             expansionZoom: $0.expansionZoom, properties: $0.isCluster ? nil : $0.propertiesJSON,
                             detail: $0.isCluster ? detail(of: $0.properties) : nil)
+                .with(facts: $0.isCluster ? ClusterTileLink.facts($0.properties) : [])
         }
     }
 

@@ -134,6 +134,7 @@ final class DatabaseLink {
                             expansionZoom: item.expansionZoom,
                             properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] },
                             detail: item.isCluster ? RemoteView.detail(category: nil, total: item.totalSum.map { ("", $0) }) : nil)
+                .with(facts: DatabaseLink.facts(of: item))
         }
     }
 }

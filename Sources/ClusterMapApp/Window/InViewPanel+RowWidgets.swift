@@ -48,7 +48,7 @@ extension InViewPanel {
         gtk_label_set_text(opaque(subtitle), row.subtitle)
         gtk_widget_set_visible(subtitle, row.subtitle.isEmpty ? 0 : 1)
         // A shortened name is read whole in the tooltip.
-        gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in" : row.fullTitle)
+        gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in, Shift+Enter for its card" : row.fullTitle)
         // Badge: bubble step or pin colour, packed into the draw function's data pointer.
         // A bubble the data colours (e.g. by its strongest earthquake) shows that colour, as on the map.
         let code = row.kind == .bubble

@@ -14,7 +14,9 @@ extension MapViewController {
     /// can read what the callout shows), or a hint when nothing is selected.
     func updateMapAccessibility() {
         let text: String
-        if let c = sceneState.callout {
+        if let card = bubbleCardDescription {
+            text = card
+        } else if let c = sceneState.callout {
             text = "Selected: " + ([c.title] + c.lines).joined(separator: ". ")
         } else {
             text = "Tab moves through the bubbles and places in view, Enter opens one, F9 lists them."

@@ -40,6 +40,7 @@ extension MapViewController {
     func installGestures(window: UnsafeMutablePointer<GtkWidget>) {
         DragGesture.install(on: drawingArea, controller: self)
         ClickGesture.install(on: drawingArea, controller: self)
+        BubbleCardGesture.install(on: drawingArea, controller: self)
         ScrollGesture.install(on: drawingArea, controller: self)
         PinchGesture.install(on: drawingArea, controller: self)
         PointerMotion.install(on: drawingArea, controller: self)

@@ -51,10 +51,12 @@ extension MapViewController {
         guard let session else { return nil }
         switch SceneHitTester.hit(lastScene, at: p, style: presentation.sceneBuilder.style) {
         case .bubble(let id)?:
-            guard case .cluster(let raw) = id, let b = lastScene.bubbles.first(where: { $0.id == id }),
-                  let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { return nil }
-            return (session.tooltip(of: item), ScreenRect(x: b.center.x - b.radius, y: b.center.y - b.radius,
-                                                          width: 2 * b.radius, height: 2 * b.radius))
+            guard case .cluster(let raw) = id, let b = lastScene.bubbles.first(where: { $0.id == id }) else { return nil }
+            let area = ScreenRect(x: b.center.x - b.radius, y: b.center.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
+            // A remote source's bubble (a database cell, a tile's cluster): its count and totals.
+            if session.remote != nil { return session.remoteTooltip(of: ClusterID(rawValue: raw)).map { ($0, area) } }
+            guard let item = session.shownIndex.item(for: ClusterID(rawValue: raw)) else { return nil }
+            return (session.tooltip(of: item), area)
         case .pin(_, let index)?:
             guard let pin = lastScene.pins.last(where: { $0.pointIndex == index }) else { return nil }
             let r = presentation.sceneBuilder.style.pinRadius + 2

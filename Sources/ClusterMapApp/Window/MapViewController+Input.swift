@@ -23,7 +23,9 @@ extension MapViewController {
             }
         case .calloutButton(let index, let action)?:
             pressCalloutButton(action, of: index)
-        case .callout?:
+        case .bubbleCardButton(let id, let action)?:
+            pressBubbleCardButton(action, of: id)
+        case .callout?, .bubbleCard?:
             break
         case nil:
             clearSelectionAndFan()
@@ -82,8 +84,9 @@ extension MapViewController {
         apply(RevealPan.change(panBy: shift.dx, shift.dy, in: ctx))
     }
 
-    /// Closes an open fan or place list (map click, Escape, zoom).
+    /// Closes an open fan, place list or bubble card (map click, Escape, zoom).
     func closeFan() {
+        closeBubbleCard()
         if placeList.isShown {
             placeList.hide()
             eventLog.emit("fan-close")
@@ -108,34 +111,41 @@ extension MapViewController {
     /// Fans out the members of a bubble whose places share one spot (SPEC §5.4).
     /// `startedAt` (when the click was handled) times the opening in the `fan-open` event's `ms`.
     func openFan(cluster id: SceneItemID, leaves: [Int], startedAt: Double = MapViewController.now()) {
-        guard let session, let first = leaves.first else { return }
+        guard !leaves.isEmpty else { return }
         closeFan()
         if presentation.sceneBuilder.fanLayout.prefersList(count: leaves.count) {
-            let panel = placeList
-            let p = camera.screenPoint(for: session.places.coordinates[first])
-            panel.setActions(pick: { [weak self] index in
-                panel.hide()
-                self?.select(point: index)
-                gtk_widget_grab_focus(self?.drawingArea)
-            }, close: { [weak self] in
-                panel.hide()
-                self?.eventLog.emit("fan-close")
-                gtk_widget_grab_focus(self?.drawingArea)
-            })
-            // Alphabetical, so a person can scan the list, when sorting is quick; a bigger list
-            // stays in file order, since sorting would fetch every name (the list must open at once).
-            let rows = leaves.count <= MapViewController.sortedListLimit
-                ? NaturalOrder.sorted(leaves) { session.places.name(of: $0) }
-                : leaves
-            panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) here", points: rows,
-                       name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
-                       in: (camera.viewportSize.width, camera.viewportSize.height))
-            eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),
-                                       ("ms", .number(((MapViewController.now() - startedAt) * 1000).rounded()))])
+            showPlaceList(leaves, startedAt: startedAt)
             return
         }
         eventLog.emit(presentation.openFan(cluster: id, leaves: leaves))
         sceneDidChange()
+    }
+
+    /// The pick list of `leaves` beside the first of them (a same-spot bubble's, or "List
+    /// Places" on a bubble's card); logged as `fan-open` with `list`.
+    func showPlaceList(_ leaves: [Int], here: String = "here", startedAt: Double = MapViewController.now()) {
+        guard let session, let first = leaves.first else { return }
+        let panel = placeList
+        let p = camera.screenPoint(for: session.places.coordinates[first])
+        panel.setActions(pick: { [weak self] index in
+            panel.hide()
+            self?.select(point: index)
+            gtk_widget_grab_focus(self?.drawingArea)
+        }, close: { [weak self] in
+            panel.hide()
+            self?.eventLog.emit("fan-close")
+            gtk_widget_grab_focus(self?.drawingArea)
+        })
+        // Alphabetical, so a person can scan the list, when sorting is quick; a bigger list
+        // stays in file order, since sorting would fetch every name (the list must open at once).
+        let rows = leaves.count <= MapViewController.sortedListLimit
+            ? NaturalOrder.sorted(leaves) { session.places.name(of: $0) }
+            : leaves
+        panel.show(title: "\(MapDataSession.formatted(leaves.count)) \(session.noun(count: leaves.count)) \(here)", points: rows,
+                   name: { [session] in session.places.name(of: $0) }, near: (p.x, p.y),
+                   in: (camera.viewportSize.width, camera.viewportSize.height))
+        eventLog.emit("fan-open", [("count", .int(leaves.count)), ("list", .bool(true)),
+                                   ("ms", .number(((MapViewController.now() - startedAt) * 1000).rounded()))])
     }
 
     /// A key press on the window; returns whether it was handled.
@@ -147,7 +157,7 @@ extension MapViewController {
         }
         if Int32(keyval) == GDK_KEY_Escape {
             let listShown = placeList.isShown
-            guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown else {
+            guard sceneState.selectedPoint != nil || sceneState.fan != nil || listShown || sceneState.bubbleCard != nil else {
                 // Then a running load stops (like its Cancel button), what is shown stays.
                 if currentLoadCancel != nil {
                     cancelLoad()
@@ -161,6 +171,7 @@ extension MapViewController {
             clearSelectionAndFan()
             return true
         }
+        if Int32(keyval) == GDK_KEY_l, listPlacesOfOpenCard() { return true }
         guard let key = KeyboardShortcuts.navigationKey(keyval) else { return false }
         let ctx = beginInput()
         apply(KeyboardNavigationHandler().press(key, dataBounds: session?.bounds, in: ctx))

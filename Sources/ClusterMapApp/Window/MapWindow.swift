@@ -45,6 +45,7 @@ final class MapWindow {
         controller = MapViewController(drawingArea: drawingArea, options: options, eventLog: eventLog, launchLoad: launchLoad,
                                        placeList: placeList, inView: inView)
         inView.attach(controller: controller)
+        BubbleCardGesture.installListKeys(on: inView.listView, controller: controller)
 
         let zoomBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(zoomBox, "linked")

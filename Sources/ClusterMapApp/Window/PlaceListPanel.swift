@@ -98,6 +98,9 @@ final class PlaceListPanel {
             UserData.object(data, as: PlaceListPanel.self)?.pick(row: 0)
         }
         connectSignal(search, "activate", unsafeBitCast(enter, to: GCallback.self), owner: self)
+        // Escape in the search field (its "stop-search") closes the list, as the close button's
+        // "Close (Esc)" says; the entry took the key, so the window never saw it.
+        connectSignal(search, "stop-search", unsafeBitCast(closed, to: GCallback.self), owner: self)
     }
 
     /// Rows are plain labels (names are text, never markup), filled as they come into view.

@@ -112,6 +112,11 @@ public struct SceneCallout: Sendable, Equatable {
     public var lines: [String]
     /// The close button and footer links, relative to the frame's top-left corner.
     public var buttons: [CalloutButton] = []
+    /// The bubble whose card this is (issue 29 item 5), nil for a place's callout; its
+    /// `pointIndex` is then −1.
+    public var bubble: SceneItemID?
+    /// A colour swatch drawn on the first character of each line (a category's colour), or nil.
+    public var swatches: [UInt32?] = []
     /// Appearance progress 0…1 (grows, or fades under reduced motion).
     public var progress: Double = 1
     /// Whether a `progress` below 1 fades the callout in (reduced motion) instead of growing it

@@ -3,6 +3,9 @@ public enum SceneHitTester {
     /// What a point hits.
     public enum Hit: Equatable, Sendable {
         case callout(pointIndex: Int)
+        /// A bubble's card (not on one of its buttons), and a button on it.
+        case bubbleCard(SceneItemID)
+        case bubbleCardButton(SceneItemID, CalloutAction)
         /// A button on the callout card.
         case calloutButton(pointIndex: Int, CalloutAction)
         case pin(SceneItemID, pointIndex: Int)
@@ -14,7 +17,9 @@ public enum SceneHitTester {
     public static func hit(_ scene: Scene, at p: ScreenPoint, style: BubbleStyle = BubbleStyle()) -> Hit? {
         if let c = scene.callout, c.frame.contains(p) {
             let local = ScreenPoint(x: p.x - c.frame.x, y: p.y - c.frame.y)
-            if let b = c.buttons.first(where: { $0.frame.contains(local) }) {
+            let button = c.buttons.first { $0.frame.contains(local) }
+            if let bubble = c.bubble { return button.map { .bubbleCardButton(bubble, $0.action) } ?? .bubbleCard(bubble) }
+            if let b = button {
                 return .calloutButton(pointIndex: c.pointIndex, b.action)
             }
             return .callout(pointIndex: c.pointIndex)

@@ -15,6 +15,8 @@ public struct SceneState: Sendable, Equatable {
     public var fan: Fan?
     /// The selected place's callout text and measured size (shown above its pin).
     public var callout: CalloutContent?
+    /// A bubble's open card (issue 29 item 5); never open together with a place's callout.
+    public var bubbleCard: BubbleCard?
     /// Callout appearance 0…1, and whether it fades (reduced motion) rather than grows.
     public var calloutProgress: Double = 1
     public var calloutFades = false

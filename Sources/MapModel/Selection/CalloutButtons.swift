@@ -1,7 +1,8 @@
 /// What a button on a place's callout card does (SPEC §7: a close button, "Copy coordinates",
-/// and "More" for the internal ids).
+/// and "More" for the internal ids); a bubble's card adds "Zoom In" and "List Places".
 public enum CalloutAction: String, Sendable, Equatable, Hashable {
     case close, copyCoordinates, more, less
+    case zoomIn, listPlaces
 }
 
 /// A button on the callout card; `frame` is relative to the card's top-left corner.

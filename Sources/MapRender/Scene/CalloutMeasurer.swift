@@ -43,7 +43,8 @@ enum CalloutMetrics {
 
     /// The title and body layouts for a box of `width`, the body cut to `bodyMaxHeight` with "…".
     static func layouts(title: String, lines: [String], width: Double, bodyMaxHeight: Double?,
-                        titleInset: Double = 0, in cr: OpaquePointer) -> (title: OpaquePointer?, body: OpaquePointer?) {
+                        titleInset: Double = 0, swatches: [UInt32?] = [],
+                        in cr: OpaquePointer) -> (title: OpaquePointer?, body: OpaquePointer?) {
         let inner = max(10, width - 2 * paddingX)
         // The title leaves room for the close button in the corner.
         let t = title.isEmpty ? nil : layout(title, font: titleFont, width: max(10, inner - titleInset), in: cr)
@@ -52,6 +53,7 @@ enum CalloutMetrics {
         let b = bodyText.isEmpty ? nil : layout(bodyText, font: bodyFont, width: inner, in: cr)
         if let b {
             pango_layout_set_spacing(b, Int32(bodyLineSpacing * Double(PANGO_SCALE)))
+            colourSwatches(b, lines: lines, swatches: swatches)
             // Negative height = lines per paragraph (the default, −1, would ellipsize every value
             // to one line); a very long value is cut with "…" after a few.
             pango_layout_set_height(b, -bodyMaxLinesPerParagraph)
@@ -63,6 +65,27 @@ enum CalloutMetrics {
             }
         }
         return (t, b)
+    }
+
+    /// Paints the first character of each line that has a swatch (a bubble card's "●" before a
+    /// category) in that colour; the rest keeps the layout's colour. Same text, same size.
+    static func colourSwatches(_ layout: OpaquePointer, lines: [String], swatches: [UInt32?]) {
+        guard swatches.contains(where: { $0 != nil }) else { return }
+        let attrs = pango_attr_list_new()
+        var start = 0
+        for (i, line) in lines.enumerated() {
+            if i < swatches.count, let rgb = swatches[i], let first = line.unicodeScalars.first {
+                func channel(_ shift: UInt32) -> UInt16 { UInt16((rgb >> shift) & 0xFF) * 257 }
+                if let a = pango_attr_foreground_new(channel(16), channel(8), channel(0)) {
+                    a.pointee.start_index = UInt32(start)
+                    a.pointee.end_index = UInt32(start + String(first).utf8.count)
+                    pango_attr_list_insert(attrs, a)
+                }
+            }
+            start += line.utf8.count + 1
+        }
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
     }
 
     /// Cuts a wrapped layout to the lines that fit in `height`, ending the last one with "…".

@@ -12,6 +12,7 @@ enum CalloutSprite {
         var lines: [String]
         var size: ScreenSize
         var buttons: [String]
+        var swatches: [UInt32?]
         /// Arrow tip relative to the frame's top-left (quarter pixels), or nil without an arrow.
         var tipX: Int
         var tipY: Int
@@ -83,7 +84,7 @@ enum CalloutSprite {
             }
             let bodyRoom = available - titleHeight - (titleLayout == nil ? 0 : CalloutMetrics.titleBodyGap)
             if bodyRoom > 4, let b = CalloutMetrics.layouts(title: "", lines: callout.lines, width: f.width,
-                                                             bodyMaxHeight: bodyRoom, in: cr).body {
+                                                             bodyMaxHeight: bodyRoom, swatches: callout.swatches, in: cr).body {
                 cairo_move_to(cr, m + CalloutMetrics.paddingX, y)
                 palette.calloutSecondaryText.setSource(on: cr)
                 pango_cairo_show_layout(cr, b)

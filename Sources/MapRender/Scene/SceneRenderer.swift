@@ -275,6 +275,7 @@ public final class SceneRenderer: MapOverlay {
         let key = CalloutSprite.Key(style: styleID, title: c.title, lines: c.lines,
                                     size: ScreenSize(width: f.width, height: f.height),
                                     buttons: c.buttons.map { $0.action.rawValue + $0.title },
+                                    swatches: c.swatches,
                                     tipX: Int(((tip?.x ?? -1) * 4).rounded()), tipY: Int(((tip?.y ?? -1) * 4).rounded()))
         let sprite: Sprite
         if let cached = calloutSprite, cached.key == key {
