@@ -11,7 +11,7 @@ struct RawPropertyColumn: Sendable {
     /// Distinct texts in order of first appearance, and how many places hold each.
     var texts: [String] = []
     var textCounts: [Int] = []
-    private var codeByText: [String: Int32] = [:]
+    var codeByText: [String: Int32] = [:]
 
     init(count: Int) {
         kinds = [UInt8](repeating: Kind.missing.rawValue, count: count)
