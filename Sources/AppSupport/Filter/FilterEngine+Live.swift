@@ -67,6 +67,13 @@ extension FilterEngine {
             digests.append(contentsOf: repeatElement(0, count: n - oldCount))
             var rows: [(id: Int, properties: [(key: String, value: PropertyValue)])] = []
             var read = 0
+            // A live update shows one file (several files are replaced, never updated in place):
+            // its set and each id's record are looked up directly, not through `source(of:)`,
+            // whose copies of the set cost more than the digests at a million places.
+            guard session.sources.count == 1, old.sources.count == 1 else { return decodedAfresh(session) }
+            let set = session.sources[0].points, oldSet = old.sources[0].points
+            let sameRecords = set.hasSameRecords(as: oldSet)
+            let local = session.places.localIndex, oldLocal = old.places.localIndex
             for id in 0..<n {
                 let wasPlace = id < oldCount && !old.places.isRemoved(id)
                 if session.places.isRemoved(id) {
@@ -74,17 +81,16 @@ extension FilterEngine {
                     digests[id] = 0
                     continue
                 }
-                let (src, local) = session.source(of: id)
+                let j = local.map { Int($0[id]) } ?? id
                 if wasPlace {
-                    let (oldSrc, oldLocal) = old.source(of: id)
-                    if oldLocal == local && src.points.hasSameRecords(as: oldSrc.points) { continue }
-                    let digest = src.points.recordDigest(at: local) ?? 0
+                    if sameRecords && (oldLocal.map { Int($0[id]) } ?? id) == j { continue }
+                    let digest = set.recordDigest(at: j) ?? 0
                     if digest != 0 && digest == digests[id] { continue }
                     digests[id] = digest
                 } else {
-                    digests[id] = src.points.recordDigest(at: local) ?? 0
+                    digests[id] = set.recordDigest(at: j) ?? 0
                 }
-                rows.append((id, src.points.properties(at: local)))
+                rows.append((id, set.properties(at: j)))
                 read += 1
             }
             let table = base.table.updating(count: n, rows: rows)

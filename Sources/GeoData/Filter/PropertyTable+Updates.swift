@@ -83,8 +83,14 @@ extension RawPropertyColumn {
         codes[i] = -1
     }
 
-    /// Drops texts no place holds and numbers the rest in order of first appearance.
+    /// Drops texts no place holds and numbers the rest in order of first appearance — when the
+    /// order can matter: a column of few texts (a category's values are numbered so, and colours
+    /// and groups follow). A column of many (dates, names, ids) keeps its numbers: renumbering
+    /// would rebuild the lookup of every text at each update; the texts no place holds any more
+    /// wait there (counted as none) until they are a third of all.
     mutating func renumberTexts() {
+        let held = heldTextCount
+        if held > PropertyTable.categoryLimit && texts.count - held <= held / 2 { return }
         var newCode = [Int32](repeating: -1, count: texts.count)
         var order: [Int] = []
         for i in 0..<codes.count {
@@ -102,6 +108,9 @@ extension RawPropertyColumn {
         if order.count == texts.count && order.indices.allSatisfy({ order[$0] == $0 }) { return }
         texts = order.map { texts[$0] }
         textCounts = order.map { textCounts[$0] }
+        textNumbers = order.map { textNumbers[$0] }
+        textDates = order.map { textDates[$0] }
+        textBools = order.map { textBools[$0] }
         codeByText = Dictionary(uniqueKeysWithValues: texts.enumerated().map { ($1, Int32($0)) })
     }
 }
