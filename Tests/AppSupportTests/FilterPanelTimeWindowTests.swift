@@ -60,6 +60,9 @@ final class FilterPanelTimeWindowTests: XCTestCase {
                                                       catalog: catalog, settings: exact)
         XCTAssertEqual(upperOnly.since, "2003-01-01T06:30:00Z")
         XCTAssertEqual(upperOnly.until, "2004-06-30")
+        XCTAssertEqual(FilterPanelModel.chips(exact, timeProperty: "date").last?.text, "date 2003-01-01 06:30 – 2004-12-31 18:00")
+        exact.since = "2003-01-01T00:00:00Z"
+        XCTAssertEqual(FilterPanelModel.chips(exact, timeProperty: "date").last?.text, "date 2003-01-01 – 2004-12-31 18:00")
 
         // The whole range: no window; a condition on the date saved before is replaced, not doubled.
         let bounds = r.bounds

@@ -186,7 +186,7 @@ public struct FilterPanelModel: Equatable, Sendable {
         if settings.since != nil || settings.until != nil {
             let name = settings.timeProperty ?? timeProperty ?? "time"
             let text: String
-            switch (settings.since, settings.until) {
+            switch (settings.since.map(shortTime), settings.until.map(shortTime)) {
             case let (s?, u?): text = "\(name) \(s) – \(u)"
             case let (s?, nil): text = "\(name) ≥ \(s)"
             case let (nil, u?): text = "\(name) ≤ \(u)"
@@ -195,6 +195,15 @@ public struct FilterPanelModel: Equatable, Sendable {
             chips.append(Chip(text: text, accessibleLabel: "Remove filter: \(text)", removal: .timeWindow))
         }
         return chips
+    }
+
+    /// A window end as a chip says it: the day, and the minute unless it is midnight (a time
+    /// bar's "2011-03-05T09:13:44Z" is "2011-03-05 09:13"; a typed text stays as it is).
+    static func shortTime(_ text: String) -> String {
+        let t = Array(text.utf8)
+        guard t.count == 20, t[10] == UInt8(ascii: "T"), t[19] == UInt8(ascii: "Z") else { return text }
+        let day = String(text.prefix(10)), minute = String(text.dropFirst(11).prefix(5))
+        return text.dropFirst(11).hasPrefix("00:00:00") ? day : day + " " + minute
     }
 
     // MARK: Intents
