@@ -34,13 +34,20 @@ extension FilterEngine {
             lock.withLock { previous = start }
         }
 
+        /// How long making that table took (ms).
+        var tableMilliseconds: Double { lock.withLock { ms } }
+        private var ms = 0.0
+
         fileprivate func table(for session: MapDataSession) -> PropertyTable {
+            let started = DispatchTime.now().uptimeNanoseconds
             let base = lock.withLock { previous }.flatMap { engine in engine.live.lock.withLock { engine.live.decoded } }
             let made = base.map { Self.patched($0, to: session) } ?? Self.decodedAfresh(session)
+            let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
             lock.withLock {
                 decoded = made.decoded
                 previous = nil
                 read = made.read
+                ms = took
             }
             return made.decoded.table
         }
@@ -105,4 +112,7 @@ extension FilterEngine {
     /// How many places' records this engine decoded for its table (every place, or after a live
     /// update only those added or changed): 0 before its first filter.
     public var recordsDecoded: Int { live.recordsDecoded }
+
+    /// How long this engine's table took (ms): decoding every place, or patching after a live update.
+    public var tableMilliseconds: Double { live.tableMilliseconds }
 }
