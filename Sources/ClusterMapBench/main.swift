@@ -12,6 +12,7 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench update [--points N] [--changes K] [--runs R]
        clustermap-bench filter [--points N] [--runs R]
        clustermap-bench timebar [--points N] [--frames F]
+       clustermap-bench filterlive [--points N] [--changes K] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
        clustermap-bench gdal UNIFORM.geojson DIR
        clustermap-bench postgis 'postgresql://…?table=…' [--build-pyramid]
@@ -25,6 +26,7 @@ case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
 case "update": runUpdateBenchmark(Array(arguments.dropFirst()))
 case "filter": runFilterBenchmark(Array(arguments.dropFirst()))
 case "timebar": runTimeBarBenchmark(Array(arguments.dropFirst()))
+case "filterlive": runFilterLiveBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))
 case "tiles": runTileBenchmark(Array(arguments.dropFirst()))
 case "gdal": runGDALBenchmark(Array(arguments.dropFirst()))

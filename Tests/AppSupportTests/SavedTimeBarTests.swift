@@ -69,4 +69,37 @@ final class SavedTimeBarTests: XCTestCase {
         XCTAssertEqual(old.filters.settings(for: "/b.csv"), s)
         XCTAssertNil(old.filters.timeBar(for: "/b.csv"))
     }
+
+    /// Playing is kept with the state and comes back paused where it was (`TimeBar.restored`
+    /// says why); a paused bar says it wasn't; a line written before `playing` was kept reads as
+    /// not playing.
+    func testWhetherItWasPlayingRoundTripsAndComesBackPaused() throws {
+        var bar = freshBar()
+        bar.move(to: 1_293_840_000 + 40 * 86400)
+        bar.play(at: 100)
+        _ = bar.tick(at: 100.5)
+        let playhead = bar.window.playhead
+        var state = SavedState(width: 800, height: 600, latitude: 1, longitude: 2, zoom: 3)
+        state.filters.remember(timeBar: SavedTimeBar(bar), for: "/tmp/when.csv")
+        XCTAssertTrue(state.serialized.contains("\"playing\":true"), state.serialized)
+        let back = try XCTUnwrap(SavedState.parse(state.serialized).filters.timeBar(for: "/tmp/when.csv"))
+        XCTAssertTrue(back.playing)
+        XCTAssertEqual(back.playhead, playhead)
+        let restored = freshBar().restored(back)
+        XCTAssertFalse(restored.isPlaying, "reopened paused")
+        XCTAssertEqual(restored.window.playhead, playhead, "where it was")
+
+        bar.pause()
+        XCTAssertFalse(SavedTimeBar(bar).playing)
+        var paused = state
+        paused.filters.remember(timeBar: SavedTimeBar(bar), for: "/tmp/when.csv")
+        XCTAssertEqual(SavedState.parse(paused.serialized).filters.timeBar(for: "/tmp/when.csv")?.playing, false)
+
+        let old = state.serialized.replacingOccurrences(of: ",\"playing\":true", with: "")
+            .replacingOccurrences(of: "\"playing\":true,", with: "")
+        XCTAssertNotEqual(old, state.serialized)
+        let oldBar = try XCTUnwrap(SavedState.parse(old).filters.timeBar(for: "/tmp/when.csv"))
+        XCTAssertFalse(oldBar.playing)
+        XCTAssertEqual(oldBar.playhead, playhead)
+    }
 }

@@ -42,9 +42,11 @@ final class FeedbackTests: XCTestCase {
         XCTAssertEqual(message.event["text"] as? String, "No map tiles from 127.0.0.1 (offline?): showing the built-in map.")
         try h.key("minus")
         _ = try h.waitForEvent("tiles", after: message.index, timeout: 15)
+        let beforeSecond = h.events().count
         try h.key("minus")
-        usleep(1_500_000)
-        let notices = h.events().filter { ($0["event"] as? String) == "message" && ($0["text"] as? String ?? "").contains("No map tiles") }
+        // The new view's tiles fail too: that failure is handled, and no second notice comes.
+        let again = try h.waitForEvent("tiles-offline", after: beforeSecond, timeout: 15) { $0["noticed"] as? Bool == true }
+        let notices = h.events()[...again.index].filter { ($0["event"] as? String) == "message" && ($0["text"] as? String ?? "").contains("No map tiles") }
         XCTAssertEqual(notices.count, 1)
     }
 }

@@ -63,9 +63,12 @@ final class FilterWindowTests: XCTestCase {
         let dragged = try h.waitForEvent("filter", after: unticked.index, timeout: 20) {
             ($0["expression"] as? String)?.contains("mag >= ") == true
         }
-        // The event after the last one is the settled value: wait a little for it.
-        usleep(800_000)
-        let last = h.events().last { $0["event"] as? String == "filter" } ?? dragged.event
+        // Let go, the drag settles: `filter-settled` comes once the last value asked is shown.
+        let settled = try h.waitForEvent("filter-settled", after: dragged.index, timeout: 20)
+        let lastFilter = try XCTUnwrap(h.events()[...settled.index].lastIndex { $0["event"] as? String == "filter" })
+        let last = h.events()[lastFilter]
+        XCTAssertEqual(settled.event["expression"] as? String, last["expression"] as? String, "the settled value is the last one shown")
+        XCTAssertEqual(Self.field(settled.event, "passing"), Self.field(last, "passing"))
         let expression = try XCTUnwrap(last["expression"] as? String)
         XCTAssertTrue(expression.hasPrefix("(kind in (\(kept))) and (mag >= "), expression)
         let lower = try XCTUnwrap(Double(expression.components(separatedBy: "mag >= ")[1].dropLast()))
@@ -75,7 +78,6 @@ final class FilterWindowTests: XCTestCase {
         XCTAssertEqual(Self.field(last, "passing"), expected, expression)
         // The map shows exactly that many places: the bubbles and pins of the scene drawn after
         // the last filter (the file opens fitted, so all of them are in view) add up to it.
-        let lastFilter = h.events().lastIndex { $0["event"] as? String == "filter" } ?? dragged.index
         let scene = try h.waitForEvent("scene", after: lastFilter, timeout: 15)
         let bubbles = (scene.event["bubbles"] as? [[String: Any]]) ?? []
         let pins = (scene.event["pins"] as? [[String: Any]]) ?? []

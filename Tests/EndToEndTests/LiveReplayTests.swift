@@ -33,12 +33,14 @@ final class LiveReplayTests: XCTestCase {
         XCTAssertEqual(paused.event["paused"] as? Bool, true)
         let pausedChip = try h.waitForEvent("replay-chip", after: paused.index, timeout: 10)
         XCTAssertTrue((pausedChip.event["text"] as? String ?? "").hasPrefix("Paused at 19"), "\(pausedChip.event)")
-        // Kept: "nothing replays while paused" can only be watched for a while; first a step
-        // already running may still land, then the next ones (several a second) must not.
-        usleep(300_000)
-        let quietFrom = h.events().count
-        usleep(1_200_000)
-        XCTAssertFalse(h.events()[quietFrom...].contains { $0["event"] as? String == "replay" }, "nothing replays while paused")
+        // Nothing replays while paused: the steps go on (four a second, each logs `replay-idle`)
+        // and none adds an earthquake. Steps run on the GTK thread, as the pause does: none
+        // after it can add any.
+        let firstIdle = try h.waitForEvent("replay-idle", after: paused.index, timeout: 10)
+        let secondIdle = try h.waitForEvent("replay-idle", after: firstIdle.index + 1, timeout: 10)
+        let thirdIdle = try h.waitForEvent("replay-idle", after: secondIdle.index + 1, timeout: 10)
+        XCTAssertFalse(h.events()[paused.index...thirdIdle.index].contains { $0["event"] as? String == "replay" }, "nothing replays while paused")
+        XCTAssertEqual(thirdIdle.event["shown"] as? Int, firstIdle.event["shown"] as? Int)
         _ = try h.screenshot(name: "replay-paused")
         try h.click(at: pause.x, pause.y)
         let resumed = try h.waitForEvent("replay-pause", after: paused.index + 1, timeout: 10)

@@ -132,7 +132,26 @@ final class TimeBarEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(restored.event["mode"] as? String, "window")
         XCTAssertEqual(restored.event["playing"] as? Bool, false, "reopened paused")
+        XCTAssertEqual(restored.event["was_playing"] as? Bool, false)
         _ = try assertFilterShows(h, restored, times: times, after: 0)
+
+        // Left playing: the state says so, and the bar comes back paused where it was, saying
+        // it was playing (TimeBar.restored says why it doesn't start by itself).
+        try h.pressKey("p")
+        let playing = try h.waitForEvent("time-bar", after: restored.index, timeout: 10) { $0["reason"] as? String == "play" }
+        let quitting = h.events().count
+        try h.key("ctrl+q")
+        _ = try h.waitForEvent("state-saved", after: quitting - 1, timeout: 10)
+        XCTAssertTrue(h.waitForExit(), "Ctrl+Q quits")
+        let playingState = try String(contentsOfFile: h.workDir + "/config/clustermap/state", encoding: .utf8)
+        XCTAssertTrue(playingState.contains("\"playing\":true"), playingState)
+        try h.launch([path], timeout: 60)
+        let again = try h.waitForEvent("time-bar", timeout: 60) { $0["reason"] as? String == "restored" }
+        XCTAssertEqual(again.event["playing"] as? Bool, false, "reopened paused")
+        XCTAssertEqual(again.event["was_playing"] as? Bool, true)
+        XCTAssertGreaterThanOrEqual(again.event["playhead"] as? String ?? "", playing.event["playhead"] as? String ?? "~", "where it was")
+        let text = try h.waitForEvent("time-bar-text", after: again.index, timeout: 10)
+        XCTAssertTrue((text.event["text"] as? String ?? "").hasSuffix("was playing: P plays on"), "\(text.event)")
     }
 
     func testTheReplayIsTheBarAndStepsWithTheMapsKeys() throws {

@@ -159,7 +159,12 @@ extension MapDataSession {
         changes.removals = alive.filter { !matched.contains($0) }
         let change = Change(added: changes.additions.count, removed: changes.removals.count, moved: changes.moves.count)
         let total = change.added + change.removed + change.moved
-        if total == 0 && renamed.isEmpty && set.count == oldSource.points.count { return nil }
+        // Nothing moved, came, went or was renamed: still an update when a place's other values
+        // changed (a filter or the card reads them), told by its record's bytes.
+        if total == 0 && renamed.isEmpty && set.count == oldSource.points.count
+            && !kept.contains(where: { id, j in
+                oldSource.points.recordDigest(at: places.localIndex.map { Int($0[id]) } ?? id) != set.recordDigest(at: j)
+            }) { return nil }
         var replacement: MapDataSession?
         var idMap: [Int: Int] = [:]
         if sources.count != 1 || total > Self.maxInPlaceChanges {

@@ -21,9 +21,17 @@ public final class FilterEngine: @unchecked Sendable {
     private var preparing = false
     private let preparedLock = NSLock()
     private let preparedReady = DispatchGroup()
+    /// What a live update's engine patches instead of decoding every place (`FilterEngine+Live`):
+    /// the decoded table and the records' digests, once this engine has them; the earlier engine
+    /// it follows, until then.
+    let live = LiveTable()
 
-    public init(session: MapDataSession) {
+    /// An engine for `session`. After a live update, pass the engine of the session shown
+    /// before (`following`): when both show the same live index (ids stay), only the places
+    /// added, changed or removed since are decoded again.
+    public init(session: MapDataSession, following previous: FilterEngine? = nil) {
         self.session = session
+        if let previous { live.follow(previous, from: session) }
     }
 
     /// The evaluator over the session's properties (built on first use), with the types the
@@ -34,7 +42,7 @@ public final class FilterEngine: @unchecked Sendable {
             e = built
         } else {
             startPreparing()
-            e = FilterEvaluator(table: session.propertyTable())
+            e = FilterEvaluator(table: decodedTable())
             for name in e.table.names { inferred[name] = e.table.type(of: name) }
             evaluator = e
         }

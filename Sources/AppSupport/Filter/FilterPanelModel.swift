@@ -87,9 +87,10 @@ public struct FilterPanelModel: Equatable, Sendable {
     /// The panel for `catalog` with `settings` asked; `passing` places pass (nil: not known yet).
     public init(catalog: FilterCatalog, settings: FilterSettings, passing: Int?) {
         let conditions = Self.panelConditions(settings)
+        let time = Self.timeWindowProperty(settings, catalog: catalog)
         rows = catalog.properties.map { p in
             let condition = conditions[p.name]?.condition
-            return Self.row(p, condition: condition)
+            return Self.row(p, condition: condition, window: p.name == time ? Self.window(settings) : nil)
         }
         chips = Self.chips(settings)
         let filters = !settings.conditions.isEmpty || settings.since != nil || settings.until != nil
@@ -108,7 +109,23 @@ public struct FilterPanelModel: Equatable, Sendable {
         return out
     }
 
-    private static func row(_ p: FilterCatalog.Property, condition: FilterCondition?) -> Row {
+    /// The date property `--since/--until` (the time window) read: `--time`'s, else the first
+    /// date property. Its row shows the window, and its sliders set the window (one source of
+    /// truth, no second condition).
+    public static func timeWindowProperty(_ settings: FilterSettings, catalog: FilterCatalog) -> String? {
+        if let t = settings.timeProperty { return catalog.property(t)?.type == .date ? t : nil }
+        return catalog.properties.first { $0.type == .date }?.name
+    }
+
+    /// The time window's ends as the row's slider values (the day each falls on); nil without one.
+    static func window(_ settings: FilterSettings) -> (lower: Double?, upper: Double?)? {
+        guard settings.since != nil || settings.until != nil else { return nil }
+        func day(_ text: String?) -> Double? { text.flatMap(DateText.seconds).map { ($0 / 86400).rounded(.down) * 86400 } }
+        return (day(settings.since), day(settings.until))
+    }
+
+    private static func row(_ p: FilterCatalog.Property, condition: FilterCondition?,
+                            window: (lower: Double?, upper: Double?)? = nil) -> Row {
         let control: Control
         switch p.type {
         case .category, .boolean:
@@ -125,6 +142,11 @@ public struct FilterPanelModel: Equatable, Sendable {
             var lo: Double?, hi: Double?
             if case .numberRange(let l, let h)? = condition?.kind { lo = l; hi = h }
             if case .dateRange(let l, let h)? = condition?.kind { lo = l; hi = h }
+            // The time window narrows it further (a condition saved before it was one).
+            if let w = window {
+                if let l = w.lower { lo = max(lo ?? l, l) }
+                if let h = w.upper { hi = min(hi ?? h, h) }
+            }
             let isDate = p.type == .date
             let lower = max(bounds.lowerBound, min(bounds.upperBound, lo ?? bounds.lowerBound))
             let upper = min(bounds.upperBound, max(lower, hi ?? bounds.upperBound))
@@ -148,9 +170,10 @@ public struct FilterPanelModel: Equatable, Sendable {
         if p.type != p.inferred { summary += " · guessed \(p.inferred.rawValue)" }
         var label = "\(p.name), \(p.type.rawValue), \(places)"
         if case .range(let r) = control { label += ", from \(r.lowerText) to \(r.upperText)" }
-        if condition != nil { label += ", filtered" }
+        let isActive = condition != nil || window != nil
+        if isActive { label += ", filtered" }
         return Row(property: p.name, type: p.type, inferred: p.inferred, summary: summary, accessibleLabel: label,
-                   control: control, isActive: condition != nil)
+                   control: control, isActive: isActive)
     }
 
     /// The chips of `settings`: each condition (as the panel says it, or as written), then the
@@ -163,7 +186,7 @@ public struct FilterPanelModel: Equatable, Sendable {
         if settings.since != nil || settings.until != nil {
             let name = settings.timeProperty ?? timeProperty ?? "time"
             let text: String
-            switch (settings.since, settings.until) {
+            switch (settings.since.map(shortTime), settings.until.map(shortTime)) {
             case let (s?, u?): text = "\(name) \(s) – \(u)"
             case let (s?, nil): text = "\(name) ≥ \(s)"
             case let (nil, u?): text = "\(name) ≤ \(u)"
@@ -172,6 +195,15 @@ public struct FilterPanelModel: Equatable, Sendable {
             chips.append(Chip(text: text, accessibleLabel: "Remove filter: \(text)", removal: .timeWindow))
         }
         return chips
+    }
+
+    /// A window end as a chip says it: the day, and the minute unless it is midnight (a time
+    /// bar's "2011-03-05T09:13:44Z" is "2011-03-05 09:13"; a typed text stays as it is).
+    static func shortTime(_ text: String) -> String {
+        let t = Array(text.utf8)
+        guard t.count == 20, t[10] == UInt8(ascii: "T"), t[19] == UInt8(ascii: "Z") else { return text }
+        let day = String(text.prefix(10)), minute = String(text.dropFirst(11).prefix(5))
+        return text.dropFirst(11).hasPrefix("00:00:00") ? day : day + " " + minute
     }
 
     // MARK: Intents
@@ -227,10 +259,28 @@ public struct FilterPanelModel: Equatable, Sendable {
         var lo = snap(max(bounds.lowerBound, lower)), hi = snap(min(bounds.upperBound, upper))
         if lo > hi { swap(&lo, &hi) }
         let openLow = lo <= bounds.lowerBound, openHigh = hi >= bounds.upperBound
-        if openLow && openHigh { return setting(nil, on: property, in: settings) }
         let l = openLow ? nil : lo, h = openHigh ? nil : hi
+        if isDate && property == timeWindowProperty(settings, catalog: catalog) {
+            return settingWindow(lower: l, upper: h, of: property, settings: settings)
+        }
+        if openLow && openHigh { return setting(nil, on: property, in: settings) }
         return setting(FilterCondition(property: property, kind: isDate ? .dateRange(lower: l, upper: h) : .numberRange(lower: l, upper: h)),
                        on: property, in: settings)
+    }
+
+    /// The time property's sliders set `--since/--until` (days; an open end: none), and any
+    /// condition on that property goes (it would be a second, competing one). An end that stays
+    /// on the day it showed keeps its text (a time bar's instant is not rounded to the day).
+    static func settingWindow(lower: Double?, upper: Double?, of property: String, settings: FilterSettings) -> FilterSettings {
+        var s = setting(nil, on: property, in: settings)
+        let shown = window(settings)
+        func text(_ v: Double?, current: String?, shown: Double?) -> String? {
+            guard let v else { return nil }
+            return current != nil && shown == v ? current : valueText(v, isDate: true)
+        }
+        s.since = text(lower, current: settings.since, shown: shown?.lower)
+        s.until = text(upper, current: settings.until, shown: shown?.upper)
+        return s
     }
 
     /// Places whose text contains `text` ("" removes the condition).

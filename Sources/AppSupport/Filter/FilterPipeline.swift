@@ -17,7 +17,7 @@ public final class FilterPipeline {
     /// The engine for `session` (kept while the session stays).
     func engine(for session: MapDataSession) -> FilterEngine {
         if let engine, engine.session === session { return engine }
-        let made = FilterEngine(session: session)
+        let made = FilterEngine(session: session, following: engine)
         engine = made
         return made
     }

@@ -40,6 +40,8 @@ extension AppChrome {
     /// Online tiles for `source` all failed (no network, or the server refuses): one quiet
     /// notice per source, not one per tile, and not again while the app runs.
     func onlineTilesDidFail(source: String) {
+        // Logged each time (a test sees a later failure pass without a second notice).
+        controller.eventLog.emit("tiles-offline", [("noticed", .bool(noticedTileFailures.contains(source)))])
         guard !noticedTileFailures.contains(source) else { return }
         noticedTileFailures.insert(source)
         let host = URL(string: source.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.host ?? source

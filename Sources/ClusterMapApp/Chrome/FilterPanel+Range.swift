@@ -50,6 +50,11 @@ final class FilterRangeRow {
         gtk_drawing_area_set_draw_func(gcast(histogram), FilterRangeRow.draw, UserData.retain(self), UserData.release)
         for s in [lower, upper] {
             connectSignal(s, "value-changed", unsafeBitCast(FilterRangeRow.changed, to: GCallback.self), owner: self)
+            // Seen before the slider's own drag handling (capture): the button let go ends a drag.
+            let events = gtk_event_controller_legacy_new()!
+            gtk_event_controller_set_propagation_phase(events, GTK_PHASE_CAPTURE)
+            connectSignal(events, "event", unsafeBitCast(FilterRangeRow.event, to: GCallback.self), owner: self)
+            addController(events, to: s)
         }
         if let c = panel.controller {
             reportBounds(of: lower, name: "filter-range:\(property):from", eventLog: c.eventLog)
@@ -76,6 +81,13 @@ final class FilterRangeRow {
                                                 settings: c.presentation.filterSettings))
     }
 
+    private static let event: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> gboolean = { _, event, data in
+        if let event, gdk_event_get_event_type(event) == GDK_BUTTON_RELEASE {
+            UserData.object(data, as: FilterRangeRow.self)?.panel?.rangeReleased()
+        }
+        return 0
+    }
+
     private static let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { a, cr, w, h, data in
         guard let a, let cr, let row = UserData.object(data, as: FilterRangeRow.self) else { return }
         let bins = row.control.histogram
@@ -91,6 +103,26 @@ final class FilterRangeRow {
             cairo_rectangle(cr, Double(k) * barWidth + 0.5, Double(h) - height, barWidth - 1, height)
             cairo_fill(cr)
         }
+    }
+}
+
+extension FilterPanel {
+    /// A range slider was let go: the drag is over. Once the map shows the filter asked last,
+    /// `filter-settled` logs it (expression, passing, places): the value the drag settled on.
+    func rangeReleased() {
+        settlePending = true
+        reportSettledIfLanded()
+    }
+
+    /// Logs `filter-settled` when a drag ended and the filter asked last is shown (none in flight).
+    func reportSettledIfLanded() {
+        guard settlePending, let c = controller else { return }
+        let p = c.presentation, asked = p.filterSettings
+        guard asked.isEmpty ? p.shownFilter == nil : p.shownFilter?.settings == asked else { return }
+        settlePending = false
+        let places = p.shownFilter?.total ?? c.session?.clusterer.count ?? 0
+        c.eventLog.emit("filter-settled", [("expression", .string(p.shownFilter?.expression ?? "")),
+                                           ("passing", .int(p.shownFilter?.passing ?? places)), ("places", .int(places))])
     }
 }
 

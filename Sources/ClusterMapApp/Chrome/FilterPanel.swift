@@ -29,6 +29,8 @@ final class FilterPanel {
     /// (when the controller reports those back the rows are not rebuilt: a dragged slider keeps
     /// its grab).
     var builtSettings: FilterSettings?
+    /// A range slider was let go and its filter has not landed yet (`filter-settled` then).
+    var settlePending = false
 
     static let actionName = "show-filters"
     static let width: Int32 = 330
@@ -151,6 +153,7 @@ final class FilterPanel {
     /// The filter, the data or the types changed: read the properties again if the catalog is
     /// out of date, and rebuild the rows unless the change came from the panel itself.
     func refresh() {
+        reportSettledIfLanded()
         guard isShown, let c = controller else { return }
         guard let source = c.filterCatalogSource() else {
             gtk_label_set_text(opaque(status), "No places loaded.")

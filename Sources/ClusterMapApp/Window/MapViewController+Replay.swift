@@ -100,7 +100,12 @@ extension MapViewController {
 
     private func replayStep() {
         guard case .replay = live.source, let replay = live.replay else { return }
-        if live.replayPaused { scheduleReplayStep(); return }
+        if live.replayPaused {
+            // Logged so a test can watch paused steps pass without adding anything (no fixed wait).
+            eventLog.emit("replay-idle", [("shown", .int(replay.shown))])
+            scheduleReplayStep()
+            return
+        }
         let before = replay.shown
         replayDidAdd(replay.advance(seconds: MapViewController.replayStepSeconds), before: before)
         updateReplayChip()

@@ -60,7 +60,10 @@ extension MapViewController {
                 let restore = c.timeBar.takeRestore()
                 let shown = restore.map { bar.restored($0) } ?? bar
                 c.timeBar.show(shown)
-                c.eventLog.emit("time-bar", c.timeBarFields(shown, reason: restore != nil ? "restored" : "shown"))
+                c.timeBar.restoredPaused(wasPlaying: restore?.playing == true)
+                var fields = c.timeBarFields(shown, reason: restore != nil ? "restored" : "shown")
+                if let restore { fields.append(("was_playing", .bool(restore.playing))) }
+                c.eventLog.emit("time-bar", fields)
                 // Usually the restored filter already holds the restored range; otherwise (the
                 // command line chose another filter) the bar's range is asked.
                 if restore != nil {
@@ -84,6 +87,7 @@ extension MapViewController {
         }
         var text = "\(bar.rangeText) · \(bar.speedText)"
         if case .window = bar.window.mode { text = "Window " + text }
+        if timeBar.wasPlaying { text += " · was playing: P plays on" }
         chrome?.timeBarDidChange(bar, text: text, playing: bar.isPlaying, finished: false)
     }
 
@@ -93,6 +97,7 @@ extension MapViewController {
         guard var bar = timeBar.model else { return }
         let now = MapViewController.now()
         var reason: String?
+        if case .tick = request {} else { timeBar.acted() }
         switch request {
         case .playPause: bar.togglePlaying(at: now); reason = bar.isPlaying ? "play" : "pause"
         case .slower: bar.changeSpeed(by: 0.5); reason = "speed"

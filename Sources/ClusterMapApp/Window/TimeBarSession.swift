@@ -21,6 +21,9 @@ final class TimeBarSession {
     private(set) var lastAsked: Range<Double>?
     /// When it was asked (a range that never lands is asked again after half a second).
     private(set) var askedAt = 0.0
+    /// The bar came back paused from the state file where it had been playing (it says so until
+    /// the person acts on it).
+    private(set) var wasPlaying = false
 
     // Playing: what the event log reports once a second.
     /// When the current second of counting started (frame-clock seconds).
@@ -59,7 +62,14 @@ final class TimeBarSession {
     func closed() {
         model = nil
         lastAsked = nil
+        wasPlaying = false
     }
+
+    /// The bar was restored paused; `playing`: it was playing when the state was saved.
+    func restoredPaused(wasPlaying playing: Bool) { wasPlaying = playing }
+
+    /// The person acted on the bar (play, step, seek…): "was playing" is old news.
+    func acted() { wasPlaying = false }
 
     /// The remembered bar, to apply to the bar just built (asked once).
     func takeRestore() -> SavedTimeBar? {

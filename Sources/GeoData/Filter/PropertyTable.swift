@@ -8,9 +8,9 @@ public struct PropertyTable: Sendable {
     public let count: Int
     /// Property names in order of first appearance.
     public let names: [String]
-    private let raw: [String: RawPropertyColumn]
-    private var types: [String: PropertyType]
-    private var profiles: [String: PropertyProfile]
+    let raw: [String: RawPropertyColumn]
+    var types: [String: PropertyType]
+    var profiles: [String: PropertyProfile]
 
     /// Texts with at most this many distinct values (and few per place) are categories.
     public static let categoryLimit = 1000
@@ -55,7 +55,7 @@ public struct PropertyTable: Sendable {
         self.init(count: n, names: names, raw: raw)
     }
 
-    private init(count: Int, names: [String], raw: [String: RawPropertyColumn]) {
+    init(count: Int, names: [String], raw: [String: RawPropertyColumn]) {
         self.count = count
         self.names = names
         self.raw = raw

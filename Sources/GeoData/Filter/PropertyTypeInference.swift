@@ -25,11 +25,11 @@ enum PropertyTypeInference {
         }
         let present = c.count - missing
         var numberTexts = 0, dateTexts = 0, boolTexts = 0
-        for (k, s) in c.texts.enumerated() {
+        for k in c.texts.indices {
             let n = c.textCounts[k]
-            if isBoolText(s) { boolTexts += n }
-            if numberText(s) != nil { numberTexts += n }
-            if DateText.seconds(s) != nil { dateTexts += n }
+            if c.textBools[k] { boolTexts += n }
+            if !c.textNumbers[k].isNaN { numberTexts += n }
+            if !c.textDates[k].isNaN { dateTexts += n }
         }
         func fits(_ n: Int) -> Bool { present > 0 && Double(n) >= fitShare * Double(present) }
         let type: PropertyType
@@ -42,7 +42,7 @@ enum PropertyTypeInference {
         } else if fits(dateTexts) {
             type = .date
         } else {
-            let distinct = c.texts.count + distinctNonTexts(c)
+            let distinct = c.heldTextCount + distinctNonTexts(c)
             type = distinct <= PropertyTable.categoryLimit && distinct <= max(20, present / 20) ? .category : .text
         }
         return (type, profile(c, as: type, name: name))
@@ -73,7 +73,10 @@ enum PropertyTypeInference {
             let v: Double
             switch RawPropertyColumn.Kind(rawValue: c.kinds[i])! {
             case .number: v = c.numbers[i]
-            case .text: guard let d = numberText(c.texts[Int(c.codes[i])]) else { continue }; v = d
+            case .text:
+                let d = c.textNumbers[Int(c.codes[i])]
+                if d.isNaN { continue }
+                v = d
             default: continue
             }
             lo = min(lo, v)
@@ -108,7 +111,7 @@ enum PropertyTypeInference {
         default: usable = typed.codes.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
         }
         p.mismatched = p.present - usable
-        p.distinctTexts = c.texts.count + distinctNonTexts(c)
+        p.distinctTexts = c.heldTextCount + distinctNonTexts(c)
         if type == .date { p.epochUnit = epochUnit(c, name: name) ?? (hasNumbers(c) ? .seconds : nil) }
         return p
     }
@@ -125,9 +128,9 @@ enum PropertyTypeInference {
             let isDate = type == .date
             let scale = isDate && (profile.epochUnit ?? epochUnit(c, name: name)) == .milliseconds ? 0.001 : 1
             // Each distinct text is read once.
-            let textValue: [Double] = c.texts.map { s in
-                if isDate { return DateText.seconds(s) ?? numberText(s).map { $0 * scale } ?? .nan }
-                return numberText(s) ?? .nan
+            let textValue: [Double] = c.texts.indices.map { k in
+                if isDate, !c.textDates[k].isNaN { return c.textDates[k] }
+                return c.textNumbers[k] * (isDate ? scale : 1)
             }
             var out = [Double](repeating: .nan, count: n)
             for i in 0..<n {

@@ -11,7 +11,14 @@ struct RawPropertyColumn: Sendable {
     /// Distinct texts in order of first appearance, and how many places hold each.
     var texts: [String] = []
     var textCounts: [Int] = []
-    private var codeByText: [String: Int32] = [:]
+    /// What each distinct text reads as, worked out once when it is first seen (type inference
+    /// and typing read these, not the texts: a live update types its columns again without
+    /// parsing a million dates): its number and its date's seconds (NaN: none), and whether it
+    /// is "true" or "false".
+    var textNumbers: [Double] = []
+    var textDates: [Double] = []
+    var textBools: [Bool] = []
+    var codeByText: [String: Int32] = [:]
 
     init(count: Int) {
         kinds = [UInt8](repeating: Kind.missing.rawValue, count: count)
@@ -47,9 +54,15 @@ struct RawPropertyColumn: Sendable {
         let c = Int32(texts.count)
         texts.append(s)
         textCounts.append(1)
+        textNumbers.append(PropertyTypeInference.numberText(s) ?? .nan)
+        textDates.append(DateText.seconds(s) ?? .nan)
+        textBools.append(PropertyTypeInference.isBoolText(s))
         codeByText[s] = c
         return c
     }
 
     var count: Int { kinds.count }
+
+    /// How many distinct texts some place holds (after live updates a text may be held by none).
+    var heldTextCount: Int { textCounts.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
 }
