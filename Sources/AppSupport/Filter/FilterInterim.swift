@@ -13,7 +13,9 @@ import GeoData
 /// build (`FilterJob.run(showingInterim:)`).
 ///
 /// Used by one filter job at a time (the window's worker, or `applyFilter` on its own thread);
-/// a lock makes overlapping use wait.
+/// a lock makes overlapping use wait. The GTK thread never takes it (new data is noticed by
+/// session identity, not reset from there), and an index once shown is never changed again: the
+/// next change works on a new adoption.
 public final class FilterInterim: @unchecked Sendable {
     private let lock = NSLock()
     /// The live index of the passing places last worked out, and what it was made for.
@@ -29,19 +31,19 @@ public final class FilterInterim: @unchecked Sendable {
 
     /// The most places a change may add or remove to be shown as an interim first.
     ///
-    /// Measured (`clustermap-bench filter`, release, 1M places, about half passing, a loaded
-    /// 2-core machine): a repaired batch costs about `repairMicroseconds` of CPU per changed
-    /// place (10k changes: ~140 ms), where the exact build costs about `buildMicroseconds` per
-    /// passing place (500k: ~125 ms). The interim is taken while its repair fits the frame
-    /// budget and costs well under the build; never past 1 % of the places (the SPEC's small
-    /// change).
+    /// Measured (`clustermap-bench filter --interim-only`, release, 1M places, about half
+    /// passing, a 2-core machine at load 7–15): evaluating, repairing and querying cost about
+    /// `repairMicroseconds` of CPU per changed place (3.1k changes: 54–74 ms, 10k: 140–230 ms),
+    /// where the exact build costs about `buildMicroseconds` per passing place (500k: ~125 ms).
+    /// The interim is taken while it fits the frame budget and costs well under the build; never
+    /// past 1 % of the places (the SPEC's small change).
     static func changeLimit(places: Int, passing: Int) -> Int {
         let frameBudget = Int(budgetMilliseconds * 1000 / repairMicroseconds)
         let cheaperThanBuild = Int(Double(passing) * buildMicroseconds / repairMicroseconds / 2)
         return min(places / 100, frameBudget, cheaperThanBuild)
     }
     static let budgetMilliseconds = 40.0
-    static let repairMicroseconds = 12.0
+    static let repairMicroseconds = 16.0
     static let buildMicroseconds = 0.25
     /// Fewer passing places build exactly within the frame budget: no live index is held for them
     /// (its state would cost every time-bar frame, for nothing).
@@ -61,11 +63,6 @@ public final class FilterInterim: @unchecked Sendable {
     }
 
     public init() {}
-
-    /// Forgets the held set (the data changed under it).
-    func reset() {
-        lock.withLock { held = nil; heldSession = nil; pending = nil; categories = []; values = [] }
-    }
 
     /// The interim answer to `settings` on `engine`'s session: the held live index changed to
     /// the places that pass now, when the change is small; nil when there is no fast path (no

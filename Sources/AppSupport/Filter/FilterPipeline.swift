@@ -24,7 +24,6 @@ public final class FilterPipeline {
         if let engine, engine.session === session { return engine }
         let made = FilterEngine(session: session)
         engine = made
-        interim.reset()
         return made
     }
 }
@@ -58,7 +57,8 @@ public struct FilterJob: Sendable {
             answer = .failure(FilterSettingsError(option: "where", value: "", message: "\(error)"))
         }
         let settledMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-        if let interim, case .success(let filtered) = answer { interim.settle(filtered, session: engine.session) }
+        // Also after an error: the interim shown must not be changed again (nothing is held).
+        if let interim { interim.settle((try? answer.get()) ?? nil, session: engine.session) }
         return FilterOutcome(job: self, answer: answer, interimMilliseconds: interimMs, settledMilliseconds: settledMs)
     }
 
