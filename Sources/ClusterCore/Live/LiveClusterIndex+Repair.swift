@@ -4,9 +4,10 @@
 /// At zoom z, with the items of level z+1 that changed (`gone`: left the level or moved;
 /// `fresh`: arrived or moved; `shifted`: clusters that stayed but moved or recounted in place):
 /// 1. A cluster of zoom z that lost a child or holds a shifted one keeps its id and is updated in
-///    place (new weighted mean and count) while it still makes a cluster by the rules: its origin
-///    stays, at least two children and `minPoints` points within the radius of the origin, and
-///    (if the origin moved) no other cluster's origin within the radius of it; a child that
+///    place (new weighted mean and count) while it still makes a cluster by the rules: at least
+///    two children and `minPoints` points within the radius of its origin (the first child still
+///    on the level: a cluster whose origin left takes its next child as origin), and (if the
+///    origin moved or changed) no other cluster's origin within the radius of it; a child that
 ///    drifted out of the radius leaves it and is *free*. Otherwise it is dissolved and its other
 ///    children are free. A shifted item carried to zoom z is free when
 ///    it now lies within the radius of another standing item (see 3).
@@ -181,11 +182,15 @@ extension LiveClusterIndex {
         // carried one next to it is freed (it joins it below), another cluster's origin next to it
         // dissolves it (its children then join that cluster or group again).
         for c in w.touched {
-            guard updateInPlace(c, zoom: z, radius: r, gone: repair.gone, far: &w.far) else { dissolve(c); continue }
+            var newOrigin = false
+            guard updateInPlace(c, zoom: z, radius: r, gone: repair.gone, far: &w.far, newOrigin: &newOrigin) else {
+                dissolve(c)
+                continue
+            }
             // Children that drifted out of the radius leave it, free; the rest stays (dissolving
             // it freed every child, and their searches were most of a big batch's repair).
             for k in w.far { addFree(k) }
-            guard let o = firstChild(ofCluster: c), repair.shifted.contains(o) else { continue }
+            guard let o = firstChild(ofCluster: c), newOrigin || repair.shifted.contains(o) else { continue }
             var crowded = false
             let skip = skipsBase(o, on: above, &repair)
             forEachNode(on: above, within: r, of: x(o), y(o), base: !skip) { n in
@@ -297,13 +302,23 @@ extension LiveClusterIndex {
     private func isOrigin(_ n: Ref, of c: Int) -> Bool { firstChild(ofCluster: c) == n }
 
     /// Keeps cluster c (of zoom z) with its children still on level z+1 and within the radius of
-    /// its origin, if they still make a cluster by the rules: its origin stays, at least two such
-    /// children and `minPoints` points. Then it moves to their new weighted mean, and the children
-    /// farther than the radius (shifted ones that drifted) are listed in `far`, to be freed.
-    /// Returns whether it was kept.
-    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, gone: borrowing RefSet, far: inout [Ref]) -> Bool {
+    /// its origin, if they still make a cluster by the rules: at least two such children and
+    /// `minPoints` points. Then it moves to their new weighted mean, and the children farther
+    /// than the radius (shifted ones that drifted) are listed in `far`, to be freed. When its
+    /// origin left the level (removed, or a child cluster dissolved), its first remaining child
+    /// becomes the origin (`newOrigin`; the caller then checks that it keeps its distance from
+    /// the other standing items, as for an origin that moved): dissolving it instead freed its
+    /// children and then, level after level, the clusters it was the origin of — most of a big
+    /// batch's repair. Returns whether it was kept.
+    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, gone: borrowing RefSet, far: inout [Ref],
+                               newOrigin: inout Bool) -> Bool {
         far.removeAll(keepingCapacity: true)
-        guard let origin = firstChild(ofCluster: c), !gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
+        var originRef: Ref?
+        forEachChild(ofCluster: c) { k in
+            if originRef == nil && !gone.contains(k) && isOnLevel(k, z + 1) { originRef = k }
+        }
+        guard let origin = originRef else { return false }
+        newOrigin = origin != firstChild(ofCluster: c)
         let ox = x(origin), oy = y(origin), r2 = r * r
         var points = 0, kept = 0, all = 0
         forEachChild(ofCluster: c) { k in
