@@ -13,6 +13,9 @@ import GeoData
 func runFilterBenchmark(_ args: [String]) {
     var n = 1_000_000, runs = 3
     var i = 0
+    // `--interim-only`: just the small change's interim and settled frames (for profiling).
+    let interimOnly = args.contains("--interim-only")
+    let args = args.filter { $0 != "--interim-only" }
     while i < args.count {
         guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
         switch args[i] {
@@ -41,6 +44,11 @@ func runFilterBenchmark(_ args: [String]) {
     let prepared = PreparedPoints(points: points)
     let prepareMs = (monotonicSeconds() - prepareStart) * 1000
 
+    if interimOnly {
+        print("{\"bench\":\"filter-interim\",\"points\":\(n)" + runInterimChanges(points: points, evaluator: evaluator,
+                                                                                  prepared: prepared, runs: runs) + "}")
+        return
+    }
     var buffer: [ClusterItem] = []
     func frameQuery(_ index: any PointClusterer) {
         for z in [2.0, 6, 10, 14] {
@@ -103,6 +111,7 @@ func runFilterBenchmark(_ args: [String]) {
             liveRemoveMs.append((monotonicSeconds() - t0) * 1000)
         }
     }
+    let interim = runInterimChanges(points: points, evaluator: evaluator, prepared: prepared, runs: runs)
     // The baseline: a plain fresh build of the passing points of the largest filter, already
     // gathered (what SubsetClusterer adds on top is the gathering and the id translation).
     var baselineCPU: [Double] = [], unpreparedCPU: [Double] = []
@@ -143,6 +152,7 @@ func runFilterBenchmark(_ args: [String]) {
     if !liveRemoveMs.isEmpty { line += ",\"live_remove_1pct_then_frame_ms\":\(median(liveRemoveMs))" }
     if !baselineCPU.isEmpty { line += ",\"most_plain_build_cpu_ms\":\(median(baselineCPU))" }
     if !unpreparedCPU.isEmpty { line += ",\"most_unprepared_cpu_ms\":\(median(unpreparedCPU))" }
+    line += interim
     line += ",\"play_7day_window_fps\":\(fixed(playFPS))"
     line += ",\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}"
     print(line)

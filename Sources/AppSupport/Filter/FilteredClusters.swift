@@ -10,8 +10,9 @@ public struct FilteredClusters: Sendable {
     public let settings: FilterSettings
     /// Which places pass, their groups and the total's inputs, by global point id.
     public let result: FilterResult
-    /// A fresh build of exactly the passing places (ids are global point ids).
-    public let index: SubsetClusterer
+    /// A fresh build of exactly the passing places (a `SubsetClusterer`; ids are global point
+    /// ids), or for an interim the live index changed to them (`LiveSubsetIndex`, see `isInterim`).
+    public let index: any PointClusterer
     /// The same build aggregating the total's inputs (nil without `--total`): its clusters and ids
     /// are `index`'s (same points, selection, groups and options), only the aggregates differ.
     public let totalIndex: SubsetClusterer?
@@ -25,6 +26,13 @@ public struct FilteredClusters: Sendable {
     /// How long working it out took (evaluation and clustering; the property table's first
     /// decoding included when it happened then).
     public let milliseconds: Double
+    /// For an interim (a small change shown at once from a live index, `FilterInterim`): how many
+    /// places it added or removed; nil for an exact build.
+    public internal(set) var changedPlaces: Int? = nil
+
+    /// Whether these clusters are an interim state, shown until the exact build replaces them:
+    /// they keep every rule of the hierarchical algorithm but may group differently.
+    public var isInterim: Bool { changedPlaces != nil }
 
     /// What `--total` totals over `item` (an item of `index`): its aggregates of the total's
     /// property (sum, mean, min, max, or category counts for most-common); nil without a total.

@@ -19,7 +19,8 @@ extension MapPresentation {
         filtering.settings = settings
         filtering.generation += 1
         guard let session else { return nil }
-        return FilterJob(engine: filtering.engine(for: session), settings: settings, generation: filtering.generation)
+        return FilterJob(engine: filtering.engine(for: session), settings: settings, generation: filtering.generation,
+                         interim: filtering.interim)
     }
 
     /// The job that applies the asked filter to data shown since (a load, a live update), nil
@@ -36,16 +37,22 @@ extension MapPresentation {
     }
 
     /// Shows a worked-out filter if it answers the newest request on the shown data, and returns
-    /// the `filter` event (expression, passing, places, ms; or the error). A selected place that
-    /// no longer passes is deselected; an open fan closes.
+    /// the `filter` event (expression, passing, places, ms; `interim_ms` and `settled_ms` from the
+    /// request when an interim showed first; or the error). An interim (a small change shown at
+    /// once from the live index) returns `filter-interim` (passing, changed, interim_ms) and is
+    /// dropped if its request already settled. A selected place that no longer passes is
+    /// deselected; an open fan closes.
     public func finishFilter(_ outcome: FilterOutcome) -> [MapEvent] {
         guard outcome.job.generation == filtering.generation, let session, outcome.job.engine.session === session else { return [] }
+        if outcome.isInterim && filtering.settledGeneration == outcome.job.generation { return [] }
         switch outcome.answer {
         case .failure(let error):
             filtering.lastError = error
+            filtering.settledGeneration = outcome.job.generation
             return [MapEvent("filter", [("error", .string(error.description))])]
         case .success(let filtered):
             filtering.lastError = nil
+            if !outcome.isInterim { filtering.settledGeneration = outcome.job.generation }
             session.filtered = filtered
             contentVersion &+= 1
             containerCache = nil
@@ -56,15 +63,27 @@ extension MapPresentation {
             }
             transitions.dataDidChange()
             let placeCount = filtered?.total ?? session.clusterer.count
+            func ms(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
+            if let filtered, let changed = filtered.changedPlaces {
+                return events + [MapEvent("filter-interim", [("expression", .string(filtered.expression)),
+                                                             ("passing", .int(filtered.passing)), ("places", .int(placeCount)),
+                                                             ("changed", .int(changed)), ("interim_ms", ms(filtered.milliseconds))])]
+            }
             var fields: [(String, JSONValue)] = [("expression", .string(filtered?.expression ?? "")),
                                                  ("passing", .int(filtered?.passing ?? placeCount)),
                                                  ("places", .int(placeCount)),
-                                                 ("ms", .number(((filtered?.milliseconds ?? 0) * 10).rounded() / 10))]
+                                                 ("ms", ms(filtered?.milliseconds ?? 0))]
             if let by = outcome.job.settings.groupProperty { fields.append(("by", .string(by))) }
             if let total = outcome.job.settings.total { fields.append(("total", .string(total.text))) }
+            if let interim = outcome.interimMilliseconds { fields.append(("interim_ms", ms(interim))) }
+            if let settled = outcome.settledMilliseconds { fields.append(("settled_ms", ms(settled))) }
             return events + [MapEvent("filter", fields)]
         }
     }
+
+    /// Whether the shown filter is an interim (a small change shown from the live index while its
+    /// exact clusters are made).
+    public var filterIsInterim: Bool { session?.filtered?.isInterim ?? false }
 
     /// Answers `settings` at once on this thread (`render`, tests) and shows it.
     /// - Throws: `FilterSettingsError` when the data can't answer it (what is shown stays).

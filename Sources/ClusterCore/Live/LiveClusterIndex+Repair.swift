@@ -4,10 +4,12 @@
 /// At zoom z, with the items of level z+1 that changed (`gone`: left the level or moved;
 /// `fresh`: arrived or moved; `shifted`: clusters that stayed but moved or recounted in place):
 /// 1. A cluster of zoom z that lost a child or holds a shifted one keeps its id and is updated in
-///    place (new weighted mean and count) while it still makes a cluster by the rules: its origin
-///    stays, at least two children and `minPoints` points, all within the radius of the origin,
-///    and (if the origin moved) no other cluster's origin within the radius of it. Otherwise it is
-///    dissolved and its other children are *free*. A shifted item carried to zoom z is free when
+///    place (new weighted mean and count) while it still makes a cluster by the rules: at least
+///    two children and `minPoints` points within the radius of its origin (the first child still
+///    on the level: a cluster whose origin left takes its next child as origin), and (if the
+///    origin moved or changed) no other cluster's origin within the radius of it; a child that
+///    drifted out of the radius leaves it and is *free*. Otherwise it is dissolved and its other
+///    children are free. A shifted item carried to zoom z is free when
 ///    it now lies within the radius of another standing item (see 3).
 /// 2. Free also: fresh items, and unclustered items within the radius of any free item. At the
 ///    deepest zoom, clusters with a member within the radius of a fresh point are dissolved too
@@ -180,8 +182,15 @@ extension LiveClusterIndex {
         // carried one next to it is freed (it joins it below), another cluster's origin next to it
         // dissolves it (its children then join that cluster or group again).
         for c in w.touched {
-            guard updateInPlace(c, zoom: z, radius: r, gone: repair.gone) else { dissolve(c); continue }
-            guard let o = firstChild(ofCluster: c), repair.shifted.contains(o) else { continue }
+            var newOrigin = false
+            guard updateInPlace(c, zoom: z, radius: r, gone: repair.gone, far: &w.far, newOrigin: &newOrigin) else {
+                dissolve(c)
+                continue
+            }
+            // Children that drifted out of the radius leave it, free; the rest stays (dissolving
+            // it freed every child, and their searches were most of a big batch's repair).
+            for k in w.far { addFree(k) }
+            guard let o = firstChild(ofCluster: c), newOrigin || repair.shifted.contains(o) else { continue }
             var crowded = false
             let skip = skipsBase(o, on: above, &repair)
             forEachNode(on: above, within: r, of: x(o), y(o), base: !skip) { n in
@@ -292,27 +301,46 @@ extension LiveClusterIndex {
     /// Whether node n is the item cluster c grew from (its first child).
     private func isOrigin(_ n: Ref, of c: Int) -> Bool { firstChild(ofCluster: c) == n }
 
-    /// Keeps cluster c (of zoom z) with its children still on level z+1, if they still make a
-    /// cluster by the rules: its origin stays, at least two children and `minPoints` points, all
-    /// within the radius of the origin. Then it moves to their new weighted mean. Returns whether
-    /// it was kept.
-    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, gone: borrowing RefSet) -> Bool {
-        guard let origin = firstChild(ofCluster: c), !gone.contains(origin), isOnLevel(origin, z + 1) else { return false }
+    /// Keeps cluster c (of zoom z) with its children still on level z+1 and within the radius of
+    /// its origin, if they still make a cluster by the rules: at least two such children and
+    /// `minPoints` points. Then it moves to their new weighted mean, and the children farther
+    /// than the radius (shifted ones that drifted) are listed in `far`, to be freed. When its
+    /// origin left the level (removed, or a child cluster dissolved), its first remaining child
+    /// becomes the origin (`newOrigin`; the caller then checks that it keeps its distance from
+    /// the other standing items, as for an origin that moved): dissolving it instead freed its
+    /// children and then, level after level, the clusters it was the origin of — most of a big
+    /// batch's repair. Returns whether it was kept.
+    private func updateInPlace(_ c: Int, zoom z: Int, radius r: Double, gone: borrowing RefSet, far: inout [Ref],
+                               newOrigin: inout Bool) -> Bool {
+        far.removeAll(keepingCapacity: true)
+        var originRef: Ref?
+        forEachChild(ofCluster: c) { k in
+            if originRef == nil && !gone.contains(k) && isOnLevel(k, z + 1) { originRef = k }
+        }
+        guard let origin = originRef else { return false }
+        newOrigin = origin != firstChild(ofCluster: c)
         let ox = x(origin), oy = y(origin), r2 = r * r
-        var points = 0, kept = 0, all = 0, far = false
+        var points = 0, kept = 0, all = 0
         forEachChild(ofCluster: c) { k in
             all += 1
-            guard !far, !gone.contains(k) && isOnLevel(k, z + 1) else { return }
+            guard !gone.contains(k) && isOnLevel(k, z + 1) else { return }
+            let dx = x(k) - ox, dy = y(k) - oy
+            if dx * dx + dy * dy > r2 { far.append(k); return }
             kept += 1
             points += weight(k)
-            let dx = x(k) - ox, dy = y(k) - oy
-            if dx * dx + dy * dy > r2 { far = true }
         }
-        guard !far, kept >= 2, points >= options.minPoints else { return false }
+        guard kept >= 2, points >= options.minPoints else {
+            far.removeAll(keepingCapacity: true)
+            return false
+        }
         if kept < all {
             var kids: [Ref] = []
             kids.reserveCapacity(kept + 1)
-            forEachChild(ofCluster: c) { k in if !gone.contains(k) && isOnLevel(k, z + 1) { kids.append(k) } }
+            forEachChild(ofCluster: c) { k in
+                guard !gone.contains(k) && isOnLevel(k, z + 1) else { return }
+                let dx = x(k) - ox, dy = y(k) - oy
+                if dx * dx + dy * dy <= r2 { kids.append(k) }
+            }
             madeChildren[c] = kids
         }
         placeCluster(c, zoom: z)

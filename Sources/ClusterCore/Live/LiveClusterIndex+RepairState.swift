@@ -54,6 +54,8 @@ extension LiveClusterIndex {
         /// The free items in id order, as `id << 32 | position in free`.
         var order: [UInt64] = []
         var visited = RefSet(), neighbours: [Ref] = [], joined: [Int] = []
+        /// A kept cluster's children that drifted out of its radius (`updateInPlace`).
+        var far: [Ref] = []
 
         mutating func clear() {
             goneNext.removeAll(); freshNext.removeAll(); shiftedNext.removeAll()
@@ -62,6 +64,7 @@ extension LiveClusterIndex {
             lists.removeAll(keepingCapacity: true); found.removeAll(keepingCapacity: true)
             order.removeAll(keepingCapacity: true); visited.removeAll()
             neighbours.removeAll(keepingCapacity: true); joined.removeAll(keepingCapacity: true)
+            far.removeAll(keepingCapacity: true)
         }
     }
 }

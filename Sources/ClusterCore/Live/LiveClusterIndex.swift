@@ -107,6 +107,30 @@ public final class LiveClusterIndex: PointClusterer, @unchecked Sendable {
         rebuild()
     }
 
+    /// Makes an index over `points` whose base is `built`, an existing full build of exactly
+    /// these points (same ids, categories and values), without building again: a filter's
+    /// exact build becomes the base that the next small filter change repairs.
+    /// - Complexity: O(*n*); the node state is made on the first change (or `prepareForChanges()`).
+    public init(adopting built: HierarchicalClusterer, points: [GeoCoordinate], categories: [Int32] = [],
+                values: [Double] = []) {
+        precondition(built.inputCount == points.count, "a build of these points")
+        precondition(categories.isEmpty || categories.count == points.count, "one category per point (or none)")
+        precondition(values.isEmpty || values.count == points.count, "one value per point (or none)")
+        base = built
+        options = built.options
+        coordinates = points
+        self.categories = categories
+        self.values = values
+        pAlive = points.map(\.isValid)
+        changeGeneration &+= 1
+        install(built)
+        precondition(count == pAlive.reduce(0) { $0 + ($1 ? 1 : 0) }, "the build skipped other points than these")
+    }
+
+    /// Makes the node state a change repairs (done by the first change otherwise), so that a
+    /// later batch pays only for its repair: call it off the GTK thread after an adoption.
+    public func prepareForChanges() { materialize() }
+
     /// Whether points carry aggregate inputs.
     var hasAttributes: Bool { !categories.isEmpty || !values.isEmpty }
 

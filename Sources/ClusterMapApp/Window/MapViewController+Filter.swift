@@ -51,15 +51,24 @@ extension MapViewController {
         filterWorker.submit(job)
     }
 
-    /// The worker: runs jobs on its queue and hands the newest outcome to the GTK thread.
+    /// The worker: runs jobs on its queue and hands the newest outcome to the GTK thread. A small
+    /// change first hands over an interim outcome (`FilterInterim`); the exact one always follows
+    /// (`finishFilter` drops outcomes of older requests), then the job readies the fast path for
+    /// the next change, after both frames.
     static func makeFilterWorker(for controller: MapViewController) -> LatestRequestWorker<FilterJob, FilterOutcome> {
         let target = FilterDelivery(controller)
-        return LatestRequestWorker(label: "clustermap.filter", work: { $0.run() }, deliver: { _, outcome in
+        let show: @Sendable (FilterOutcome) -> Void = { outcome in
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = target.controller, !c.isClosed else { return }
                 c.filterDidFinish(outcome)
             }
-        })
+        }
+        return LatestRequestWorker(label: "clustermap.filter", work: { job in
+            let outcome = job.run(showingInterim: show)
+            show(outcome)
+            job.prepareForNextChange()
+            return outcome
+        }, deliver: { _, _ in })
     }
 
     private func filterDidFinish(_ outcome: FilterOutcome) {
@@ -71,7 +80,8 @@ extension MapViewController {
             showError(e.description)
             // A remembered filter the data can no longer answer (the file changed) is forgotten.
             filterMemory.forgetForShown(ifItIs: presentation.filterSettings)
-        case .success: filterMemory.rememberForShown(presentation.filterSettings)
+        case .success:
+            if !outcome.isInterim { filterMemory.rememberForShown(presentation.filterSettings) }
         }
         chrome?.filterDidChange()
         chrome?.legendDidChange()

@@ -1,0 +1,129 @@
+import Foundation
+import ClusterCore
+import GeoData
+
+/// The fast path for a small filter change (issue 29 item 3, SPEC §10 "exact once it
+/// settles"): the passing places of the filter last worked out are held by a live index
+/// (`LiveSubsetIndex`, adopted from that filter's exact build, no second build), so a change
+/// that adds or removes few places is applied to it as one repaired batch and shown at once —
+/// an *interim* frame — while the exact build of the new set is made and then replaces it.
+///
+/// Only plain filters take it: with `--by` (groups) or `--total` the exact build is the first
+/// frame, as before. The interim never stays: the job that shows it always goes on to the exact
+/// build (`FilterJob.run(showingInterim:)`).
+///
+/// Used by one filter job at a time (the window's worker, or `applyFilter` on its own thread);
+/// a lock makes overlapping use wait. The GTK thread never takes it (new data is noticed by
+/// session identity, not reset from there), and an index once shown is never changed again: the
+/// next change works on a new adoption.
+public final class FilterInterim: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The live index of the passing places last worked out, and what it was made for.
+    private var held: LiveSubsetIndex?
+    private weak var heldSession: MapDataSession?
+    /// The aggregate inputs the held index was adopted with (by global id; additions need them).
+    private var categories: [Int32] = []
+    private var values: [Double] = []
+    /// The place count shown with the held set ("of 1,000,000 places").
+    private var placeCount = 0
+    /// An exact build to adopt (`prepare`), its session and place count.
+    private var pending: (SubsetClusterer, MapDataSession, Int)?
+
+    /// The most places a change may add or remove to be shown as an interim first.
+    ///
+    /// Measured (`clustermap-bench filter --interim-only`, release, 1M places, about half
+    /// passing, a 2-core machine at load 7–15): evaluating, repairing and querying cost about
+    /// `repairMicroseconds` of CPU per changed place (3.1k changes: 54–74 ms, 10k: 140–230 ms),
+    /// where the exact build costs about `buildMicroseconds` per passing place (500k: ~125 ms).
+    /// The interim is taken while it fits the frame budget and costs well under the build; never
+    /// past 1 % of the places (the SPEC's small change).
+    static func changeLimit(places: Int, passing: Int) -> Int {
+        let frameBudget = Int(budgetMilliseconds * 1000 / repairMicroseconds)
+        let cheaperThanBuild = Int(Double(passing) * buildMicroseconds / repairMicroseconds / 2)
+        return min(places / 100, frameBudget, cheaperThanBuild)
+    }
+    static let budgetMilliseconds = 40.0
+    static let repairMicroseconds = 16.0
+    static let buildMicroseconds = 0.25
+    /// Fewer passing places build exactly within the frame budget: no live index is held for them
+    /// (its state would cost every time-bar frame, for nothing).
+    static var minimumPassing: Int { Int(budgetMilliseconds * 1000 / buildMicroseconds) }
+
+    /// The limits in use (tests of small data lower them: `tune`).
+    private var minimumPassing = FilterInterim.minimumPassing
+    private var maximumChanges: Int?
+
+    /// Takes the fast path from `minimumPassing` passing places on, for changes of at most
+    /// `maximumChanges` places (tests: their data is far smaller than where it pays).
+    func tune(minimumPassing: Int, maximumChanges: Int) {
+        lock.withLock {
+            self.minimumPassing = minimumPassing
+            self.maximumChanges = maximumChanges
+        }
+    }
+
+    public init() {}
+
+    /// The interim answer to `settings` on `engine`'s session: the held live index changed to
+    /// the places that pass now, when the change is small; nil when there is no fast path (no
+    /// held set, `--by` or `--total`, a big change, nothing to change, or an error: the exact
+    /// path then answers, errors included).
+    func answer(_ settings: FilterSettings, engine: FilterEngine, started: UInt64) -> FilteredClusters? {
+        lock.lock()
+        defer { lock.unlock() }
+        let session = engine.session
+        adoptPending()
+        guard let held, heldSession === session, !settings.isEmpty,
+              settings.groupProperty == nil, settings.total == nil else { return nil }
+        guard let result = try? engine.withEvaluator(types: settings.types, { try FilterResult.apply(settings, evaluator: $0) })
+        else { return nil }
+        var selection = result.selection ?? PointSelection(count: session.pointCount, all: true)
+        if let live = session.livePlaces() { selection.formIntersection(live) }
+        guard selection.count == held.inputCount else { return nil }
+        let passing = held.inputCount - held.skippedCount
+        let limit = maximumChanges ?? Self.changeLimit(places: placeCount, passing: passing)
+        guard let changed = held.changeCount(to: selection, limit: limit),
+              changed > 0 else { return nil }
+        held.apply(to: selection, points: session.places.coordinates, categories: categories, values: values)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        return FilteredClusters(settings: settings, result: result, index: held, totalIndex: nil,
+                                passing: held.inputCount - held.skippedCount, total: placeCount,
+                                expression: FilteredClusters.expression(of: settings, timeProperty: result.timeProperty),
+                                milliseconds: ms, changedPlaces: changed)
+    }
+
+    /// After an exact build on `session`: remembers it, to hold its passing places for the next
+    /// change (`prepare`). Grouped, totalled or unfiltered results hold nothing.
+    func settle(_ filtered: FilteredClusters?, session: MapDataSession) {
+        lock.withLock {
+            held = nil
+            pending = nil
+            guard let filtered, filtered.settings.groupProperty == nil, filtered.settings.total == nil,
+                  let subset = filtered.index as? SubsetClusterer else { return }
+            guard filtered.passing >= minimumPassing else { return }
+            pending = (subset, session, filtered.total)
+        }
+    }
+
+    /// Adopts the exact build `settle` remembered as the live index of its passing places, and
+    /// makes its repair state now, so the next change pays only for its repair.
+    /// - Complexity: O(*n*) plus the live index's state for the passing places.
+    func prepare() {
+        lock.withLock { adoptPending() }
+    }
+
+    /// `prepare` (called under `lock`).
+    private func adoptPending() {
+        guard let (subset, session, places) = pending else { return }
+        pending = nil
+        if heldSession !== session {
+            (categories, values) = session.aggregateInputs()
+        }
+        guard let adopted = LiveSubsetIndex(adopting: subset, points: session.places.coordinates,
+                                            categories: categories, values: values) else { return }
+        adopted.prepareForChanges()
+        held = adopted
+        heldSession = session
+        placeCount = places
+    }
+}

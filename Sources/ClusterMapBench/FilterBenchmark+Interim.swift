@@ -1,0 +1,88 @@
+import ClusterCore
+import Foundation
+import GeoData
+
+/// The ≤ 1 % filter change as the window takes it (issue 29 item 3): the shown filter's exact
+/// build adopted by a `LiveSubsetIndex` (its node state made in the background once it
+/// settled), then, timed from the change: evaluating the new filter, the difference, the repair
+/// and the first clusters query of a 1280×800 view — the interim frame — and the exact build of
+/// the new set with the same query — the settled frame — for a 1 % change and a 0.2 % one (the
+/// window's interim limit at 1M is 2.5k places, `FilterInterim.changeLimit`). Also the repair
+/// alone for batches of 1k…20k changes, which sets that limit. Returns JSON fields (medians,
+/// ms) and writes one readable line per change to stderr.
+func runInterimChanges(points: [GeoCoordinate], evaluator: FilterEvaluator, prepared: PreparedPoints, runs: Int) -> String {
+    let n = points.count
+    let method = ClusteringMethod.hierarchical(HierarchicalClusterer.Options())
+    var random = SeededRandom(seed: 31)
+    var buffer: [ClusterItem] = []
+    /// One 1280×800 view at zoom 3 (most of the world) around a random centre.
+    func viewQuery(_ index: any PointClusterer) {
+        let z = 3.0
+        let c = GeoCoordinate(latitude: random.uniform(-40, 40), longitude: random.uniform(-120, 120))
+        let world = 256 * pow(2, z)
+        let halfW = 640 / world * 360, halfH = min(85, 400 / world * 180)
+        index.clusters(in: GeoBounds(west: c.longitude - halfW, south: max(-85, c.latitude - halfH),
+                                     east: c.longitude + halfW, north: min(85, c.latitude + halfH)),
+                       zoom: z, into: &buffer)
+    }
+    func select(_ text: String) -> PointSelection {
+        guard let s = try? evaluator.selection(for: text) else { benchFail("bad filter \(text)") }
+        return s
+    }
+    func adopt(_ selection: PointSelection) -> (LiveSubsetIndex, adoptMs: Double, prepareMs: Double) {
+        let exact = SubsetClusterer(points: points, selection: selection, method: method, prepared: prepared)
+        let t1 = monotonicSeconds()
+        guard let live = LiveSubsetIndex(adopting: exact, points: points) else { benchFail("not adoptable") }
+        let t2 = monotonicSeconds()
+        live.prepareForChanges()
+        return (live, (t2 - t1) * 1000, (monotonicSeconds() - t2) * 1000)
+    }
+    func median(_ v: [Double]) -> String { fixed(v.sorted()[v.count / 2], digits: 1) }
+    let from = select("mag >= 5")
+    var fields = ""
+    // 1 % of 1M (~10k places) and 0.2 % (~2k: within the window's interim limit at 1M, 2.5k).
+    for (key, texts) in [("change_1pct", ["mag >= 5.1", "mag >= 4.9"]), ("change_02pct", ["mag >= 5.02", "mag >= 4.98"])] {
+        var interimMs: [Double] = [], settledMs: [Double] = [], interimCPU: [Double] = [], changed = 0
+        var adoptMs: [Double] = [], prepareMs: [Double] = []
+        for run in 0..<runs {
+            let (live, a, p) = adopt(from)
+            adoptMs.append(a); prepareMs.append(p)
+            let text = texts[run % 2]
+            let c0 = processCPUMilliseconds()
+            let t0 = monotonicSeconds()
+            let to = select(text)
+            guard let count = live.changeCount(to: to, limit: n / 50) else { benchFail("\(text) changes more than 2 %") }
+            live.apply(to: to, points: points)
+            viewQuery(live)
+            interimMs.append((monotonicSeconds() - t0) * 1000)
+            interimCPU.append(processCPUMilliseconds() - c0)
+            changed = count
+            viewQuery(SubsetClusterer(points: points, selection: to, method: method, prepared: prepared))
+            settledMs.append((monotonicSeconds() - t0) * 1000)
+        }
+        fields += ",\"\(key)_changed\":\(changed),\"\(key)_interim_frame_ms\":\(median(interimMs))"
+            + ",\"\(key)_interim_cpu_ms\":\(median(interimCPU)),\"\(key)_settled_ms\":\(median(settledMs))"
+        if key == "change_1pct" { fields += ",\"adopt_ms\":\(median(adoptMs)),\"adopt_prepare_ms\":\(median(prepareMs))" }
+        let what = key == "change_1pct" ? "≤ 1 % change" : "≤ 0.2 % change"
+        FileHandle.standardError.write(("\(what) at \(n / 1_000_000)M (\(changed) places): interim frame \(median(interimMs)) ms "
+            + "(median; \(median(interimCPU)) ms CPU), settled \(median(settledMs)) ms\n").data(using: .utf8)!)
+    }
+    // The repair alone, per batch size: k random passing points removed, or k others added.
+    var line = ""
+    let (live, _, _) = adopt(from)
+    var current = from
+    for k in [1_000, 2_000, 5_000, 10_000, 20_000] where k <= n / 20 {
+        var target = current
+        var picked = 0
+        let adding = k % 2 == 0 && k != 10_000 ? false : true
+        while picked < k {
+            let i = Int(random.next() % UInt64(n))
+            if target[i] != adding { target[i] = adding; picked += 1 }
+        }
+        let t0 = monotonicSeconds()
+        live.apply(to: target, points: points)
+        line += ",\"interim_repair_\(k)_\(adding ? "added" : "removed")_ms\":\(fixed((monotonicSeconds() - t0) * 1000, digits: 1))"
+        current = target
+    }
+    return fields + line
+}
