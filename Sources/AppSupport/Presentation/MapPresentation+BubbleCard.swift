@@ -40,7 +40,8 @@ extension MapPresentation {
     /// What the clusters' ids belong to: the filter's build while one is shown, else the session
     /// (a new filter result renumbers the bubbles).
     static func clustersStamp(of session: MapDataSession) -> ObjectIdentifier {
-        session.filtered.map { ObjectIdentifier($0.index) } ?? ObjectIdentifier(session)
+        // Every clusterer a filter shows is a class (a subset build or, for an interim, a live index).
+        session.filtered.map { ObjectIdentifier($0.index as AnyObject) } ?? ObjectIdentifier(session)
     }
 
     /// The column of the date property `name` (the time bar's) as the filter engine reads it,
