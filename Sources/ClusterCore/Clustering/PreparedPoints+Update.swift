@@ -7,6 +7,9 @@ import Foundation
 /// 10M points on one thread). The result equals `PreparedPoints(points:options:)` of the new
 /// points, column for column (`PreparedPointsTests`).
 extension PreparedPoints {
+    /// How many updates merged into an old order (tests check that the path is taken).
+    static let updatesMerged = LevelBuilder.UseCount()
+
     /// Changes past this share of the points make a fresh preparation (on two threads) instead.
     static let updateShare = 4
 
@@ -71,6 +74,7 @@ extension PreparedPoints {
             }
         }
         added.sort()
+        Self.updatesMerged.add()
         let merged = merge(added, x: x, y: y, dirty: dirty, inputBits: inputBits, total: m, parts: max(1, min(parts, order.count)))
         return PreparedPoints(count: n, options: options, x: x, y: y, valid: valid, validCount: m, lastZoom: lastZoom,
                               order: merged.order, orderX: merged.x, orderY: merged.y)
