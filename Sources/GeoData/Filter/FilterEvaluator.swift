@@ -1,4 +1,3 @@
-import Dispatch
 import ClusterCore
 
 /// Evaluates filter expressions over a `PropertyTable`'s columns to a `PointSelection`.
@@ -140,58 +139,27 @@ public final class FilterEvaluator: @unchecked Sendable {
         }
     }
 
-    /// The places whose value passes `test`, 64 at a time; big columns in two halves of whole
-    /// words on two threads (the same bits: `FilterEvaluationTests`).
+    /// The places whose value passes `test`, 64 at a time.
     @inline(__always)
-    static func select<T>(_ values: [T], parts wanted: Int? = nil, _ test: (T) -> Bool) -> PointSelection {
+    static func select<T>(_ values: [T], _ test: (T) -> Bool) -> PointSelection {
         let n = values.count
-        let count = (n + 63) >> 6
-        let parts = max(1, min(wanted ?? (n >= selectParallelFrom ? 2 : 1), max(count, 1)))
-        var words = [UInt64](repeating: 0, count: count)
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
         values.withUnsafeBufferPointer { v in
             words.withUnsafeMutableBufferPointer { w in
-                if parts == 1 {
-                    selectWords(v, w, from: 0, to: count, test)
-                } else {
-                    withoutActuallyEscaping(test) { test in
-                        // Pure tests on values that no thread changes meanwhile; disjoint words written.
-                        let shared = SelectParts(values: v, words: w, test: test)
-                        DispatchQueue.concurrentPerform(iterations: parts) { h in
-                            selectWords(shared.values, shared.words, from: count * h / parts, to: count * (h + 1) / parts,
-                                        shared.test)
-                        }
-                    }
+                let full = n >> 6
+                for k in 0..<full {
+                    var bits: UInt64 = 0
+                    let base = k << 6
+                    for b in 0..<64 where test(v[base + b]) { bits |= 1 << UInt64(b) }
+                    w[k] = bits
+                }
+                if full < w.count {
+                    var bits: UInt64 = 0
+                    for b in 0..<(n - full << 6) where test(v[full << 6 + b]) { bits |= 1 << UInt64(b) }
+                    w[full] = bits
                 }
             }
         }
         return PointSelection(count: n, words: words)
     }
-
-    /// Columns from this many places are selected on two threads.
-    static let selectParallelFrom = 1 << 18
-
-    /// Words `from..<to` of `select` (the last one partial when the places end inside it).
-    @inline(__always)
-    private static func selectWords<T>(_ v: UnsafeBufferPointer<T>, _ w: UnsafeMutableBufferPointer<UInt64>, from: Int,
-                                       to: Int, _ test: (T) -> Bool) {
-        let n = v.count
-        for k in from..<to {
-            var bits: UInt64 = 0
-            let base = k << 6
-            if base + 64 <= n {
-                for b in 0..<64 where test(v[base + b]) { bits |= 1 << UInt64(b) }
-            } else {
-                for b in 0..<(n - base) where test(v[base + b]) { bits |= 1 << UInt64(b) }
-            }
-            w[k] = bits
-        }
-    }
-}
-
-/// What `select`'s threads share: the values and the test they read, the words they write
-/// (disjoint words).
-private struct SelectParts<T>: @unchecked Sendable {
-    let values: UnsafeBufferPointer<T>
-    let words: UnsafeMutableBufferPointer<UInt64>
-    let test: (T) -> Bool
 }
