@@ -5,7 +5,7 @@ import GeoData
 
 /// After a live update with a filter on, the new session's prepared points are updated from the
 /// old session's (`UpdatePlan.applied` hooks the caches together), equal a fresh preparation of
-/// the new points, and the filtered clusters still equal an unprepared build.
+/// the new points (with the old first band's zooms), and the filtered clusters still equal an unprepared build.
 final class LivePreparedPointsTests: XCTestCase {
     typealias Fixture = MapPresentationFilterTests
 
@@ -29,7 +29,9 @@ final class LivePreparedPointsTests: XCTestCase {
         let made = try XCTUnwrap(s1.preparedPoints.ifMade)
         XCTAssertFalse(made === old, "prepared again for the new points")
         XCTAssertGreaterThan(PreparedPoints.updatesMerged.count, merges, "updated from the old ones, not made afresh")
-        let fresh = PreparedPoints(points: s1.places.coordinates, options: MapDataSession.clusterOptions)
+        // Prepared afresh with the old first band's zooms (an update keeps them).
+        let fresh = PreparedPoints(points: s1.places.coordinates, options: MapDataSession.clusterOptions, parts: nil,
+                                   lastZoom: old.lastZoom)
         XCTAssertEqual(made.count, fresh.count)
         XCTAssertEqual(made.order, fresh.order)
         XCTAssertEqual(made.x.map(\.bitPattern), fresh.x.map(\.bitPattern))

@@ -99,17 +99,23 @@ final class PreparedPointsTests: XCTestCase {
                     next.append(contentsOf: Array(repeating: first, count: 5))  // additions, one on an old point
                     next.append(GeoCoordinate(latitude: -20, longitude: 179.9999))
                 }
-                let fresh = PreparedPoints(points: next, options: options, parts: 1)
+                // Small changes keep the first band's zooms (an order to merge into); else all is made afresh.
+                let fresh = PreparedPoints(points: next, options: options, parts: 1, lastZoom: old.order.isEmpty ? nil : old.lastZoom)
                 for parts in [1, 2, 5] {
                     let label = "\(name), round \(round), \(parts) parts"
+                    let merges = PreparedPoints.updatesMerged.count
                     assertSame(old.updated(points: next, changed: changed, parts: parts), fresh, label)
+                    // A few changes are merged into the old order (if any is left), never a fresh preparation.
+                    XCTAssertEqual(PreparedPoints.updatesMerged.count > merges, !old.order.isEmpty && next.contains(where: \.isValid),
+                                   "\(label): merged")
                 }
                 assertSame(old.updated(points: next, from: pts), fresh, "\(name), round \(round), found by comparing")
             }
         }
     }
 
-    /// Big changes and changes that move the first band's zooms take the fresh path: still equal.
+    /// Big changes take the fresh path; a change of density keeps the old first band (its order
+    /// still the reference order of its cells).
     func testLargeChangesAndNewFirstBandsEqualFreshPreparations() {
         let pts = random(5_000, seed: 21)
         let old = PreparedPoints(points: pts, options: options)
@@ -120,7 +126,9 @@ final class PreparedPointsTests: XCTestCase {
         let piled = (0..<5_000).map { i in GeoCoordinate(latitude: Double(i % 4), longitude: Double(i % 3)) }
         let dense = PreparedPoints(points: piled, options: options)
         let grown = piled + (0..<1_200).map { _ in GeoCoordinate(latitude: r.uniform(-85, 85), longitude: r.uniform(-180, 180)) }
-        assertSame(dense.updated(points: grown, from: piled + []), PreparedPoints(points: grown, options: options), "grown")
+        let updated = dense.updated(points: grown, from: piled + [])
+        assertSame(updated, PreparedPoints(points: grown, options: options, parts: 1, lastZoom: dense.lastZoom), "grown")
+        assertMatchesReference(updated, grown, "grown")
         let shrunk = Array(pts.prefix(100))
         assertSame(old.updated(points: shrunk, changed: []), PreparedPoints(points: shrunk, options: options), "shrunk")
     }
@@ -140,7 +148,8 @@ final class PreparedPointsTests: XCTestCase {
         XCTAssertTrue(old.prepared(points: pts, options: options) === first, "kept")
         let new = PreparedPointsCache()
         new.follow(old, oldPoints: pts)
-        assertSame(new.prepared(points: next, options: options), PreparedPoints(points: next, options: options), "followed")
+        assertSame(new.prepared(points: next, options: options),
+                   PreparedPoints(points: next, options: options, parts: nil, lastZoom: first.lastZoom), "followed")
         assertSame(unmade.prepared(points: next, options: options), PreparedPoints(points: next, options: options), "unmade")
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// points are made from the old one's — only the changed points are projected and sorted, and
 /// merged into the old order — instead of projecting and sorting every point again (2.6 s at
 /// 10M points on one thread). The result equals `PreparedPoints(points:options:)` of the new
-/// points, column for column (`PreparedPointsTests`).
+/// points with the old first band's zooms, column for column (`PreparedPointsTests`).
 extension PreparedPoints {
     /// How many updates merged into an old order (tests check that the path is taken).
     static let updatesMerged = LevelBuilder.UseCount()
@@ -32,7 +32,7 @@ extension PreparedPoints {
     func updated(points: [GeoCoordinate], changed: [Int], parts wanted: Int?) -> PreparedPoints {
         let n = points.count
         let parts = wanted ?? (n >= Self.parallelFrom ? 2 : 1)
-        let fresh = { PreparedPoints(points: points, options: self.options, parts: parts) }
+        let fresh = { PreparedPoints(points: points, options: self.options, parts: parts) }  // zooms chosen again
         let newCount = max(0, n - count)
         guard n >= count, changed.count + newCount <= max(n / Self.updateShare, 1024) else { return fresh() }
         let words = (n + 63) >> 6
@@ -58,9 +58,14 @@ extension PreparedPoints {
         for i in changed where i >= 0 && i < count { prepareAgain(i) }
         for i in count..<n { prepareAgain(i) }
         let m = valid.reduce(0) { $0 + $1.nonzeroBitCount }
-        let lastZoom = Self.firstBandZoom(options, x: x, y: y, valid: valid, validCount: m)
-        // Another first band, or keys that don't fit any more: not this order's cells.
-        guard lastZoom == self.lastZoom, Self.keysFit(count: n, width: width), m > 0, !order.isEmpty else { return fresh() }
+        // The first band keeps its zooms. Choosing them again from a sample of the new points
+        // (as a fresh preparation does) could pick others for a change of a few points — the
+        // sample's estimate is rough, and then every cell would change (seen at 10M points:
+        // 2.8 s instead of a merge). Any zooms serve (bands change no cluster; a band the data
+        // outgrew fails its sweep's budget and the build sorts its own). Keys that no longer
+        // fit in 64 bits with an index: not this order's cells.
+        guard Self.keysFit(count: n, width: width), m > 0, !order.isEmpty else { return fresh() }
+        let lastZoom = self.lastZoom
         let inputBits = Self.inputBits(count: n)
         let cell = self.cell, width = self.width
         // The changed points that are valid now, packed and sorted as the band sorts them.

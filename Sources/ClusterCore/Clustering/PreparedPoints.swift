@@ -45,8 +45,9 @@ public final class PreparedPoints: @unchecked Sendable {
     }
 
     /// As above in `parts` parts on as many threads (nil: two for big inputs, else one); the
-    /// result doesn't depend on them (tests compare).
-    init(points: [GeoCoordinate], options: HierarchicalClusterer.Options, parts wanted: Int?) {
+    /// result doesn't depend on them (tests compare). `lastZoom` forces the first band's lowest
+    /// zoom (nil: chosen as a build of all the points chooses it).
+    init(points: [GeoCoordinate], options: HierarchicalClusterer.Options, parts wanted: Int?, lastZoom forced: Int? = nil) {
         let options = options.normalized
         self.options = options
         let n = points.count
@@ -55,7 +56,7 @@ public final class PreparedPoints: @unchecked Sendable {
         (x, y, valid) = (projected.x, projected.y, projected.valid)
         let m = projected.validBefore.last!
         validCount = m
-        lastZoom = Self.firstBandZoom(options, x: x, y: y, valid: valid, validCount: m)
+        lastZoom = forced ?? Self.firstBandZoom(options, x: x, y: y, valid: valid, validCount: m)
         (cell, width) = Self.cells(options, lastZoom: lastZoom)
         guard Self.keysFit(count: n, width: width), m > 0 else {
             (order, orderX, orderY) = ([], [], [])
