@@ -30,6 +30,8 @@ $median "$bench" update --runs 3    # 1,000 adds / removes / moves in a 1M-point
 $median "$bench" filter --runs 3    # filters at 1M: evaluate + exact re-cluster + a frame; a ≤ 1 % change
 $median "$bench" timebar              # the time bar playing a 7-day window over 1M places: frames per second (≥ 30)
 [ "${BENCH_10M:-1}" = 0 ] || ./scripts/bench-median.py 1 "$bench" filter --points 10000000 --runs 1   # any filter at 10M
+$median "$bench" filter-large --runs 3   # big filters one by one at 1M (most / half / a tenth / ≤ 1 % change): wall, CPU, calling thread's CPU; prepare and live update of the prepared points
+[ "${BENCH_10M:-1}" = 0 ] || ./scripts/bench-median.py 1 "$bench" filter-large --points 10000000 --runs 1   # the same at 10M
 # The real window under Xvfb, dragged all through the load (needs the release app: make bench builds it).
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py cities   # launch on the bundled world cities
 ./scripts/bench-median.py "${BENCH_RUNS:-5}" ./scripts/bench-window.py "$tmp/uniform-1000000.geojson"

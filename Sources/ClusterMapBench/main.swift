@@ -11,6 +11,7 @@ usage: clustermap-bench index FILE.geojson [--max-zoom M]
        clustermap-bench basemap
        clustermap-bench update [--points N] [--changes K] [--runs R]
        clustermap-bench filter [--points N] [--runs R]
+       clustermap-bench filter-large [--points N] [--runs R]
        clustermap-bench timebar [--points N] [--frames F]
        clustermap-bench filterlive [--points N] [--changes K] [--runs R]
        clustermap-bench tiles [FILE.mbtiles|FILE.pmtiles] [--tile Z/X/Y] [--runs N] [--png DIR]
@@ -25,6 +26,7 @@ case "generate": runGenerateCommand(Array(arguments.dropFirst()))
 case "frame": runFrameBenchmark(Array(arguments.dropFirst()))
 case "update": runUpdateBenchmark(Array(arguments.dropFirst()))
 case "filter": runFilterBenchmark(Array(arguments.dropFirst()))
+case "filter-large": runLargeFilterBenchmark(Array(arguments.dropFirst()))  // FilterBenchmark+Large.swift
 case "timebar": runTimeBarBenchmark(Array(arguments.dropFirst()))
 case "filterlive": runFilterLiveBenchmark(Array(arguments.dropFirst()))
 case "basemap": runBaseMapBenchmark(Array(arguments.dropFirst()))

@@ -225,6 +225,7 @@ extension MapDataSession.UpdatePlan {
                                      places: MapDataSession.Places(sources: [source], coordinates: coordinates, localIndex: local))
         session.identity.keys = keys
         session.identity.idProperty = idProperty
+        session.preparedPoints.follow(old.preparedPoints, oldPoints: old.places.coordinates)  // hook: updated, not remade
         let names = MapDataSession.NameChanges(removed: changes.removals, named: result.addedIDs + renamed)
         return (session, { id in id >= 0 && id < local.count && local[id] >= 0 ? id : nil }, names)
     }

@@ -21,6 +21,9 @@ public final class MapDataSession: @unchecked Sendable {
     public var pointCount: Int { places.coordinates.count }
     /// Identity keys for live updates, captured once (`MapDataSession+Live.swift`).
     let identity = IdentityCache()
+    /// The points prepared for filtered builds (`FilterEngine`), made on the first filter; after
+    /// a live update, from the previous session's (`UpdatePlan.applied`).
+    public let preparedPoints = PreparedPointsCache()
     /// Whether places are kept out of clustering: each is its own item at every zoom, never in
     /// a bubble (a dataset that asks for it, such as Lisbon's priced stays, or `--no-clustering`).
     /// The index is still built; `visibleItems` asks it below its deepest level, where every

@@ -68,7 +68,7 @@ public final class FilterEngine: @unchecked Sendable {
         let points = session.places.coordinates
         preparedReady.enter()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let made = PreparedPoints(points: points, options: MapDataSession.clusterOptions)
+            let made = session.preparedPoints.prepared(points: points, options: MapDataSession.clusterOptions)
             preparedLock.withLock { prepared = made }
             preparedReady.leave()
         }

@@ -11,17 +11,27 @@ extension LevelBuilder {
     /// Only the band's length depends on it, never a cluster (levels are the same whatever the
     /// bands: `LevelBandTests`, `SlotBuilderTests`).
     static func sweepLikelyFits(_ slots: Slots, count m: Int, cell minimumCell: Double) -> Bool {
+        sweepLikelyFits(slots: slots.n, count: m, cell: minimumCell) { step, add in
+            for s in stride(from: 0, to: slots.n, by: step) where slots.isAlive(s) {
+                let item = slots.item[s]
+                add(Float(item.x), Float(item.y))
+            }
+        }
+    }
+
+    /// As above for `n` slots whose sample `sample(step, add)` gives: the Float position of
+    /// every alive one of every `step`-th slot, in slot order (`PreparedPoints` samples its
+    /// own columns, with no `Slots`).
+    static func sweepLikelyFits(slots n: Int, count m: Int, cell minimumCell: Double,
+                                sample: (Int, (Float, Float) -> Void) -> Void) -> Bool {
         let cell = CellIndex.cellSize(minimum: minimumCell)
         let width = UInt64(1 / cell) + 3
-        let step = max(1, slots.n / 4096)
+        let step = max(1, n / 4096)
         // Two thirds of the budget: the estimate is rough, and a failed sweep costs a sort.
         let limit = 2 * m
         var keys: [UInt64] = []
-        keys.reserveCapacity(slots.n / step + 1)
-        for s in stride(from: 0, to: slots.n, by: step) where slots.isAlive(s) {
-            let item = slots.item[s]
-            keys.append(CellIndex.key(Float(item.x), Float(item.y), cell: cell, width: width))
-        }
+        keys.reserveCapacity(n / step + 1)
+        sample(step) { keys.append(CellIndex.key($0, $1, cell: cell, width: width)) }
         keys.sort()
         let n = keys.count, scale = step * step
         var work = 0, p = 0

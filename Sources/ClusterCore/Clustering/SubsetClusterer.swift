@@ -56,17 +56,7 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
         let sortedMembers: [[Int32]]
         if groupOfInput.isEmpty {
             // One group: its members are the chosen indices; a point's group is its selection bit.
-            let m = selection?.chosenCount ?? n
-            let all = [Int32](unsafeUninitializedCapacity: m) { out, c in
-                if let selection {
-                    var k = 0
-                    selection.forEachChosen { out[k] = Int32(truncatingIfNeeded: $0); k += 1 }
-                } else {
-                    for i in 0..<n { out[i] = Int32(truncatingIfNeeded: i) }
-                }
-                c = m
-            }
-            sortedMembers = [all]
+            sortedMembers = [Self.chosenMembers(selection, count: n)]
             groupValues = [0]
             groupOfPoint = []
             chosen = selection
@@ -83,14 +73,9 @@ public final class SubsetClusterer: PointClusterer, @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: byCost.count) { k in
             let g = byCost[k]
             let m = sortedMembers[g]
-            let sub = [GeoCoordinate](unsafeUninitializedCapacity: m.count) { out, c in
-                points.withUnsafeBufferPointer { p in
-                    for j in 0..<m.count { out[j] = p[Int(m[j])] }
-                }
-                c = m.count
-            }
-            let cats = categories.isEmpty ? [] : m.map { categories[Int($0)] }
-            let vals = values.isEmpty ? [] : m.map { values[Int($0)] }
+            let sub = Self.gather(points, at: m)
+            let cats = Self.gather(categories, at: m)
+            let vals = Self.gather(values, at: m)
             buildTrace("subset gathered")
             // The grid's per-point predicate speaks input indices: translate the group's own.
             var groupMethod = method
