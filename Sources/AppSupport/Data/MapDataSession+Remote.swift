@@ -7,8 +7,8 @@ import GeoData
 extension MapDataSession {
     /// A session showing one remote view: `name` names the source (the table) in cards and
     /// messages. Places' columns (JSON objects) become their properties; a place without them
-    /// shows its coordinate only. Built on any thread.
-    public static func remote(_ items: [RemoteView.Item], zoom: Int, name: String) -> MapDataSession {
+    /// shows its coordinate only. With `labelsTotals` the bubbles show the source's total. Built on any thread.
+    public static func remote(_ items: [RemoteView.Item], zoom: Int, name: String, labelsTotals: Bool = false) -> MapDataSession {
         let places = items.filter { !$0.isCluster }
         var sets: [PointSet] = []
         if !places.isEmpty {
@@ -20,7 +20,8 @@ extension MapDataSession {
             }
         }
         // Places always index the session's points: none without them.
-        let view = RemoteView(items: sets.isEmpty ? items.filter(\.isCluster) : items, zoom: zoom)
+        var view = RemoteView(items: sets.isEmpty ? items.filter(\.isCluster) : items, zoom: zoom)
+        view.labelsTotals = labelsTotals
         let session = MapDataSession(pointSets: sets)
         session.remote = view
         return session

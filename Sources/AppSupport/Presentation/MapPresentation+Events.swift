@@ -13,6 +13,7 @@ extension MapPresentation {
             var fields: [(String, JSONValue)] = [("id", .int($0.id.logID)), ("x", r($0.center.x + o.x)),
                                                  ("y", r($0.center.y + o.y)), ("r", r($0.radius)), ("count", .int($0.count))]
             if $0.containsSelection { fields.append(("marked", .bool(true))) }
+            fields.append(("label", .string($0.label)))
             return .object(fields)
         }
         let pins: [JSONValue] = scene.pins.filter { onScreen($0.center) }.map {

@@ -19,6 +19,7 @@ extension MapPresentation {
         }
         // Cluster by and totals (issue 29): category colours, side by side, totals, weights.
         session?.grouping?.decorate(&scene, style: sceneBuilder.style)
+        session?.remote?.labelTotals(in: &scene)
         // A bubble's card goes over its bubble where the layout left it (issue 29 item 5).
         events += placeBubbleCard(in: &scene, viewWidth: view.viewportSize.width, now: now)
         scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: view.zoom) { [labelRenderer] text in

@@ -21,11 +21,24 @@ extension ClusterTileLink {
 }
 
 extension DatabaseLink {
-    /// A server cell's totals, named as our tile files name them (`value_sum`, `value_min`,
-    /// `value_max`): the card says "Total value: …" when the view asked for a total.
-    nonisolated static func facts(of item: PostGISItem) -> [RemoteView.Fact] {
-        guard item.isCluster else { return [] }
-        return [("value_sum", item.totalSum), ("value_min", item.totalMin), ("value_max", item.totalMax)]
-            .compactMap { name, value in value.map { RemoteView.Fact(name, .number($0)) } }
+    /// A server cell's total, named by its column as our tile files name theirs (`damage_sum`,
+    /// `damage_min`, `damage_max`): the card says "Total damage: …" (or "Highest damage" for
+    /// `max:damage`). Nothing without a total.
+    nonisolated static func facts(of item: PostGISItem, total: FilterSettings.TotalSetting?) -> [RemoteView.Fact] {
+        guard item.isCluster, let total else { return [] }
+        let values: [(String, Double?)]
+        switch total.kind {
+        case .minimum: values = [("min", item.totalMin)]
+        case .maximum: values = [("max", item.totalMax)]
+        default: values = [("sum", item.totalSum), ("min", item.totalMin), ("max", item.totalMax)]
+        }
+        return values.compactMap { suffix, value in value.map { RemoteView.Fact("\(total.property)_\(suffix)", .number($0)) } }
+    }
+
+    /// A cell's In View words: "Total damage: 1,234" (nil without a total or values).
+    nonisolated static func detail(of item: PostGISItem, total: FilterSettings.TotalSetting?) -> String? {
+        guard item.isCluster, let total else { return nil }
+        let value: Double? = total.kind == .minimum ? item.totalMin : total.kind == .maximum ? item.totalMax : item.totalSum
+        return value.map { "\(BubbleGrouping.totalTitle(total)): \(BubbleCardContent.exact($0))" }
     }
 }

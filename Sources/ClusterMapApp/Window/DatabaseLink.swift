@@ -1,6 +1,7 @@
 import AppSupport
 import ClusterCore
 import Foundation
+import GeoData
 import PostGIS
 
 /// A PostGIS table open in the window (issue 31): its source, the view queue that asks it for
@@ -128,13 +129,14 @@ final class DatabaseLink {
 
     /// The items of an answer as the presentation takes them (the JSON columns of the places).
     /// Pure: called on the query thread.
-    nonisolated static func items(of result: PostGISViewResult) -> [RemoteView.Item] {
+    /// `total`: what the view was asked to total (its column names the cards' lines).
+    nonisolated static func items(of result: PostGISViewResult, total: FilterSettings.TotalSetting? = nil) -> [RemoteView.Item] {
         result.items.map { item in
             RemoteView.Item(coordinate: item.coordinate, count: item.count, isCluster: item.isCluster, key: item.id,
                             expansionZoom: item.expansionZoom,
                             properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] },
-                            detail: item.isCluster ? RemoteView.detail(category: nil, total: item.totalSum.map { ("", $0) }) : nil)
-                .with(facts: DatabaseLink.facts(of: item))
+                            detail: DatabaseLink.detail(of: item, total: total))
+                .with(facts: DatabaseLink.facts(of: item, total: total))
         }
     }
 }

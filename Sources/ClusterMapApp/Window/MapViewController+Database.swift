@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import AppSupport
 import ClusterCore
+import GeoData
 import MapModel
 import PostGIS
 
@@ -70,22 +71,35 @@ extension MapViewController {
             }
             return
         }
-        let viewOptions: PostGISViewOptions
+        var table = table
+        table.settings = tableOpenSettings(table.settings, address: address)
+        var viewOptions: PostGISViewOptions
         do {
             viewOptions = try databaseViewOptions(table, on: source.table)
+        } catch let error where table.settings != (launchTableOptions(for: address).settings) {
+            // A remembered filter the table can no longer answer: forgotten, the table opens without.
+            forgetTableSettings(table.settings)
+            showError("\(source.table.displayName): the remembered filter no longer applies: \(error)")
+            table.settings = FilterSettings()
+            viewOptions = MapViewController.databaseViewOptions()
         } catch {
             eventLog.emit("db-fault", [("kind", .string((error as? PostGISError)?.kind ?? "other")), ("message", .string("\(error)"))])
             showError("\(source.table.displayName): \(error)")
             return
         }
+        let total = checkedTableTotal(table.settings.total, on: source.table)
+        viewOptions.total = total?.property
         let filter = makeTableFilter(source: source, options: viewOptions)
         let live = filter.live
+        live.setTotal(total)
         let queue = PostGISViewQueue(source: source, options: { live.current },
                                      placeCards: DatabaseLink.placeCards) { [weak self] view, result in
             // On the queue's thread: the session is built here (reading the places' columns),
             // then handed to the GTK thread.
+            let total = live.total
             let built = result.map { r in
-                (r, MapDataSession.remote(DatabaseLink.items(of: r), zoom: view.zoom, name: source.table.displayName))
+                (r, MapDataSession.remote(DatabaseLink.items(of: r, total: total), zoom: view.zoom, name: source.table.displayName,
+                                          labelsTotals: total != nil))
             }
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = self, !c.isClosed else { return }
@@ -96,6 +110,7 @@ extension MapViewController {
         database = link
         tableFilter = filter
         tableFilterDidOpen(filter, settings: table.settings)
+        rememberTableSettings(table.settings)
         startDatabaseWatch(link, seconds: table.refreshSeconds)
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(source.table.displayName) }
         eventLog.emit("db-connected", [("table", .string(source.table.displayName)),

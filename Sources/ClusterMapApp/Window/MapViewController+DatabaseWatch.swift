@@ -19,6 +19,7 @@ extension MapViewController {
         settings.since = options.filters.since
         settings.until = options.filters.until
         settings.timeProperty = options.filters.timeProperty
+        settings.total = options.filters.total
         return TableOpenOptions(settings: settings, refreshSeconds: options.refreshSeconds)
     }
 

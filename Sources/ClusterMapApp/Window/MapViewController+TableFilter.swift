@@ -68,6 +68,8 @@ extension MapViewController {
         }
         // Recorded for the chips and the panel; nothing is worked out in process.
         _ = presentation.setFilter(settings)
+        setTableTotal(settings.total, on: t)
+        rememberTableSettings(settings)
         applyTableFilter(made.filter, expression: made.expression, on: t)
         chrome?.filterDidChange()
     }

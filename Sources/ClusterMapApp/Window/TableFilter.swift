@@ -28,6 +28,13 @@ final class TableFilter {
         var current: PostGISViewOptions { lock.withLock { options } }
         /// Replaces the filter.
         func setFilter(_ filter: PostGISWhere?) { lock.withLock { options.filter = filter } }
+        private var totalSetting: FilterSettings.TotalSetting?
+        /// What the bubbles total (checked against the table; nil: counts only).
+        var total: FilterSettings.TotalSetting? { lock.withLock { totalSetting } }
+        /// Replaces the total: the view queries sum its column.
+        func setTotal(_ total: FilterSettings.TotalSetting?) {
+            lock.withLock { totalSetting = total; options.total = total?.property }
+        }
     }
 
     /// The identity of a catalogue: a new one after the table's filterable data may have changed

@@ -1,0 +1,17 @@
+import ClusterCore
+import MapModel
+
+/// A remote source's totals on its bubbles (issue 31 item 2): a table opened with `--total
+/// sum:damage` writes each bubble's total abbreviated on it (`1.2k`), as a file's bubbles do
+/// (`BubbleGrouping`); a bubble whose rows have no value shows "–".
+extension RemoteView {
+    /// Puts each remote bubble's total on it (when the source was asked for one).
+    public func labelTotals(in scene: inout Scene) {
+        guard labelsTotals else { return }
+        for i in scene.bubbles.indices {
+            guard case .cluster(let raw) = scene.bubbles[i].id, RemoteView.isRemote(ClusterID(rawValue: raw)) else { continue }
+            let total = BubbleCardContent.remoteLines(facts(of: ClusterID(rawValue: raw))).totals.first?.value
+            scene.bubbles[i].label = total.map(ClusterTotal.abbreviated) ?? "–"
+        }
+    }
+}

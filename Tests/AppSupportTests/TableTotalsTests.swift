@@ -1,0 +1,46 @@
+import ClusterCore
+import MapModel
+import XCTest
+@testable import AppSupport
+
+/// A table's totals on its bubbles and the key its filter is remembered under (issue 31 item 2).
+final class TableTotalsTests: XCTestCase {
+    func testATablesKeyNeverHoldsItsPassword() {
+        let cases: [(String, String)] = [
+            ("postgresql://u:secret@127.0.0.1:5432/test?table=piles", "table:postgresql://u@127.0.0.1:5432/test?table=piles"),
+            ("postgresql://u@127.0.0.1:5432/test?table=piles", "table:postgresql://u@127.0.0.1:5432/test?table=piles"),
+            ("postgres://u:p%40ss:w@[::1]:5432/db?password=zz&table=s.t&sslmode=disable",
+             "table:postgres://u@[::1]:5432/db?table=s.t&sslmode=disable"),
+            ("postgresql://host:5432/db?table=t", "table:postgresql://host:5432/db?table=t"),
+            ("postgresql:///db?table=t&PASSWORD=x", "table:postgresql:///db?table=t"),
+            ("postgresql://u:secret@h/db?table=a%40b", "table:postgresql://u@h/db?table=a%40b"),
+        ]
+        for (address, key) in cases {
+            let made = SavedFilter.source(tableAddress: address)
+            XCTAssertEqual(made, key, address)
+            for secret in ["secret", "zz", "p%40ss", "PASSWORD"] { XCTAssertFalse(made.contains(secret), made) }
+        }
+    }
+
+    func testRemoteBubblesShowTheirTotalAbbreviatedOnlyWhenAskedFor() {
+        let items: [RemoteView.Item] = [
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: 10, longitude: 0), count: 40, isCluster: true, key: 1)
+                .with(facts: [RemoteView.Fact("damage_sum", .number(12_345)), RemoteView.Fact("damage_min", .number(1)),
+                              RemoteView.Fact("damage_max", .number(900))]),
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: 0, longitude: 0), count: 7, isCluster: true, key: 2),
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: 20, longitude: 0), count: 5, isCluster: true, key: 3)
+                .with(facts: [RemoteView.Fact("damage_max", .number(0.125))]),
+        ]
+        func labels(_ asked: Bool) -> [String] {
+            let session = MapDataSession.remote(items, zoom: 5, name: "public.piles", labelsTotals: asked)
+            var scene = Scene()
+            scene.bubbles = session.remote!.items.map {
+                SceneBubble(id: SceneItemID($0), center: ScreenPoint(x: 0, y: 0), radius: 20, count: $0.count, label: "\($0.count)", step: 0)
+            }
+            session.remote!.labelTotals(in: &scene)
+            return scene.bubbles.map(\.label)
+        }
+        XCTAssertEqual(labels(true), ["12k", "–", "0.13"])
+        XCTAssertEqual(labels(false), ["40", "7", "5"])
+    }
+}
