@@ -1,4 +1,5 @@
 import ClusterCore
+import GeoData
 import MapModel
 import XCTest
 @testable import AppSupport
@@ -32,7 +33,8 @@ final class TableTotalsTests: XCTestCase {
                 .with(facts: [RemoteView.Fact("damage_max", .number(0.125))]),
         ]
         func labels(_ asked: Bool) -> [String] {
-            let session = MapDataSession.remote(items, zoom: 5, name: "public.piles", labelsTotals: asked)
+            let session = MapDataSession.remote(items, zoom: 5, name: "public.piles",
+                                                total: asked ? FilterSettings.TotalSetting(kind: .sum, property: "damage") : nil)
             var scene = Scene()
             scene.bubbles = session.remote!.items.map {
                 SceneBubble(id: SceneItemID($0), center: ScreenPoint(x: 0, y: 0), radius: 20, count: $0.count, label: "\($0.count)", step: 0)
@@ -42,5 +44,7 @@ final class TableTotalsTests: XCTestCase {
         }
         XCTAssertEqual(labels(true), ["12k", "–", "0.13"])
         XCTAssertEqual(labels(false), ["40", "7", "5"])
+        let legend = MapDataSession.remote(items, zoom: 5, name: "public.piles", total: FilterSettings.TotalSetting(kind: .sum, property: "damage"))
+        XCTAssertEqual(legend.remote?.legend(over: legend.legend)?.entries.last?.text, "Number on bubbles: total damage")
     }
 }

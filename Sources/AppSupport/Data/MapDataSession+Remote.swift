@@ -7,8 +7,8 @@ import GeoData
 extension MapDataSession {
     /// A session showing one remote view: `name` names the source (the table) in cards and
     /// messages. Places' columns (JSON objects) become their properties; a place without them
-    /// shows its coordinate only. With `labelsTotals` the bubbles show the source's total. Built on any thread.
-    public static func remote(_ items: [RemoteView.Item], zoom: Int, name: String, labelsTotals: Bool = false) -> MapDataSession {
+    /// shows its coordinate only. With `total` the bubbles show the source's total. Built on any thread.
+    public static func remote(_ items: [RemoteView.Item], zoom: Int, name: String, total: FilterSettings.TotalSetting? = nil) -> MapDataSession {
         let places = items.filter { !$0.isCluster }
         var sets: [PointSet] = []
         if !places.isEmpty {
@@ -21,7 +21,7 @@ extension MapDataSession {
         }
         // Places always index the session's points: none without them.
         var view = RemoteView(items: sets.isEmpty ? items.filter(\.isCluster) : items, zoom: zoom)
-        view.labelsTotals = labelsTotals
+        view.total = total
         let session = MapDataSession(pointSets: sets)
         session.remote = view
         return session

@@ -58,8 +58,8 @@ public struct RemoteView: Sendable {
     private let details: [Int: String]
     /// Clusters' facts by raw cluster id (`facts(of:)`).
     let clusterFacts: [Int: [Fact]]
-    /// Whether the bubbles show their source's total instead of their count (a table's `--total`).
-    public internal(set) var labelsTotals = false
+    /// What the bubbles show instead of their count, when the source was asked (a table's `--total`).
+    public internal(set) var total: FilterSettings.TotalSetting?
 
     /// The view of `items` clustered at `zoom`; places take indices 0, 1, … in their order.
     public init(items source: [Item], zoom: Int) {

@@ -59,7 +59,9 @@ public final class MapPresentation {
 
     /// The legend for what the data's colours mean, with the grouping's lines while a filter groups
     /// or totals the bubbles (nil without data).
-    public var legend: MapLegend? { session.map { s in s.grouping.map { $0.legend(over: s.legend) } ?? s.legend } }
+    public var legend: MapLegend? {
+        session.map { s in s.grouping.map { $0.legend(over: s.legend) } ?? s.remote?.legend(over: s.legend) ?? s.legend }
+    }
 
     // MARK: Data
 

@@ -99,7 +99,7 @@ extension MapViewController {
             let total = live.total
             let built = result.map { r in
                 (r, MapDataSession.remote(DatabaseLink.items(of: r, total: total), zoom: view.zoom, name: source.table.displayName,
-                                          labelsTotals: total != nil))
+                                          total: total))
             }
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = self, !c.isClosed else { return }
