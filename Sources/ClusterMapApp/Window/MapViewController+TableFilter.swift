@@ -67,8 +67,10 @@ extension MapViewController {
             return
         }
         // Recorded for the chips and the panel; nothing is worked out in process.
+        // (A total asked before and refused is not said again with every filter change.)
+        let askedTotal = presentation.filterSettings.total
         _ = presentation.setFilter(settings)
-        setTableTotal(settings.total, on: t)
+        if settings.total != askedTotal { setTableTotal(settings.total, on: t) }
         rememberTableSettings(settings)
         applyTableFilter(made.filter, expression: made.expression, on: t)
         chrome?.filterDidChange()
