@@ -27,6 +27,15 @@ extension PostGISWindowTests {
     private static func bubbles(_ scene: [String: Any]) -> [[String: Any]] { scene["bubbles"] as? [[String: Any]] ?? [] }
 
     func testATablesTotalIsOnItsBubblesAndCardsAsTheServerSumsIt() throws {
+        try checkTotals(method: "fetched")
+    }
+
+    /// The same with the server's grid cells (`GROUP BY` on cell keys, summed in SQL).
+    func testATablesTotalFromTheServersGridCellsIsOnItsBubblesAndCards() throws {
+        try checkTotals(method: "aggregated", environment: ["CLUSTERMAP_FETCH_LIMIT": "10"])
+    }
+
+    private func checkTotals(method: String, environment: [String: String] = [:]) throws {
         try AppHarness.requireTools()
         if let e = Self.setupError { XCTFail("test server: \(e)"); return }
         try Self.makePiles()
@@ -35,10 +44,13 @@ extension PostGISWindowTests {
         for p in 0..<4 { sums[30 + 10 * p] = try Self.psqlInt("SELECT sum(damage) FROM piles WHERE pile = \(p)") }
         let h = try AppHarness()
         defer { h.stop() }
+        h.extraEnvironment = environment
         try h.launch(["postgresql://postgres@127.0.0.1:\(Self.port)/test?table=piles", "--total", "sum:damage",
                       "--center", "0,-10", "--zoom", "4", "--size", "1400x900", "--reduce-motion"], timeout: 60)
         let total = try h.waitForEvent("db-total", timeout: 30)
         XCTAssertEqual(total.event["column"] as? String, "damage")
+        let query = try h.waitForEvent("db-query", timeout: 30)
+        XCTAssertEqual(query.event["method"] as? String, method)
         let scene = try h.waitForEvent("scene", timeout: 30) { Self.bubbles($0).count == 4 }
         for bubble in Self.bubbles(scene.event) {
             let count = try XCTUnwrap(bubble["count"] as? Int)
