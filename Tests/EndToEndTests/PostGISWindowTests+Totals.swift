@@ -120,7 +120,8 @@ extension PostGISWindowTests {
         XCTAssertEqual(filter.event["expression"] as? String, "damage >= 300")
         XCTAssertEqual(filter.event["passing"] as? Int, passing)
         let highest = try Self.psqlInt("SELECT max(damage) FROM piles WHERE pile = 3 AND damage >= 300")
-        let scene = try h.waitForEvent("scene", timeout: 30) { s in Self.bubbles(s).contains { $0["label"] as? String == ClusterTotal.abbreviated(Double(highest)) } }
+        let label = ClusterTotal.abbreviated(Double(highest))
+        let scene = try h.waitForEvent("scene", timeout: 30) { s in Self.bubbles(s).contains { $0["label"] as? String == label } }
         XCTAssertFalse(Self.bubbles(scene.event).isEmpty)
 
         // The command line wins over what was remembered.

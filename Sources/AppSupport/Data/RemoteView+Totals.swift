@@ -20,6 +20,7 @@ extension RemoteView {
     public func legend(over base: MapLegend) -> MapLegend? {
         guard let total else { return nil }
         let text = "Number on bubbles: \(BubbleGrouping.totalTitle(total).lowercased())"
-        return MapLegend(title: base.title, entries: base.entries + [MapLegend.Entry(.bubble(MapDataSession.otherCategoryColor), DisplayText.line(text))])
+        let entry = MapLegend.Entry(.bubble(MapDataSession.otherCategoryColor), DisplayText.line(text))
+        return MapLegend(title: base.title, entries: base.entries + [entry])
     }
 }
