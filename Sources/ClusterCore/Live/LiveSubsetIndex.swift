@@ -120,6 +120,12 @@ public final class LiveSubsetIndex: PointClusterer, @unchecked Sendable {
     }
 
 
+    /// Roughly what holding this index costs beyond the build it adopted (which its owner holds
+    /// anyway): the id maps, the held selection and the live index's own state (`stateBytes`).
+    public var heldBytes: Int {
+        lock.withLock { inputOf.count * 4 + liveOf.count * 4 + held.words.count * 8 + live.stateBytes }
+    }
+
     // MARK: - PointClusterer (input indices)
 
     public var skippedCount: Int { lock.withLock { inputCount - live.count } }
@@ -182,5 +188,21 @@ extension LiveClusterIndex {
     public var unchangedBuild: UnchangedBuild? {
         guard !changedSinceBuild, pAlive.count == coordinates.count else { return nil }
         return UnchangedBuild(build: base, coordinates: coordinates, alive: pAlive)
+    }
+}
+
+extension LiveClusterIndex {
+    /// Roughly the bytes of the state a change repairs, beyond the base build: points, their
+    /// inputs and node records, cluster records and children made by changes, and the base's
+    /// block tables (one per band). The overlays' cells, empty until a change, are left out.
+    public var stateBytes: Int {
+        var bytes = coordinates.count * MemoryLayout<GeoCoordinate>.stride + pAlive.count
+            + categories.count * 4 + values.count * 8
+            + pNode.count * MemoryLayout<PointNode>.stride + cNode.count * MemoryLayout<ClusterNode>.stride
+        bytes += madeChildren.reduce(madeChildren.count * 8) { $0 + $1.count * 4 }
+        for l in baseBlocks.indices where l >= bandBottom.count || bandBottom[l] == l {
+            bytes += (baseBlocks[l]?.start.count ?? 0) * 4
+        }
+        return bytes
     }
 }
