@@ -61,6 +61,26 @@ public final class FilterEngine: @unchecked Sendable {
         return try body(evaluator(types: types))
     }
 
+    /// What `settings` choose and the places passing them: the evaluation, with the places live
+    /// updates removed or superseded left out (nil: every place). What the exact build
+    /// (`run`) and the interim (`FilterInterim.answer`) both start from.
+    /// - Throws: `FilterSettingsError` naming the option and, for expressions, the column.
+    func evaluate(_ settings: FilterSettings) throws -> (result: FilterResult, selection: PointSelection?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return try passing(settings)
+    }
+
+    /// `evaluate` (called under `lock`).
+    private func passing(_ settings: FilterSettings) throws -> (result: FilterResult, selection: PointSelection?) {
+        let result = try FilterResult.apply(settings, evaluator: evaluator(types: settings.types))
+        var selection = result.selection
+        if let live = session.livePlaces() {
+            if selection == nil { selection = live } else { selection!.formIntersection(live) }
+        }
+        return (result, selection)
+    }
+
     /// Starts preparing the session's points in the background, once (called under `lock`).
     private func startPreparing() {
         guard !preparing else { return }
@@ -94,11 +114,7 @@ public final class FilterEngine: @unchecked Sendable {
         defer { lock.unlock() }
         guard !settings.isEmpty else { return nil }
         let started = DispatchTime.now().uptimeNanoseconds
-        let result = try FilterResult.apply(settings, evaluator: evaluator(types: settings.types))
-        var selection = result.selection
-        if let live = session.livePlaces() {
-            if selection == nil { selection = live } else { selection!.formIntersection(live) }
-        }
+        let (result, selection) = try passing(settings)
         // The shown index aggregates the file's own categories and values (the bubble colours
         // and rings read them); a total gets an index of its own over the total's inputs.
         let (categories, values) = session.aggregateInputs()

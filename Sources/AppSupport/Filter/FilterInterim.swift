@@ -7,6 +7,9 @@ import GeoData
 /// (`LiveSubsetIndex`, adopted from that filter's exact build, no second build), so a change
 /// that adds or removes few places is applied to it as one repaired batch and shown at once —
 /// an *interim* frame — while the exact build of the new set is made and then replaces it.
+/// With no filter shown, the places held are every place: the session's own full build, adopted
+/// while its live index had no change since (`settle(_:session:unfiltered:)`), so the first
+/// filter after "no filter" takes the fast path too.
 ///
 /// Only plain filters take it: with `--by` (groups) or `--total` the exact build is the first
 /// frame, as before. The interim never stays: the job that shows it always goes on to the exact
@@ -26,8 +29,14 @@ public final class FilterInterim: @unchecked Sendable {
     private var values: [Double] = []
     /// The place count shown with the held set ("of 1,000,000 places").
     private var placeCount = 0
-    /// An exact build to adopt (`prepare`), its session and place count.
-    private var pending: (SubsetClusterer, MapDataSession, Int)?
+    /// What to adopt next (`prepare`).
+    private var pending: Pending?
+    private enum Pending {
+        /// A filter's exact build, its session and place count.
+        case subset(SubsetClusterer, MapDataSession, Int)
+        /// "No filter": the session's own full build of every place, while it had no change.
+        case everything(LiveClusterIndex.UnchangedBuild, MapDataSession)
+    }
 
     /// The most places a change may add or remove to be shown as an interim first.
     ///
@@ -64,6 +73,9 @@ public final class FilterInterim: @unchecked Sendable {
 
     public init() {}
 
+    /// Whether a live index is held or waits to be adopted (tests: a live update drops it).
+    var holdsPlaces: Bool { lock.withLock { held != nil || pending != nil } }
+
     /// The interim answer to `settings` on `engine`'s session: the held live index changed to
     /// the places that pass now, when the change is small; nil when there is no fast path (no
     /// held set, `--by` or `--total`, a big change, nothing to change, or an error: the exact
@@ -75,10 +87,8 @@ public final class FilterInterim: @unchecked Sendable {
         adoptPending()
         guard let held, heldSession === session, !settings.isEmpty,
               settings.groupProperty == nil, settings.total == nil else { return nil }
-        guard let result = try? engine.withEvaluator(types: settings.types, { try FilterResult.apply(settings, evaluator: $0) })
-        else { return nil }
-        var selection = result.selection ?? PointSelection(count: session.pointCount, all: true)
-        if let live = session.livePlaces() { selection.formIntersection(live) }
+        guard let (result, chosen) = try? engine.evaluate(settings) else { return nil }
+        let selection = chosen ?? PointSelection(count: session.pointCount, all: true)
         guard selection.count == held.inputCount else { return nil }
         let passing = held.inputCount - held.skippedCount
         let limit = maximumChanges ?? Self.changeLimit(places: placeCount, passing: passing)
@@ -93,15 +103,25 @@ public final class FilterInterim: @unchecked Sendable {
     }
 
     /// After an exact build on `session`: remembers it, to hold its passing places for the next
-    /// change (`prepare`). Grouped, totalled or unfiltered results hold nothing.
-    func settle(_ filtered: FilteredClusters?, session: MapDataSession) {
+    /// change (`prepare`). Grouped or totalled results hold nothing. With no filter (`filtered`
+    /// nil) the session's own build of every place is held instead, when `unfiltered` gives it
+    /// (taken on the GTK thread while the live index had no change since its build): the first
+    /// filter after "no filter" is then a small change too. Whatever was held before is dropped
+    /// either way — after a live update it would be another session's.
+    func settle(_ filtered: FilteredClusters?, session: MapDataSession, unfiltered: LiveClusterIndex.UnchangedBuild? = nil) {
         lock.withLock {
             held = nil
             pending = nil
-            guard let filtered, filtered.settings.groupProperty == nil, filtered.settings.total == nil,
+            guard let filtered else {
+                if let unfiltered, unfiltered.coordinates.count - unfiltered.build.skippedCount >= minimumPassing {
+                    pending = .everything(unfiltered, session)
+                }
+                return
+            }
+            guard filtered.settings.groupProperty == nil, filtered.settings.total == nil,
                   let subset = filtered.index as? SubsetClusterer else { return }
             guard filtered.passing >= minimumPassing else { return }
-            pending = (subset, session, filtered.total)
+            pending = .subset(subset, session, filtered.total)
         }
     }
 
@@ -114,13 +134,28 @@ public final class FilterInterim: @unchecked Sendable {
 
     /// `prepare` (called under `lock`).
     private func adoptPending() {
-        guard let (subset, session, places) = pending else { return }
+        guard let next = pending else { return }
         pending = nil
+        let session: MapDataSession
+        switch next {
+        case .subset(_, let s, _), .everything(_, let s): session = s
+        }
         if heldSession !== session {
             (categories, values) = session.aggregateInputs()
         }
-        guard let adopted = LiveSubsetIndex(adopting: subset, points: session.places.coordinates,
-                                            categories: categories, values: values) else { return }
+        let adopted: LiveSubsetIndex?
+        let places: Int
+        switch next {
+        case .subset(let subset, _, let count):
+            adopted = LiveSubsetIndex(adopting: subset, points: session.places.coordinates, categories: categories, values: values)
+            places = count
+        case .everything(let build, _):
+            // Held: what the exact path starts from with no filter (every place live updates left).
+            guard build.coordinates.count == session.pointCount else { return }
+            adopted = LiveSubsetIndex(adopting: build, holding: session.livePlaces(), categories: categories, values: values)
+            places = session.placeCount()
+        }
+        guard let adopted else { return }
         adopted.prepareForChanges()
         held = adopted
         heldSession = session

@@ -1,4 +1,5 @@
 import Foundation
+import ClusterCore
 import GeoData
 
 /// The presentation's filter state: what is asked, the engine for the shown session, and which
@@ -36,6 +37,12 @@ public struct FilterJob: Sendable {
     let generation: Int
     /// The fast path's state (nil: no interim).
     let interim: FilterInterim?
+    /// With no filter asked: the session's full build of every place, taken on the GTK thread
+    /// while its live index had no change since (nil otherwise), for the fast path to hold.
+    var unfiltered: LiveClusterIndex.UnchangedBuild? = nil
+    /// Only readies the fast path for the data shown with no filter (`MapPresentation.readyFilterFastPath`):
+    /// works nothing out, and `finishFilter` shows nothing for it.
+    var readiesOnly = false
 
     /// Works the filter out (slow: call off the GTK thread). A small change of a plain filter is
     /// first handed to `showInterim` as an interim outcome (clusters from the live index, in
@@ -43,6 +50,10 @@ public struct FilterJob: Sendable {
     /// Without `showInterim` (`render`, tests) only the exact build is made.
     public func run(showingInterim showInterim: ((FilterOutcome) -> Void)? = nil) -> FilterOutcome {
         let started = DispatchTime.now().uptimeNanoseconds
+        if readiesOnly {
+            interim?.settle(nil, session: engine.session, unfiltered: unfiltered)
+            return FilterOutcome(job: self, answer: .success(nil))
+        }
         var interimMs: Double?
         if let showInterim, let interim, let quick = interim.answer(settings, engine: engine, started: started) {
             interimMs = quick.milliseconds
@@ -58,7 +69,7 @@ public struct FilterJob: Sendable {
         }
         let settledMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         // Also after an error: the interim shown must not be changed again (nothing is held).
-        if let interim { interim.settle((try? answer.get()) ?? nil, session: engine.session) }
+        if let interim { interim.settle((try? answer.get()) ?? nil, session: engine.session, unfiltered: unfiltered) }
         return FilterOutcome(job: self, answer: answer, interimMilliseconds: interimMs, settledMilliseconds: settledMs)
     }
 

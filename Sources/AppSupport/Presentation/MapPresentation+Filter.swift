@@ -19,8 +19,25 @@ extension MapPresentation {
         filtering.settings = settings
         filtering.generation += 1
         guard let session else { return nil }
-        return FilterJob(engine: filtering.engine(for: session), settings: settings, generation: filtering.generation,
-                         interim: filtering.interim)
+        var job = FilterJob(engine: filtering.engine(for: session), settings: settings, generation: filtering.generation,
+                            interim: filtering.interim)
+        if settings.isEmpty { job.unfiltered = session.clusterer.unchangedBuild }
+        return job
+    }
+
+    /// With no filter on the shown data (after a load or a live update, where `refilter` has
+    /// nothing to work out): a job that readies the fast path for the first filter to come —
+    /// the live index of every place, adopted from the session's own build while it had no
+    /// change since — or, after a change, drops what the fast path held for the data before.
+    /// Run it on the filter worker like any job; nil when a filter is asked or shows, or
+    /// without data.
+    public func readyFilterFastPath() -> FilterJob? {
+        guard let session, filtering.settings.isEmpty, session.filtered == nil else { return nil }
+        var job = FilterJob(engine: filtering.engine(for: session), settings: FilterSettings(), generation: filtering.generation,
+                            interim: filtering.interim)
+        job.unfiltered = session.clusterer.unchangedBuild
+        job.readiesOnly = true
+        return job
     }
 
     /// The job that applies the asked filter to data shown since (a load, a live update), nil
@@ -43,7 +60,8 @@ extension MapPresentation {
     /// dropped if its request already settled. A selected place that no longer passes is
     /// deselected; an open fan closes.
     public func finishFilter(_ outcome: FilterOutcome) -> [MapEvent] {
-        guard outcome.job.generation == filtering.generation, let session, outcome.job.engine.session === session else { return [] }
+        guard !outcome.job.readiesOnly, outcome.job.generation == filtering.generation, let session,
+              outcome.job.engine.session === session else { return [] }
         if outcome.isInterim && filtering.settledGeneration == outcome.job.generation { return [] }
         switch outcome.answer {
         case .failure(let error):

@@ -45,6 +45,33 @@ public final class LiveSubsetIndex: PointClusterer, @unchecked Sendable {
         held = PointSelection(count: n, indices: members.lazy.map { Int($0) })
     }
 
+    /// Adopts the full build of a `LiveClusterIndex` that had no change since it was built (its
+    /// `unchangedBuild`): the input points `holding` chooses (all by default; a removed place
+    /// is held by no one) are held under their own ids, so the first filter after "no filter"
+    /// is a change like any other. `categories` and `values` are the ones that index aggregates,
+    /// by input index. Nil when the snapshot's points don't match its build.
+    /// - Complexity: O(*n*), no build.
+    public init?(adopting snapshot: LiveClusterIndex.UnchangedBuild, holding: PointSelection? = nil,
+                 categories: [Int32] = [], values: [Double] = []) {
+        let n = snapshot.coordinates.count
+        guard snapshot.alive.count == n, snapshot.build.inputCount == n, holding.map({ $0.count == n }) ?? true,
+              categories.isEmpty || categories.count == n, values.isEmpty || values.count == n else { return nil }
+        var points = snapshot.coordinates
+        var valid = 0
+        for i in 0..<n {
+            if !snapshot.alive[i] { points[i] = GeoCoordinate(latitude: .nan, longitude: .nan) }
+            if points[i].isValid { valid += 1 }
+        }
+        // `LiveClusterIndex(adopting:)` requires a build of exactly these points.
+        guard n - snapshot.build.skippedCount == valid else { return nil }
+        inputCount = n
+        live = LiveClusterIndex(adopting: snapshot.build, points: points, categories: categories, values: values)
+        inputOf = (0..<Int32(n)).map { $0 }
+        let held = holding ?? PointSelection(count: n, all: true)
+        liveOf = holding == nil ? inputOf : (0..<n).map { held[$0] ? Int32($0) : -1 }
+        self.held = held
+    }
+
     /// The input points held now (chosen ones, valid coordinates or not).
     public var selection: PointSelection { lock.withLock { held } }
 
@@ -93,6 +120,12 @@ public final class LiveSubsetIndex: PointClusterer, @unchecked Sendable {
     }
 
 
+    /// Roughly what holding this index costs beyond the build it adopted (which its owner holds
+    /// anyway): the id maps, the held selection and the live index's own state (`stateBytes`).
+    public var heldBytes: Int {
+        lock.withLock { inputOf.count * 4 + liveOf.count * 4 + held.words.count * 8 + live.stateBytes }
+    }
+
     // MARK: - PointClusterer (input indices)
 
     public var skippedCount: Int { lock.withLock { inputCount - live.count } }
@@ -135,5 +168,41 @@ public final class LiveSubsetIndex: PointClusterer, @unchecked Sendable {
                 return live.aggregates(of: item)
             }
         }
+    }
+}
+
+extension LiveClusterIndex {
+    /// A full build of a live index and the points it was made from, taken while the index had
+    /// no change since (`unchangedBuild`): immutable, so another thread may adopt it
+    /// (`LiveSubsetIndex(adopting:)`) while the index itself goes on changing.
+    public struct UnchangedBuild: @unchecked Sendable {
+        /// The build (never changed after it was made: a change goes to the index's overlay).
+        public let build: HierarchicalClusterer
+        /// The points by id, and whether each id held one (removed ids are holes in the build).
+        public let coordinates: [GeoCoordinate]
+        public let alive: [Bool]
+    }
+
+    /// The last full build while nothing changed since (nil after a change, until a compaction).
+    /// Call it where the index is changed (the GTK thread): O(1), the arrays are shared.
+    public var unchangedBuild: UnchangedBuild? {
+        guard !changedSinceBuild, pAlive.count == coordinates.count else { return nil }
+        return UnchangedBuild(build: base, coordinates: coordinates, alive: pAlive)
+    }
+}
+
+extension LiveClusterIndex {
+    /// Roughly the bytes of the state a change repairs, beyond the base build: points, their
+    /// inputs and node records, cluster records and children made by changes, and the base's
+    /// block tables (one per band). The overlays' cells, empty until a change, are left out.
+    public var stateBytes: Int {
+        var bytes = coordinates.count * MemoryLayout<GeoCoordinate>.stride + pAlive.count
+            + categories.count * 4 + values.count * 8
+            + pNode.count * MemoryLayout<PointNode>.stride + cNode.count * MemoryLayout<ClusterNode>.stride
+        bytes += madeChildren.reduce(madeChildren.count * 8) { $0 + $1.count * 4 }
+        for l in baseBlocks.indices where l >= bandBottom.count || bandBottom[l] == l {
+            bytes += (baseBlocks[l]?.start.count ?? 0) * 4
+        }
+        return bytes
     }
 }

@@ -18,7 +18,8 @@ extension MapViewController {
 
     /// The data changed (a load, a live update): the asked filter applies to it too.
     func refilterData(keepingFrom old: MapDataSession? = nil) {
-        submitFilter(presentation.refilter(keepingFrom: old))
+        // With no filter: the fast path readies (or drops) the live index of every place.
+        submitFilter(presentation.refilter(keepingFrom: old) ?? presentation.readyFilterFastPath())
     }
 
     /// Loading `files` (or `datasets`) started: their key for the remembered filters.
@@ -42,6 +43,7 @@ extension MapViewController {
         } else {
             // Nothing asked: recorded (an older request still working is dropped), nothing to work out.
             _ = presentation.setFilter(FilterSettings())
+            submitFilter(presentation.readyFilterFastPath())  // the first filter to come takes the fast path
         }
         chrome?.filterDidChange()
     }
