@@ -10,38 +10,11 @@ import GeoData
 /// from a `TABLESAMPLE SYSTEM` sample of its pages: then `sampledPercent` says so and the window says
 /// "about".
 public struct PostGISColumnCatalog: Sendable, Equatable {
-    /// One column.
-    public struct Column: Sendable, Equatable {
-        public var name: String
-        /// How the panel treats it.
-        public var type: PropertyType
-        /// The server's type name (`integer`, `timestamp with time zone`, …).
-        public var sqlType: String
-        /// Rows with a value (not NULL) and without.
-        public var present: Int
-        public var missing: Int
-        /// Category and boolean values with their counts, most common first (texts as the server
-        /// writes them: `true` / `false` for booleans).
-        public var values: [ValueCount]
-        /// Numbers and dates (as UTC seconds): the smallest and largest value.
-        public var range: ClosedRange<Double>?
-        /// Numbers and dates: counts in equal bins over `range` (the last bin holds its upper end).
-        public var histogram: [Int]
-
-        public init(name: String, type: PropertyType, sqlType: String, present: Int, missing: Int,
-                    values: [ValueCount] = [], range: ClosedRange<Double>? = nil, histogram: [Int] = []) {
-            self.name = name; self.type = type; self.sqlType = sqlType
-            self.present = present; self.missing = missing
-            self.values = values; self.range = range; self.histogram = histogram
-        }
-    }
-
+    /// One column: the panel's own description of a property (GeoData's `FilterCatalog`), its
+    /// `inferred` type the one the server's type and the distinct values suggest.
+    public typealias Column = FilterCatalog.Property
     /// A value and how many rows hold it.
-    public struct ValueCount: Sendable, Equatable {
-        public var text: String
-        public var count: Int
-        public init(_ text: String, _ count: Int) { self.text = text; self.count = count }
-    }
+    public typealias ValueCount = FilterCatalog.ValueCount
 
     /// The filterable columns in the table's order (geometry and unsupported types left out).
     public var columns: [Column]

@@ -146,7 +146,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
         for p in plans {
             let present = scaled(summary.integer(0, k))
             k += 1
-            var column = PostGISColumnCatalog.Column(name: p.name, type: p.type, sqlType: p.sqlType, present: present,
+            var column = PostGISColumnCatalog.Column(name: p.name, type: p.type, inferred: p.type, present: present,
                                                      missing: max(0, rows - present))
             switch p.type {
             case .number, .date:
@@ -178,6 +178,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
                 column.type = .category
                 column.values = values.map { .init($0.text, scaled(Int64($0.count))) }
             }
+            column.inferred = column.type  // the window says which type a person's choice replaced
             columns.append(column)
         }
         return PostGISColumnCatalog(columns: columns, rowCount: rows, sampledPercent: percent)

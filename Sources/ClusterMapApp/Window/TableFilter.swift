@@ -187,13 +187,11 @@ final class TableFilter {
     /// category / free text by the person's choice says which it was inferred as).
     nonisolated static func filterCatalog(_ c: PostGISColumnCatalog, types: [String: PropertyType]) -> FilterCatalog {
         FilterCatalog(properties: c.columns.map { col in
-            var inferred = col.type
+            var property = col
             if let chosen = types[col.name], chosen == col.type, col.type == .category || col.type == .text {
-                inferred = col.type == .category ? .text : .category
+                property.inferred = col.type == .category ? .text : .category
             }
-            return FilterCatalog.Property(name: col.name, type: col.type, inferred: inferred, present: col.present, missing: col.missing,
-                                          values: col.values.map { FilterCatalog.ValueCount($0.text, $0.count) },
-                                          range: col.range, histogram: col.histogram)
+            return property
         }, placeCount: c.rowCount)
     }
 }
