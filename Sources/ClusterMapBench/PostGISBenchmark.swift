@@ -11,6 +11,8 @@ import PostGIS
 /// first N views of each zoom without the pyramid (a whole-table GROUP BY of 10M rows takes a minute
 /// on a loaded 2-core machine, and the full set of 15 views × 3 low zooms would take most of an hour).
 /// `--no-roll-up` first measures the same views each asking the server for its own box.
+/// `--first-view-ab N` only compares, N times in turn, the first world view at zoom 1 asked directly
+/// with the same view answered by a fresh whole-world roll-up pass (same minute, same load).
 func runPostGISBenchmark(_ args: [String]) {
     guard let address = args.first else { print("usage: clustermap-bench postgis ADDRESS [--build-pyramid]"); return }
     do {
@@ -23,6 +25,10 @@ func runPostGISBenchmark(_ args: [String]) {
         }
         // Without the pyramid first (drop a leftover one so the figure is honest).
         source.dropPyramidForBenchmark()
+        if let i = args.firstIndex(of: "--first-view-ab"), i + 1 < args.count, let n = Int(args[i + 1]) {
+            try compareFirstWorldView(source, rounds: max(1, n))
+            return
+        }
         var perZoom = 15
         if let i = args.firstIndex(of: "--views-without"), i + 1 < args.count, let n = Int(args[i + 1]) { perZoom = max(1, n) }
         if args.contains("--no-roll-up") {
@@ -87,6 +93,33 @@ private func runViews(_ source: PostGISSource, label: String, perZoom: Int = 15,
           + "\"p95_ms\":\(String(format: "%.1f", pct(times, 0.95))),\"max_ms\":\(String(format: "%.1f", times.max() ?? 0)),"
           + "\"median_ms_by_zoom\":{\(zooms)},\"first_ms_by_zoom\":{\(firsts)},\"following_median_ms_by_zoom\":{\(rest)},"
           + "\"methods\":{\(m)},\"rss_mb\":\(residentMegabytes()),\"load\":\"\(load)\"}")
+}
+
+/// The first world view at zoom 1, direct (its own zoom's cells) against a fresh roll-up pass
+/// (zoom `rollUpZoom`'s cells, kept), alternating which goes first: the pass's extra cost measured
+/// in the same minutes rather than in two runs at different loads.
+private func compareFirstWorldView(_ source: PostGISSource, rounds: Int) throws {
+    let world = GeoBounds(west: -180, south: -85.05, east: 180, north: 85.05)
+    var direct = PostGISViewOptions()
+    direct.rollsUp = false
+    var times: [String: [Double]] = ["direct": [], "pass": []]
+    func time(_ label: String, _ options: PostGISViewOptions) throws {
+        source.forgetAggregates()
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try source.clusters(in: world, zoom: 1, options: options)
+        times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    for round in 0..<rounds {
+        for label in round % 2 == 0 ? ["direct", "pass"] : ["pass", "direct"] {
+            try time(label, label == "direct" ? direct : PostGISViewOptions())
+        }
+    }
+    func list(_ v: [Double]) -> String { "[" + v.map { String(format: "%.0f", $0) }.joined(separator: ",") + "]" }
+    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+    print("{\"bench\":\"postgis_first_world_view\",\"direct_ms\":\(list(times["direct"]!)),\"pass_ms\":\(list(times["pass"]!)),"
+          + "\"direct_median_ms\":\(String(format: "%.0f", median(times["direct"]!))),\"pass_median_ms\":\(String(format: "%.0f", median(times["pass"]!))),"
+          + "\"load\":\"\(load)\"}")
 }
 
 private func residentMegabytes() -> Int {

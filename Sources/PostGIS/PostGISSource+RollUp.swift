@@ -1,11 +1,13 @@
 import ClusterCore
 
 extension PostGISSource {
-    /// The zoom whose whole-world cells are kept for coarser views: 64 × 64 cells of 64 px. A finer
-    /// one covers more zooms but makes the server's hash table bigger: at 10M rows on the loaded
-    /// 2-core machine one pass took 8.9 s at zoom 1's 64 cells, 10.9 s at zoom 4's 4,096 and 15.7 s
-    /// at zoom 5's 16,384 (CPU 6.5, 7.8, 11.2 s).
-    static let rollUpZoom = 4
+    /// The zoom whose whole-world cells are kept for coarser views: 32 × 32 cells of 64 px. The
+    /// pass's cost grows with its cells (PostgreSQL's hash table: with only `count(*)` the same
+    /// gap), and the first world view pays it. 10M rows, loaded 2-core machine, same minutes: the
+    /// direct zoom-1 world query 4.5–5.2 s, one pass at zoom 3's 1,024 cells 4.8–5.9 s (≈ +5 %),
+    /// at zoom 4's 4,096 5.2–6.1 s (≈ +25 %; in the app 7.0 s vs 5.5 s). Zoom 4's own box is
+    /// under 2 s (≈ 1M rows: 1.1–1.9 s), so keeping it too isn't worth the first view's extra second.
+    static let rollUpZoom = 3
 
     /// Drops the kept whole-world cells (the table's rows changed): the next views ask the server.
     public func forgetAggregates() { rollUps.forget() }
