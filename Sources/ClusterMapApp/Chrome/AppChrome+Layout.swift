@@ -40,6 +40,9 @@ extension AppChrome {
         let free = gtk_widget_get_width(controller.drawingArea) - FilterPanel.width
         let inset = shown && free >= barMinimum + 16 ? FilterPanel.width : 0
         gtk_widget_set_margin_start(timeBarView.bar, inset)
-        if let chips = filterChips { gtk_widget_set_margin_start(chips.row, inset) }
+        if let chips = filterChips, gtk_widget_get_margin_start(chips.row) != inset {
+            gtk_widget_set_margin_start(chips.row, inset)
+            chips.reportPositions()
+        }
     }
 }

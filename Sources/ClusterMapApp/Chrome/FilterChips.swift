@@ -68,10 +68,15 @@ final class FilterChips {
             connectSignal(b, "clicked", unsafeBitCast(FilterChips.chipClicked, to: GCallback.self), owner: target)
             gtk_box_append(gcast(chipBox), b)
         }
-        if let c = controller, visible {
-            for (k, w) in childWidgets(chipBox).enumerated() { reportPosition(of: w, name: "filter-chip-\(k)", eventLog: c.eventLog) }
-            reportPosition(of: clear, name: "filter-clear", eventLog: c.eventLog)
-        }
+        reportPositions()
+    }
+
+    /// Logs where the chips and Clear are (tests click them there) — again whenever the row moves
+    /// (the filter panel opening or closing shifts it), so the last report is where they stand.
+    func reportPositions() {
+        guard let c = controller, !shown.isEmpty else { return }
+        for (k, w) in childWidgets(chipBox).enumerated() { reportPosition(of: w, name: "filter-chip-\(k)", eventLog: c.eventLog) }
+        reportPosition(of: clear, name: "filter-clear", eventLog: c.eventLog)
     }
 
     private func childWidgets(_ box: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
