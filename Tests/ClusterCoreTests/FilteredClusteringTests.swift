@@ -170,7 +170,13 @@ final class FilteredClusteringTests: XCTestCase {
         XCTAssertEqual(grouped.aggregates(of: ClusterItem(kind: .point(1), coordinate: pts[1], count: 1)).count, 0)
         XCTAssertEqual(ClusterTotal.abbreviated(1234), "1.2k")
         XCTAssertEqual(ClusterTotal.abbreviated(-2.5), "-2.5")
-        XCTAssertEqual(ClusterTotal.abbreviated(12.345), "12.35")
+        XCTAssertEqual(ClusterTotal.abbreviated(12.345), "12.3", "three significant digits, as counts show")
+        XCTAssertEqual(ClusterTotal.abbreviated(841.78), "842")
+        XCTAssertEqual(ClusterTotal.abbreviated(6.254), "6.25")
+        XCTAssertEqual(ClusterTotal.abbreviated(0.1234), "0.12")
+        XCTAssertEqual(ClusterTotal.abbreviated(99.96), "100")
+        XCTAssertEqual(ClusterTotal.abbreviated(999.6), "1k")
+        XCTAssertEqual(ClusterTotal.abbreviated(7), "7")
     }
 }
 

@@ -21,15 +21,20 @@ public enum ClusterTotal: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The total abbreviated like counts (`1.2k`, `15k`, `1.2M`; small values with up to two
-    /// decimals), for the bubble.
+    /// The total abbreviated like counts (`1.2k`, `15k`, `1.2M`), for the bubble: at most three
+    /// significant digits below 1,000 too (`842`, `45.6`, `6.25`; under 1, two decimals), so a
+    /// bubble's number stays as short as a count's. The exact value is in the tooltip and card.
     public static func abbreviated(_ v: Double) -> String {
         guard v.isFinite else { return "–" }
         let sign = v < 0 ? "-" : ""
         let a = abs(v)
-        if a >= 1000, a < 1e15 { return sign + abbreviatedCount(Int(a.rounded())) }
-        if a == a.rounded() { return sign + String(Int(a)) }
-        var s = String(Double((a * 100).rounded()) / 100)
+        if a >= 999.5, a < 1e15 { return sign + abbreviatedCount(Int(a.rounded())) }
+        let decimals = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2
+        let scale = [1.0, 10, 100][decimals]
+        let r = (a * scale).rounded() / scale
+        if r == 0 { return "0" }
+        if r == r.rounded() { return sign + String(Int(r)) }
+        var s = String(r)
         if s.hasSuffix(".0") { s.removeLast(2) }
         return sign + s
     }
