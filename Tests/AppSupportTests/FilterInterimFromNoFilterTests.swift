@@ -117,4 +117,21 @@ final class FilterInterimFromNoFilterTests: XCTestCase {
             XCTAssertEqual(Fixture.canonical(shown.index, zoom: zoom), Fixture.canonical(fresh.index, zoom: zoom), "zoom \(zoom)")
         }
     }
+
+    /// From "no filter" a changed place costs more (interim2-s15's bench: 1,483 places in 36.4
+    /// and 35.6 ms CPU at 1M): the limit is lower, so a change at the limit stays in the budget.
+    func testTheLimitFromNoFilterKeepsAChangeAtTheLimitWithinTheFrameBudget() {
+        let measuredMicroseconds = [36.4, 35.6].map { $0 * 1000 / 1483 }
+        for places in [1_000_000, 4_000_000, 10_000_000] {
+            let fromNone = FilterInterim.changeLimit(places: places, passing: places, fromEverything: true)
+            XCTAssertGreaterThan(fromNone, 1000, "still a fast path at \(places)")
+            for cost in measuredMicroseconds {
+                XCTAssertLessThanOrEqual(Double(fromNone) * cost / 1000, FilterInterim.budgetMilliseconds, "\(places)")
+            }
+            // A filter's own subset keeps its measured limit.
+            XCTAssertEqual(FilterInterim.changeLimit(places: places, passing: places / 2), 2500)
+        }
+        // Small data: 1 % of the places and half the build's cost still bound it.
+        XCTAssertEqual(FilterInterim.changeLimit(places: 100_000, passing: 100_000, fromEverything: true), 500)
+    }
 }

@@ -154,3 +154,35 @@ struct TimeBarRandom {
         return z ^ (z >> 31)
     }
 }
+
+/// The bar follows the filter's window (the panel's date row dragged while the bar shows).
+extension TimeBarTests {
+    func testTheBarFollowsTheFiltersWindowAndItsOwnRangeRoundTrips() throws {
+        let c = column()
+        var bar = try XCTUnwrap(TimeBar(column: c, mode: .cumulative))
+        bar.move(to: TimeBarTests.start + 100 * TimeBarTests.day)
+        // The panel moved the lower end: a window from March 3rd through the bar's own end.
+        let until = bar.filterRange.until
+        let moved = try XCTUnwrap(bar.following(since: "2011-03-03", until: until))
+        XCTAssertFalse(moved.isPlaying)
+        XCTAssertEqual(moved.shown.lowerBound, TimeBarTests.start + 61 * TimeBarTests.day)
+        XCTAssertEqual(moved.filterRange.until, until)
+        XCTAssertEqual(moved.filterRange.since, "2011-03-03T00:00:00Z")
+        // Oracle: the places the bar shows are the ones the filter's window passes.
+        let inBar = c.numbers.filter { moved.shown.contains($0) }.count
+        let lo = DateText.seconds("2011-03-03")!, hi = DateText.seconds(until)!
+        XCTAssertEqual(inBar, c.numbers.filter { $0 >= lo && $0 <= hi }.count)
+        // A bare day as the end runs through that day.
+        let days = try XCTUnwrap(bar.following(since: nil, until: "2011-02-10"))
+        XCTAssertEqual(days.window.mode, .cumulative)
+        XCTAssertEqual(days.shown.upperBound, TimeBarTests.start + 41 * TimeBarTests.day)
+        // Its own range comes back unchanged (no loop), and no window shows everything.
+        var playing = bar
+        playing.play(at: 0)
+        let own = playing.applied(to: FilterSettings())
+        let back = try XCTUnwrap(playing.following(since: own.since, until: own.until))
+        XCTAssertEqual(back.applied(to: FilterSettings()), own)
+        XCTAssertTrue(try XCTUnwrap(bar.following(since: nil, until: nil)).showsEverything)
+        XCTAssertNil(bar.following(since: "soon", until: nil))
+    }
+}

@@ -38,5 +38,13 @@ final class BubbleCardAccessibilityTests: XCTestCase {
         XCTAssertTrue(described.contains("Museum: "), "its categories with counts: \(described)")
         XCTAssertTrue(described.hasSuffix("Enter zooms in, L lists the places, Escape closes."), described)
         XCTAssertFalse(described.contains("●"), "no drawing characters read out: \(described)")
+
+        // Closed, then a right click on the bubble's row opens its card again.
+        try h.pressKey("Escape")
+        let closed = try h.waitForEvent("bubble-card-close", after: card.index)
+        try h.click(at: origin.0 + row.x + row.w / 2, origin.1 + row.y + row.h / 2, button: 3)
+        let rightClicked = try h.waitForEvent("bubble-card", after: closed.index)
+        XCTAssertEqual(rightClicked.event["count"] as? Int, 9)
+        XCTAssertEqual(rightClicked.event["id"] as? Int, card.event["id"] as? Int)
     }
 }

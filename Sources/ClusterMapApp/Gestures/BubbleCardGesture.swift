@@ -18,8 +18,8 @@ enum BubbleCardGesture {
         addController(click, to: widget)
     }
 
-    /// Shift+Enter or Menu on a bubble's row in the In View list opens that bubble's card on the
-    /// map (picking a bubble's row gives the map's focus to it). Caught before the list, which
+    /// Shift+Enter or Menu (or a secondary click) on a bubble's row in the In View list opens that
+    /// bubble's card on the map (picking a bubble's row gives the map's focus to it). Caught before the list, which
     /// takes Enter with any modifier as "activate" (fly in).
     static func installListKeys(on list: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
         let keys = gtk_event_controller_key_new()!
@@ -33,5 +33,24 @@ enum BubbleCardGesture {
         }
         connectSignal(keys, "key-pressed", unsafeBitCast(pressed, to: GCallback.self), owner: controller)
         addController(keys, to: list)
+        installListClick(on: list, controller: controller)
+    }
+
+    /// A secondary click on a bubble's row opens that bubble's card, as on the map (the row's
+    /// bubble gets the map's focus first, as picking the row gives it).
+    private static func installListClick(on list: UnsafeMutablePointer<GtkWidget>, controller: MapViewController) {
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(click, 3)
+        // Before the rows' own click handling (which may take any button).
+        gtk_event_controller_set_propagation_phase(click, GTK_PHASE_CAPTURE)
+        let pressed: @MainActor @convention(c) (OpaquePointer?, Int32, Double, Double, gpointer?) -> Void = { gesture, n, x, y, data in
+            guard let c = UserData.controller(data), n == 1, let panel = c.inView,
+                  let position = panel.rowPosition(at: x, y), case .cluster = panel.rows[position].id else { return }
+            gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
+            c.setFocus(panel.rows[position].id)
+            c.openBubbleCard(panel.rows[position].id)
+        }
+        connectSignal(click, "pressed", unsafeBitCast(pressed, to: GCallback.self), owner: controller)
+        addController(click, to: list)
     }
 }

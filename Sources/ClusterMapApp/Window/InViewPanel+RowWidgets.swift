@@ -44,11 +44,13 @@ extension InViewPanel {
         let position = Int(gtk_list_item_get_position(item))
         guard panel.rows.indices.contains(position) else { return }
         let row = panel.rows[position]
+        // Which row the box shows (a right click finds it: `rowPosition(at:)`), plus one: 0 is none.
+        g_object_set_data(gcast(box), InViewPanel.rowKey, UnsafeMutableRawPointer(bitPattern: position + 1))
         gtk_label_set_text(opaque(title), row.title)
         gtk_label_set_text(opaque(subtitle), row.subtitle)
         gtk_widget_set_visible(subtitle, row.subtitle.isEmpty ? 0 : 1)
         // A shortened name is read whole in the tooltip.
-        gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in, Shift+Enter for its card" : row.fullTitle)
+        gtk_widget_set_tooltip_text(box, row.kind == .bubble ? "Enter or double-click to zoom in, Shift+Enter or right-click for its card" : row.fullTitle)
         // Badge: bubble step or pin colour, packed into the draw function's data pointer.
         // A bubble the data colours (e.g. by its strongest earthquake) shows that colour, as on the map.
         let code = row.kind == .bubble
@@ -64,6 +66,21 @@ extension InViewPanel {
             AccessibleText.setLabel(of: w, to: row.accessibleLabel)
             AccessibleText.setDescription(of: w, to: description)
         }
+    }
+
+    static let rowKey = "cm-inview-row"
+
+    /// The position of the row under `x, y` of the list (nil: none there).
+    func rowPosition(at x: Double, _ y: Double) -> Int? {
+        var w = gtk_widget_pick(listView, x, y, GTK_PICK_DEFAULT)
+        while let widget = w, widget != listView {
+            if let mark = g_object_get_data(gcast(widget), InViewPanel.rowKey) {
+                let position = Int(bitPattern: mark) - 1
+                return rows.indices.contains(position) ? position : nil
+            }
+            w = gtk_widget_get_parent(widget)
+        }
+        return nil
     }
 
     static let drawBadge: @MainActor @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?) -> Void = { _, cr, w, h, data in

@@ -13,6 +13,7 @@ extension MapViewController {
         // A table: the server filters (`MapViewController+TableFilter.swift`).
         if let t = tableFilter { return setTableFilter(settings, on: t) }
         submitFilter(presentation.setFilter(settings))
+        timeBarFollowFilter(settings)
         chrome?.filterDidChange()
     }
 

@@ -137,6 +137,22 @@ extension MapViewController {
         setFilter(bar.applied(to: presentation.filterSettings))
     }
 
+    /// The filter's window changed from elsewhere (the panel's date row, a chip): the bar follows
+    /// it, paused — one source of truth. Its own request comes back with its own range, so it
+    /// changes nothing there (no loop).
+    func timeBarFollowFilter(_ settings: FilterSettings) {
+        guard let bar = timeBar.model, !live.isReplay,
+              settings.timeProperty == nil || settings.timeProperty == bar.window.property else { return }
+        let own = bar.applied(to: settings)
+        guard own.since != settings.since || own.until != settings.until,
+              let followed = bar.following(since: settings.since, until: settings.until) else { return }
+        timeBar.show(followed)
+        timeBar.alreadyApplied(followed.shown)
+        chrome?.timeBarSetTicking(false)
+        eventLog.emit("time-bar", timeBarFields(followed, reason: "filter"))
+        showTimeBar()
+    }
+
     /// Whether the filter asked last is the one the map shows (none in flight).
     private var filterLanded: Bool {
         let asked = presentation.filterSettings
