@@ -65,9 +65,15 @@ extension PostGISWindowTests {
         let query = try h.waitForEvent("db-query", timeout: 30)
         XCTAssertEqual(query.event["method"] as? String, method)
         let scene = try h.waitForEvent("scene", timeout: 30) { Self.bubbles($0).count == 4 }
+        let heaviest = Double(expected.values.max() ?? 0)
         for bubble in Self.bubbles(scene.event) {
             let count = try XCTUnwrap(bubble["count"] as? Int)
             let value = Double(try XCTUnwrap(expected[count], "one bubble per pile: \(bubble)")) / scale
+            if !mean {
+                // A sum sizes the bubbles as a file's does: area ∝ sum, 15…30 px, half pixels.
+                let radius = ((15 + (value / heaviest).squareRoot() * 15) * 2).rounded() / 2
+                XCTAssertEqual(bubble["r"] as? Double, radius, "sized by its sum: \(bubble)")
+            }
             XCTAssertEqual(bubble["label"] as? String, ClusterTotal.abbreviated(value), "the total on the bubble: \(bubble)")
             let before = h.events().count
             try h.click(at: bubble["x"] as! Double, bubble["y"] as! Double, button: 3)
