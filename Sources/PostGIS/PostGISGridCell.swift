@@ -21,6 +21,8 @@ struct PostGISGridCell: Sendable, Equatable {
     var totalSum: Double?
     var totalMin: Double?
     var totalMax: Double?
+    /// Rows with a value in the total column (`count(t)`: the mean's divisor).
+    var totalCount: Int?
 
     /// The cell's unit x range: x is monotone in the longitude, so the extremes' x are exact.
     var xRange: (Double, Double) { (WebMercator.x(longitude: minLongitude), WebMercator.x(longitude: maxLongitude)) }
@@ -40,6 +42,7 @@ struct PostGISGridCell: Sendable, Equatable {
         totalSum = o.totalSum.map { (totalSum ?? 0) + $0 } ?? totalSum
         totalMin = [totalMin, o.totalMin].compactMap { $0 }.min()
         totalMax = [totalMax, o.totalMax].compactMap { $0 }.max()
+        totalCount = o.totalCount.map { (totalCount ?? 0) + $0 } ?? totalCount
     }
 
     /// The cells `levels` zooms up: a cell there holds the 2^levels × 2^levels cells whose keys
@@ -67,7 +70,7 @@ struct PostGISGridCell: Sendable, Equatable {
     }
 
     /// The cells of a grid query's answer (`ViewSQL.gridSQL`: k, n, sx, sy, lon0, lon1, lat, id, y0,
-    /// y1[, tsum, tmin, tmax]); rows without a valid point (NULL key) are left out.
+    /// y1[, tsum, tmin, tmax, tn]); rows without a valid point (NULL key) are left out.
     static func cells(of r: PostgresResult, width: UInt64) -> [PostGISGridCell] {
         var cells: [PostGISGridCell] = []
         cells.reserveCapacity(r.rowCount)
@@ -80,7 +83,7 @@ struct PostGISGridCell: Sendable, Equatable {
                 sumY: r.double(i, 3) ?? .nan, minLongitude: r.double(i, 4) ?? .nan, maxLongitude: r.double(i, 5) ?? .nan,
                 minLatitude: r.double(i, 6) ?? .nan, id: r.integer(i, 7), minY: r.double(i, 8) ?? .nan, maxY: r.double(i, 9) ?? .nan,
                 hasExtent: true, totalSum: hasTotal ? r.double(i, 10) : nil, totalMin: hasTotal ? r.double(i, 11) : nil,
-                totalMax: hasTotal ? r.double(i, 12) : nil))
+                totalMax: hasTotal ? r.double(i, 12) : nil, totalCount: r.columnCount >= 14 ? r.integer(i, 13).map { Int($0) } : nil))
         }
         return cells
     }

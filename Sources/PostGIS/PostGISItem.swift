@@ -15,6 +15,14 @@ public struct PostGISItem: Sendable, Equatable {
     public var totalSum: Double?
     public var totalMin: Double?
     public var totalMax: Double?
+    /// Rows with a value in the total column (nil when not known): the mean is `totalSum / totalCount`.
+    public var totalCount: Int?
     /// The zoom at which the cluster splits (nil for points and server cells not yet known).
     public var expansionZoom: Int?
+
+    /// The total column's mean over the rows with a value (SQL `avg`); nil when none has one.
+    public var totalMean: Double? {
+        guard let totalSum, let totalCount, totalCount > 0 else { return nil }
+        return totalSum / Double(totalCount)
+    }
 }

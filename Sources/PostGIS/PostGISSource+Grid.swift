@@ -93,10 +93,11 @@ extension PostGISSource {
                         ? Self.gridExpansionZoom(x: c.xRange, y: (c.minY, c.maxY), zoom: z, maxZoom: maxZoom, options: o) : nil
                     items.append(PostGISItem(coordinate: WebMercator.unproject(x: mx, y: my), count: n, isCluster: true,
                                              id: key * 32 + Int64(z + 1), totalSum: c.totalSum, totalMin: c.totalMin,
-                                             totalMax: c.totalMax, expansionZoom: expansion))
+                                             totalMax: c.totalMax, totalCount: c.totalCount, expansionZoom: expansion))
                 } else if n == 1 {
                     let p = PostGISItem(coordinate: GeoCoordinate(latitude: c.minLatitude, longitude: c.minLongitude), count: 1,
-                                        isCluster: false, id: c.id, totalSum: c.totalSum, totalMin: c.totalSum, totalMax: c.totalSum)
+                                        isCluster: false, id: c.id, totalSum: c.totalSum, totalMin: c.totalSum, totalMax: c.totalSum,
+                                        totalCount: c.totalCount)
                     if inView(WebMercator.x(longitude: c.minLongitude), WebMercator.y(latitude: c.minLatitude)) { items.append(p) }
                 } else {
                     fewIX.append("\(c.ix)")
@@ -123,6 +124,7 @@ extension PostGISSource {
     func point(_ r: PostgresResult, _ i: Int, lon: Int = 0, lat: Int = 1, id: Int = 3, total: Int = 2) -> PostGISItem {
         let t = r.double(i, total)
         return PostGISItem(coordinate: GeoCoordinate(latitude: r.double(i, lat) ?? .nan, longitude: r.double(i, lon) ?? .nan),
-                           count: 1, isCluster: false, id: r.integer(i, id), totalSum: t, totalMin: t, totalMax: t)
+                           count: 1, isCluster: false, id: r.integer(i, id), totalSum: t, totalMin: t, totalMax: t,
+                           totalCount: t == nil ? 0 : 1)
     }
 }

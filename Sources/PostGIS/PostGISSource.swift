@@ -116,11 +116,12 @@ public final class PostGISSource: @unchecked Sendable {
             case .point(let i):
                 let v = values[i]
                 items.append(PostGISItem(coordinate: item.coordinate, count: 1, isCluster: false, id: ids[i],
-                                         totalSum: v.isNaN ? nil : v, totalMin: v.isNaN ? nil : v, totalMax: v.isNaN ? nil : v))
+                                         totalSum: v.isNaN ? nil : v, totalMin: v.isNaN ? nil : v, totalMax: v.isNaN ? nil : v,
+                                         totalCount: v.isNaN ? 0 : 1))
             case .cluster(let c):
                 let a = index.aggregates(of: item)
                 items.append(PostGISItem(coordinate: item.coordinate, count: item.count, isCluster: true, id: Int64(c.rawValue),
-                                         totalSum: a.valueCount > 0 ? a.sum : nil, totalMin: a.minimum, totalMax: a.maximum,
+                                         totalSum: a.valueCount > 0 ? a.sum : nil, totalMin: a.minimum, totalMax: a.maximum, totalCount: a.valueCount,
                                          expansionZoom: index.expansionZoom(of: c)))
             }
         }

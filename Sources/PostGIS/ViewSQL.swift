@@ -77,7 +77,7 @@ struct ViewSQL {
     /// for a valid point x and y lie in 0…1, so its `x > 0 ? x / cu : 0` and its cap at width − 1
     /// are plain `floor(x / cu)`): per cell count, Σx, Σy, min/max lon (min: the lone point's; x is
     /// monotone in lon, so they give the cell's x range exactly), min lat and id (the lone point's),
-    /// min/max y (the y range), and with a total Σt, min t, max t. Rows with no valid point get a
+    /// min/max y (the y range), and with a total Σt, min t, max t and the rows with a value (the mean's divisor). Rows with no valid point get a
     /// NULL key (their group is skipped): a WHERE on computed columns would make the planner expect
     /// a handful of rows and then gather every row to one process instead of aggregating in its
     /// parallel workers.
@@ -102,7 +102,7 @@ struct ViewSQL {
             + "GREATEST(0::float8, LEAST(1::float8, 0.5::float8 - 0.25::float8 * ln((1 + s) / (1 - s)) / pi())) END"
         let xy = "SELECT lon, lat, t, id, lon / 360::float8 + 0.5::float8 AS x, \(y) AS y FROM (\(sine)) d" + fence
         return "SELECT k, count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon0, max(lon) AS lon1, min(lat) AS lat, "
-            + "min(id) AS id, min(y) AS y0, max(y) AS y1" + (hasTotal ? ", sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax" : "")
+            + "min(id) AS id, min(y) AS y0, max(y) AS y1" + (hasTotal ? ", sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax, count(t) AS tn" : "")
             + " FROM (SELECT lon, lat, t, id, x, y, (floor(y / \(cu)) * \(width) + floor(x / \(cu)))::int8 AS k FROM (\(xy)) e) f GROUP BY k"
     }
 

@@ -45,6 +45,29 @@ final class TableTotalsTests: XCTestCase {
         XCTAssertEqual(labels(true), ["12k", "–", "0.13"])
         XCTAssertEqual(labels(false), ["40", "7", "5"])
         let legend = MapDataSession.remote(items, zoom: 5, name: "public.piles", total: FilterSettings.TotalSetting(kind: .sum, property: "damage"))
-        XCTAssertEqual(legend.remote?.legend(over: legend.legend)?.entries.last?.text, "Number on bubbles: total damage")
+        XCTAssertEqual(legend.remote?.legend(over: legend.legend)?.entries.last?.text, "Number on bubbles: total damage; size follows it")
+    }
+
+    /// A table's sum sizes its bubbles as a file's sum does (area follows the weight's share of the
+    /// heaviest, within `weightRadii`), whatever their counts; a max only labels them.
+    func testATablesSumSizesItsBubblesByTheSumAsAFilesDoes() {
+        let sums: [Double?] = [100, 400, nil, 36]
+        let items = sums.enumerated().map { i, sum in
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: Double(i), longitude: 0), count: 50 - i * 10, isCluster: true, key: Int64(i + 1))
+                .with(facts: sum.map { [RemoteView.Fact("damage_sum", .number($0)), RemoteView.Fact("damage_max", .number($0))] } ?? [])
+        }
+        func radii(_ kind: ClusterTotal) -> [Double] {
+            let session = MapDataSession.remote(items, zoom: 5, name: "public.piles", total: FilterSettings.TotalSetting(kind: kind, property: "damage"))
+            var scene = Scene()
+            scene.bubbles = session.remote!.items.map {
+                SceneBubble(id: SceneItemID($0), center: ScreenPoint(x: 0, y: 0), radius: 20, count: $0.count, label: "", step: 0)
+            }
+            session.remote!.labelTotals(in: &scene)
+            return scene.bubbles.map(\.radius)
+        }
+        let r = BubbleGrouping.weightRadii
+        // √(100/400) = ½ → halfway; the heaviest the largest; no value the smallest; √(36/400) = 0.3.
+        XCTAssertEqual(radii(.sum), [(r.lowerBound + r.upperBound) / 2, r.upperBound, r.lowerBound, r.lowerBound + (r.upperBound - r.lowerBound) * 0.3])
+        XCTAssertEqual(radii(.maximum), [20, 20, 20, 20], "only a sum is a weight")
     }
 }

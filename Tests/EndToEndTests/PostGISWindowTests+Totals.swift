@@ -35,34 +35,54 @@ extension PostGISWindowTests {
         try checkTotals(method: "aggregated", environment: ["CLUSTERMAP_FETCH_LIMIT": "10"])
     }
 
-    private func checkTotals(method: String, environment: [String: String] = [:]) throws {
+    /// `--total mean:damage`: the server's cells carry Σ and the rows with a value, so each bubble
+    /// and card shows SQL `avg(damage)` over its pile (NULLs left out), on both paths.
+    func testATablesMeanIsOnItsBubblesAndCardsAsSQLAvgOnBothPaths() throws {
+        try checkTotals(method: "fetched", kind: "mean")
+        try checkTotals(method: "aggregated", kind: "mean", environment: ["CLUSTERMAP_FETCH_LIMIT": "10"])
+    }
+
+    private func checkTotals(method: String, kind: String = "sum", environment: [String: String] = [:]) throws {
         try AppHarness.requireTools()
         if let e = Self.setupError { XCTFail("test server: \(e)"); return }
         try Self.makePiles()
         defer { try? Self.psql("DROP TABLE IF EXISTS piles") }
-        var sums: [Int: Int] = [:]  // pile's count → SQL sum(damage)
-        for p in 0..<4 { sums[30 + 10 * p] = try Self.psqlInt("SELECT sum(damage) FROM piles WHERE pile = \(p)") }
+        // pile's count → SQL sum(damage), or avg(damage) in millionths (psql answers integers here)
+        let mean = kind == "mean", scale = mean ? 1e6 : 1
+        var expected: [Int: Int] = [:]
+        for p in 0..<4 {
+            expected[30 + 10 * p] = try Self.psqlInt(mean ? "SELECT round(avg(damage) * 1000000)::int8 FROM piles WHERE pile = \(p)"
+                                                          : "SELECT sum(damage) FROM piles WHERE pile = \(p)")
+        }
         let h = try AppHarness()
         defer { h.stop() }
         h.extraEnvironment = environment
-        try h.launch(["postgresql://postgres@127.0.0.1:\(Self.port)/test?table=piles", "--total", "sum:damage",
+        try h.launch(["postgresql://postgres@127.0.0.1:\(Self.port)/test?table=piles", "--total", "\(kind):damage",
                       "--center", "0,-10", "--zoom", "4", "--size", "1400x900", "--reduce-motion"], timeout: 60)
         let total = try h.waitForEvent("db-total", timeout: 30)
         XCTAssertEqual(total.event["column"] as? String, "damage")
+        XCTAssertNil(total.event["error"], "\(total.event)")
         let query = try h.waitForEvent("db-query", timeout: 30)
         XCTAssertEqual(query.event["method"] as? String, method)
         let scene = try h.waitForEvent("scene", timeout: 30) { Self.bubbles($0).count == 4 }
+        let heaviest = Double(expected.values.max() ?? 0)
         for bubble in Self.bubbles(scene.event) {
             let count = try XCTUnwrap(bubble["count"] as? Int)
-            let sum = try XCTUnwrap(sums[count], "one bubble per pile: \(bubble)")
-            XCTAssertEqual(bubble["label"] as? String, ClusterTotal.abbreviated(Double(sum)), "the total on the bubble: \(bubble)")
+            let value = Double(try XCTUnwrap(expected[count], "one bubble per pile: \(bubble)")) / scale
+            if !mean {
+                // A sum sizes the bubbles as a file's does: area ∝ sum, 15…30 px, half pixels.
+                let radius = ((15 + (value / heaviest).squareRoot() * 15) * 2).rounded() / 2
+                XCTAssertEqual(bubble["r"] as? Double, radius, "sized by its sum: \(bubble)")
+            }
+            XCTAssertEqual(bubble["label"] as? String, ClusterTotal.abbreviated(value), "the total on the bubble: \(bubble)")
             let before = h.events().count
             try h.click(at: bubble["x"] as! Double, bubble["y"] as! Double, button: 3)
             let card = try h.waitForEvent("bubble-card", after: before, timeout: 15)
             XCTAssertEqual(card.event["count"] as? Int, count)
             let first = (card.event["totals"] as? [[String: Any]])?.first
-            XCTAssertEqual(first?["title"] as? String, "Total damage", "titled by the column: \(card.event)")
-            XCTAssertEqual(first?["value"] as? Double, Double(sum), "= SQL sum(damage) over the pile")
+            XCTAssertEqual(first?["title"] as? String, mean ? "Mean damage" : "Total damage", "titled by the column: \(card.event)")
+            let shown = try XCTUnwrap(first?["value"] as? Double, "\(card.event)")
+            XCTAssertEqual((shown * scale).rounded(), value * scale, "= SQL \(kind == "mean" ? "avg" : "sum")(damage) over the pile")
             try h.key("Escape")
             _ = try h.waitForEvent("bubble-card-close", after: card.index, timeout: 10)
         }

@@ -124,12 +124,7 @@ public struct BubbleGrouping: @unchecked Sendable {
             let id = scene.bubbles[i].id
             if let g = group(of: id) { scene.bubbles[i].look = BubbleLook(fill: BubbleGrouping.color(ofGroup: g)) }
             if total != nil { scene.bubbles[i].label = bubbleText(of: id) ?? "–" }
-            if sizesByWeight {
-                let share = heaviest > 0 ? (weights[i] / heaviest).squareRoot() : 0
-                let r = BubbleGrouping.weightRadii
-                // Half pixels: bubble sprites are cached per size.
-                scene.bubbles[i].radius = ((r.lowerBound + share * (r.upperBound - r.lowerBound)) * 2).rounded() / 2
-            }
+            if sizesByWeight { scene.bubbles[i].radius = BubbleGrouping.weightRadius(weights[i], heaviest: heaviest) }
         }
         if groupProperty != nil {
             for i in scene.pins.indices {
@@ -159,6 +154,15 @@ public struct BubbleGrouping: @unchecked Sendable {
 }
 
 extension BubbleGrouping {
+    /// A bubble's radius when sized by a `sum` total: its area follows its weight's share of the
+    /// heaviest bubble's, within `weightRadii` (a file's bubbles and a table's alike).
+    public static func weightRadius(_ weight: Double, heaviest: Double) -> Double {
+        let share = heaviest > 0 ? (max(0, weight) / heaviest).squareRoot() : 0
+        let r = weightRadii
+        // Half pixels: bubble sprites are cached per size.
+        return ((r.lowerBound + share * (r.upperBound - r.lowerBound)) * 2).rounded() / 2
+    }
+
     /// The legend with what the grouping shows: grouped, the categories replace the data's own
     /// colours (bubbles are filled, no ring); a total only adds its line.
     public func legend(over base: MapLegend) -> MapLegend {

@@ -22,14 +22,15 @@ extension ClusterTileLink {
 
 extension DatabaseLink {
     /// A server cell's total, named by its column as our tile files name theirs (`damage_sum`,
-    /// `damage_min`, `damage_max`): the card says "Total damage: …" (or "Highest damage" for
-    /// `max:damage`). Nothing without a total.
+    /// `damage_min`, `damage_max`, `damage_mean`): the card says "Total damage: …" (or "Highest
+    /// damage" for `max:damage`, "Mean damage" for `mean:damage`). Nothing without a total.
     nonisolated static func facts(of item: PostGISItem, total: FilterSettings.TotalSetting?) -> [RemoteView.Fact] {
         guard item.isCluster, let total else { return [] }
         let values: [(String, Double?)]
         switch total.kind {
         case .minimum: values = [("min", item.totalMin)]
         case .maximum: values = [("max", item.totalMax)]
+        case .mean: values = [("mean", item.totalMean), ("min", item.totalMin), ("max", item.totalMax)]
         default: values = [("sum", item.totalSum), ("min", item.totalMin), ("max", item.totalMax)]
         }
         return values.compactMap { suffix, value in value.map { RemoteView.Fact("\(total.property)_\(suffix)", .number($0)) } }
@@ -38,7 +39,13 @@ extension DatabaseLink {
     /// A cell's In View words: "Total damage: 1,234" (nil without a total or values).
     nonisolated static func detail(of item: PostGISItem, total: FilterSettings.TotalSetting?) -> String? {
         guard item.isCluster, let total else { return nil }
-        let value: Double? = total.kind == .minimum ? item.totalMin : total.kind == .maximum ? item.totalMax : item.totalSum
+        let value: Double?
+        switch total.kind {
+        case .minimum: value = item.totalMin
+        case .maximum: value = item.totalMax
+        case .mean: value = item.totalMean
+        default: value = item.totalSum
+        }
         return value.map { "\(BubbleGrouping.totalTitle(total)): \(BubbleCardContent.exact($0))" }
     }
 }
