@@ -121,7 +121,10 @@ final class ClusterTileWindowTests: XCTestCase {
         XCTAssertEqual(view.event["points"] as? Int, 400, "the file's bounds are shown: every place")
         let scene = try h.waitForEvent("scene", after: view.index) { Self.counts($0).points > 0 }
         XCTAssertEqual(Self.counts(scene.event).points, 400)
-        XCTAssertTrue(h.events(named: "basemap", after: index).isEmpty, "not opened as the street map")
+        // Only a street map from a file counts: the built-in map logs `basemap` too when its finer
+        // level is read, which under load can come after the first data's load-done.
+        let streetMaps = h.events(named: "basemap", after: index).filter { $0["level"] as? String == "tiles" }
+        XCTAssertTrue(streetMaps.isEmpty, "not opened as the street map: \(streetMaps)")
     }
 
     /// The file's bubbles are In View rows with their counts and are Tab stops named by them;
