@@ -17,16 +17,8 @@ import GeoData
 /// adding 0.1 % (instead of preparing them again). One JSON line.
 func runLargeFilterBenchmark(_ args: [String]) {
     var n = 1_000_000, runs = 3
-    var i = 0
-    while i < args.count {
-        guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
-        switch args[i] {
-        case "--points": n = v
-        case "--runs": runs = v
-        default: benchFail("unexpected argument \(args[i])")
-        }
-        i += 2
-    }
+    let given = benchNumbers(args, ["--points", "--runs"])
+    n = given["--points"] ?? n; runs = given["--runs"] ?? runs
     var random = SeededRandom(seed: 29)
     let points = (0..<n).map { _ in GeoCoordinate(latitude: random.uniform(-85, 85), longitude: random.uniform(-180, 180)) }
     let kinds = ["quake", "blast", "slide", "storm", "flood", "fire", "ice", "other"]

@@ -17,17 +17,8 @@ import GeoData
 /// (wall ms for the first filter and the read, process CPU ms for the engines: the machine is shared).
 func runFilterLiveBenchmark(_ args: [String]) {
     var n = 1_000_000, k = 1000, runs = 3
-    var i = 0
-    while i < args.count {
-        guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
-        switch args[i] {
-        case "--points": n = v
-        case "--changes": k = v
-        case "--runs": runs = v
-        default: benchFail("unexpected argument \(args[i])")
-        }
-        i += 2
-    }
+    let given = benchNumbers(args, ["--points", "--changes", "--runs"])
+    n = given["--points"] ?? n; k = given["--changes"] ?? k; runs = given["--runs"] ?? runs
     var random = SeededRandom(seed: 29)
     let kinds = ["burglary", "fire", "flood", "theft"]
     func row(_ id: Int) -> String {

@@ -171,6 +171,20 @@ func peakRSSMegabytes() -> Double {
 
 func fixed(_ v: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
 
+/// A benchmark's `--name N` options (each N a positive whole number), only the `names` it knows;
+/// anything else stops it with a message.
+func benchNumbers(_ args: [String], _ names: [String]) -> [String: Int] {
+    var given: [String: Int] = [:]
+    var i = 0
+    while i < args.count {
+        guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
+        guard names.contains(args[i]) else { benchFail("unexpected argument \(args[i])") }
+        given[args[i]] = v
+        i += 2
+    }
+    return given
+}
+
 func benchFail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("clustermap-bench: \(message)\n".utf8))
     exit(2)

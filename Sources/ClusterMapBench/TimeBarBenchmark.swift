@@ -14,16 +14,8 @@ import GeoData
 /// second that gives, and the process CPU per frame.
 func runTimeBarBenchmark(_ args: [String]) {
     var n = 1_000_000, frames = 60
-    var i = 0
-    while i < args.count {
-        guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
-        switch args[i] {
-        case "--points": n = v
-        case "--frames": frames = v
-        default: benchFail("unexpected argument \(args[i])")
-        }
-        i += 2
-    }
+    let given = benchNumbers(args, ["--points", "--frames"])
+    n = given["--points"] ?? n; frames = given["--frames"] ?? frames
     var random = SeededRandom(seed: 294)
     let kinds = ["burglary", "fire", "flood", "theft"]
     var csv = "lat,lon,when,kind\n"

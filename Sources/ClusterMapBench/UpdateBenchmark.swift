@@ -9,17 +9,8 @@ import Foundation
 /// Prints one JSON line with the medians (wall and thread CPU time, ms).
 func runUpdateBenchmark(_ args: [String]) {
     var n = 1_000_000, k = 1000, runs = 5
-    var i = 0
-    while i < args.count {
-        guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { benchFail("\(args[i]) needs a positive number") }
-        switch args[i] {
-        case "--points": n = v
-        case "--changes": k = v
-        case "--runs": runs = v
-        default: benchFail("unexpected argument \(args[i])")
-        }
-        i += 2
-    }
+    let given = benchNumbers(args, ["--points", "--changes", "--runs"])
+    n = given["--points"] ?? n; k = given["--changes"] ?? k; runs = given["--runs"] ?? runs
     var random = SeededRandom(seed: 42)
     func point() -> GeoCoordinate {
         GeoCoordinate(latitude: random.uniform(-85, 85), longitude: random.uniform(-180, 180))
