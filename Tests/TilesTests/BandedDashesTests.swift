@@ -1,3 +1,4 @@
+import ClusterCore
 import CCairo
 import Foundation
 @testable import MapRender

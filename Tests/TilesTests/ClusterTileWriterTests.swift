@@ -23,7 +23,7 @@ final class ClusterTileWriterTests: XCTestCase {
     /// Points: a seeded spread over Europe, a tight town (deep clusters), ten on one spot
     /// (never splits), and points on both sides of the antimeridian and on tile edges.
     static func points() -> [GeoCoordinate] {
-        var rng = TileTestSupport.SeededRandom(seed: 31)  // the tile tests' generator (ClusterCore has one of the same name)
+        var rng = ClusterCore.SeededRandom(seed: 31)
         var p: [GeoCoordinate] = []
         for _ in 0..<1500 {
             p.append(GeoCoordinate(latitude: Double.random(in: 35...60, using: &rng), longitude: Double.random(in: -10...30, using: &rng)))

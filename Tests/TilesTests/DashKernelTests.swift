@@ -1,3 +1,4 @@
+import ClusterCore
 import Foundation
 @testable import MapRender
 import TileTestSupport

@@ -1,3 +1,4 @@
+import ClusterCore
 import TileTestSupport
 @testable import Tiles
 import XCTest
