@@ -23,6 +23,10 @@ struct PostGISGridCell: Sendable, Equatable {
     var totalMax: Double?
     /// Rows with a value in the total column (`count(t)`: the mean's divisor).
     var totalCount: Int?
+    /// With a most-common total: rows per value (the cell's most common ones, `ViewSQL.valuesPerCell`
+    /// at most) and the rows whose value is not listed (more values than that in the cell).
+    var valueCounts: [String: Int]? = nil
+    var unlistedValueCount = 0
 
     /// The cell's unit x range: x is monotone in the longitude, so the extremes' x are exact.
     var xRange: (Double, Double) { (WebMercator.x(longitude: minLongitude), WebMercator.x(longitude: maxLongitude)) }
@@ -43,6 +47,8 @@ struct PostGISGridCell: Sendable, Equatable {
         totalMin = [totalMin, o.totalMin].compactMap { $0 }.min()
         totalMax = [totalMax, o.totalMax].compactMap { $0 }.max()
         totalCount = o.totalCount.map { (totalCount ?? 0) + $0 } ?? totalCount
+        if let v = o.valueCounts { valueCounts = (valueCounts ?? [:]).merging(v, uniquingKeysWith: +) }
+        unlistedValueCount += o.unlistedValueCount
     }
 
     /// The cells `levels` zooms up: a cell there holds the 2^levels × 2^levels cells whose keys
@@ -72,6 +78,8 @@ struct PostGISGridCell: Sendable, Equatable {
     /// The cells of a grid query's answer (`ViewSQL.gridSQL`: k, n, sx, sy, lon0, lon1, lat, id, y0,
     /// y1[, tsum, tmin, tmax, tn]); rows without a valid point (NULL key) are left out.
     static func cells(of r: PostgresResult, width: UInt64) -> [PostGISGridCell] {
+        // A most-common total's cells come per value (`ViewSQL.valueGridSQL`).
+        if r.columnCount > 10, r.name(ofColumn: 10) == "tv" { return valueCells(of: r, width: width) }
         var cells: [PostGISGridCell] = []
         cells.reserveCapacity(r.rowCount)
         let hasTotal = r.columnCount >= 13
@@ -88,14 +96,17 @@ struct PostGISGridCell: Sendable, Equatable {
         return cells
     }
 
-    /// The cells of a pyramid query (`PostGISPyramid.cellsSQL`: ix, iy, n, sx, sy, lon, lat, id; no range, no total).
+    /// The cells of a pyramid query (`PostGISPyramid.cellsSQL`: ix, iy, n, sx, sy, lon, lat, id[, tn, tsum,
+    /// tmin, tmax]; no range).
     static func pyramidCells(of r: PostgresResult) -> [PostGISGridCell] {
-        (0..<r.rowCount).map { i in
+        let hasTotal = r.columnCount >= 12
+        return (0..<r.rowCount).map { i in
             let lon = r.double(i, 5) ?? .nan
             return PostGISGridCell(ix: UInt64(r.integer(i, 0) ?? 0), iy: UInt64(r.integer(i, 1) ?? 0), count: Int(r.integer(i, 2) ?? 0),
                                    sumX: r.double(i, 3) ?? .nan, sumY: r.double(i, 4) ?? .nan, minLongitude: lon, maxLongitude: lon,
                                    minLatitude: r.double(i, 6) ?? .nan, id: r.integer(i, 7), minY: .nan, maxY: .nan, hasExtent: false,
-                                   totalSum: nil, totalMin: nil, totalMax: nil)
+                                   totalSum: hasTotal ? r.double(i, 9) : nil, totalMin: hasTotal ? r.double(i, 10) : nil,
+                                   totalMax: hasTotal ? r.double(i, 11) : nil, totalCount: hasTotal ? r.integer(i, 8).map { Int($0) } : nil)
         }
     }
 }

@@ -19,6 +19,11 @@ public struct PostGISItem: Sendable, Equatable {
     public var totalCount: Int?
     /// The zoom at which the cluster splits (nil for points and server cells not yet known).
     public var expansionZoom: Int?
+    /// With a most-common total (`--total most-common:kind`): the value most of its rows have (ties:
+    /// the one that sorts first byte by byte, SQL `mode() WITHIN GROUP (ORDER BY kind COLLATE "C")`),
+    /// and how many rows have it; nil when no row has a value.
+    public var mostCommon: String?
+    public var mostCommonCount: Int?
 
     /// The total column's mean over the rows with a value (SQL `avg`); nil when none has one.
     public var totalMean: Double? {

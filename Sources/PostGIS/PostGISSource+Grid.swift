@@ -2,12 +2,12 @@ import ClusterCore
 import Foundation
 
 extension PostGISSource {
-    /// Whether the pyramid serves a view: unfiltered, without totals, the cells it was built for.
+    /// Whether the pyramid serves a view: unfiltered, without totals or with one it holds, the cells it was built for.
     func usesPyramid(_ o: PostGISViewOptions, zoom: Double) -> Bool {
         guard let p = pyramid, !zoom.isNaN else { return false }
         let maxZoom = min(max(o.gridMaxZoom, 0), 30), minZoom = min(max(o.gridMinZoom, 0), maxZoom)
         let z = zoom <= Double(minZoom) ? minZoom : (zoom >= Double(maxZoom + 1) ? maxZoom + 1 : Int(zoom.rounded(.down)))
-        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && !o.isFiltered && o.total == nil
+        return p.cellSize == o.cellSize && z <= min(p.maxZoom, maxZoom) && !o.isFiltered && p.serves(total: o.total, mostCommon: o.totalIsMostCommon)
             && o.minCountForClustering <= 2
     }
 
@@ -53,7 +53,7 @@ extension PostGISSource {
         }
         let (cu, width) = Self.gridCell(zoom: z, options: o)
         var cellCount = 0
-        let pyramid = usesPyramid(o, zoom: zoom) ? self.pyramid : nil
+        let pyramid = usesPyramid(o, zoom: zoom) ? self.pyramid?.reading(total: o.total) : nil
         try forEachBox(bounds) { w, s, e, n in
             let minX = WebMercator.x(longitude: w), maxX = WebMercator.x(longitude: e)
             let minY = WebMercator.y(latitude: n), maxY = WebMercator.y(latitude: s)
@@ -93,11 +93,11 @@ extension PostGISSource {
                         ? Self.gridExpansionZoom(x: c.xRange, y: (c.minY, c.maxY), zoom: z, maxZoom: maxZoom, options: o) : nil
                     items.append(PostGISItem(coordinate: WebMercator.unproject(x: mx, y: my), count: n, isCluster: true,
                                              id: key * 32 + Int64(z + 1), totalSum: c.totalSum, totalMin: c.totalMin,
-                                             totalMax: c.totalMax, totalCount: c.totalCount, expansionZoom: expansion))
+                                             totalMax: c.totalMax, totalCount: c.totalCount, expansionZoom: expansion).withValues(of: c))
                 } else if n == 1 {
                     let p = PostGISItem(coordinate: GeoCoordinate(latitude: c.minLatitude, longitude: c.minLongitude), count: 1,
                                         isCluster: false, id: c.id, totalSum: c.totalSum, totalMin: c.totalSum, totalMax: c.totalSum,
-                                        totalCount: c.totalCount)
+                                        totalCount: c.totalCount).withValues(of: c)
                     if inView(WebMercator.x(longitude: c.minLongitude), WebMercator.y(latitude: c.minLatitude)) { items.append(p) }
                 } else {
                     fewIX.append("\(c.ix)")
@@ -122,9 +122,11 @@ extension PostGISSource {
 
     /// A lone point from a row (columns lon, lat, t, id unless told otherwise).
     func point(_ r: PostgresResult, _ i: Int, lon: Int = 0, lat: Int = 1, id: Int = 3, total: Int = 2) -> PostGISItem {
-        let t = r.double(i, total)
+        // A most-common total reads the column as text: the place's value.
+        let value = r.isText(total) ? r.text(i, total) : nil
+        let t = r.isText(total) ? nil : r.double(i, total)
         return PostGISItem(coordinate: GeoCoordinate(latitude: r.double(i, lat) ?? .nan, longitude: r.double(i, lon) ?? .nan),
                            count: 1, isCluster: false, id: r.integer(i, id), totalSum: t, totalMin: t, totalMax: t,
-                           totalCount: t == nil ? 0 : 1)
+                           totalCount: t == nil ? 0 : 1, mostCommon: value, mostCommonCount: value == nil ? nil : 1)
     }
 }

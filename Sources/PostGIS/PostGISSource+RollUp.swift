@@ -21,7 +21,7 @@ extension PostGISSource {
     func rolledUpCells(zoom z: Int, ix: ClosedRange<UInt64>, iy: ClosedRange<UInt64>, options o: PostGISViewOptions,
                        sql: ViewSQL) throws -> [PostGISGridCell]? {
         guard let (key, fine) = rollUpKey(zoom: z, options: o, sql: sql) else { return nil }
-        if let kept = rollUps.cells(for: key) { return PostGISGridCell.rolledUp(kept, levels: fine - z) }
+        if let kept = rollUps.cells(for: key) { return PostGISGridCell.exactlyRolledUp(kept, levels: fine - z) }
         let unit = Self.gridCell(zoom: z, options: o).unit
         let (fineUnit, fineWidth) = Self.gridCell(zoom: fine, options: o)
         let side = Double(UInt64(1 / unit) + 1)
@@ -31,7 +31,7 @@ extension PostGISSource {
                                      settings: ViewSQL.gridSettings)
         let cells = PostGISGridCell.cells(of: r, width: fineWidth)
         rollUps.keep(cells, for: key, ifStill: generation)
-        return PostGISGridCell.rolledUp(cells, levels: fine - z)
+        return PostGISGridCell.exactlyRolledUp(cells, levels: fine - z)
     }
 
     /// The kept pass's key and zoom for a view at zoom `z` (after the grid's zoom limits), or nil

@@ -47,7 +47,8 @@ public final class PostGISSource: @unchecked Sendable {
     /// The clusters and places of a view at a zoom.
     public func clusters(in bounds: GeoBounds, zoom: Double, options: PostGISViewOptions = PostGISViewOptions()) throws -> PostGISViewResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        let sql = try ViewSQL(table: table, conditions: options.conditions, filter: options.filter, total: options.total, quote: connection.quoted)
+        let sql = try ViewSQL(table: table, conditions: options.conditions, filter: options.filter, total: options.total,
+                              mostCommon: options.totalIsMostCommon, quote: connection.quoted)
         var result: PostGISViewResult
         switch options.algorithm {
         case .grid:
@@ -99,16 +100,21 @@ public final class PostGISSource: @unchecked Sendable {
     /// Fetches the padded view's points and clusters them with the exact hierarchical algorithm.
     func fetchedClusters(in bounds: GeoBounds, padded: GeoBounds, zoom: Double, options: PostGISViewOptions,
                          sql: ViewSQL) throws -> PostGISViewResult {
-        var points: [GeoCoordinate] = [], values: [Double] = [], ids: [Int64?] = []
+        var points: [GeoCoordinate] = [], values: [Double] = [], ids: [Int64?] = [], texts: [String?] = []
         try forEachBox(padded) { w, s, e, n in
             let r = try connection.query(sql.fetchSQL(limit: options.fetchLimit + 1), ViewSQL.boxValues(w, s, e, n) + sql.filterValues)
             for i in 0..<r.rowCount {
                 points.append(GeoCoordinate(latitude: r.double(i, 1) ?? .nan, longitude: r.double(i, 0) ?? .nan))
-                values.append(r.double(i, 2) ?? .nan)
+                if options.totalIsMostCommon { texts.append(r.text(i, 2)); values.append(.nan) } else { values.append(r.double(i, 2) ?? .nan) }
                 ids.append(r.integer(i, 3))
             }
         }
-        let index = HierarchicalClusterer(points: points, categories: [], values: options.total == nil ? [] : values,
+        // A most-common total: the values as categories numbered in byte order, so the clusterer's
+        // tie rule (the lower number) is the server cells' (the value that sorts first).
+        let names = Self.byteOrdered(Set(texts.compactMap { $0 }))
+        let codes = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Int32($0)) })
+        let index = HierarchicalClusterer(points: points, categories: texts.map { $0.flatMap { codes[$0] } ?? -1 },
+                                          values: options.total == nil || options.totalIsMostCommon ? [] : values,
                                           options: options.hierarchical)
         var items: [PostGISItem] = []
         for item in index.clusters(in: bounds, zoom: zoom) {
@@ -117,12 +123,15 @@ public final class PostGISSource: @unchecked Sendable {
                 let v = values[i]
                 items.append(PostGISItem(coordinate: item.coordinate, count: 1, isCluster: false, id: ids[i],
                                          totalSum: v.isNaN ? nil : v, totalMin: v.isNaN ? nil : v, totalMax: v.isNaN ? nil : v,
-                                         totalCount: v.isNaN ? 0 : 1))
+                                         totalCount: v.isNaN ? 0 : 1, mostCommon: texts.isEmpty ? nil : texts[i],
+                                         mostCommonCount: texts.isEmpty || texts[i] == nil ? nil : 1))
             case .cluster(let c):
                 let a = index.aggregates(of: item)
+                let top = a.categoryCounts.first
                 items.append(PostGISItem(coordinate: item.coordinate, count: item.count, isCluster: true, id: Int64(c.rawValue),
                                          totalSum: a.valueCount > 0 ? a.sum : nil, totalMin: a.minimum, totalMax: a.maximum, totalCount: a.valueCount,
-                                         expansionZoom: index.expansionZoom(of: c)))
+                                         expansionZoom: index.expansionZoom(of: c), mostCommon: top.map { names[Int($0.category)] },
+                                         mostCommonCount: top?.count))
             }
         }
         return PostGISViewResult(items: items, method: .fetched(points: points.count), seconds: 0)
@@ -130,6 +139,11 @@ public final class PostGISSource: @unchecked Sendable {
 }
 
 extension PostGISSource {
+    /// Texts in the order of their UTF-8 bytes (PostgreSQL's "C" collation).
+    static func byteOrdered(_ texts: Set<String>) -> [String] {
+        texts.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// Every row's point (filters applied) in id order, with its id and total: for writing the
     /// whole table's exact clusters (`clustermap tiles postgresql://…`). Memory grows with the
     /// table (about 40 bytes a point), like opening a file of it.

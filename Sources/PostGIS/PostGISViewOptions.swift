@@ -21,6 +21,9 @@ public struct PostGISViewOptions: Sendable {
     public var fetchLimit = 20_000
     /// A numeric column summed (and min/max) per cluster.
     public var total: String?
+    /// Whether bubbles give the total column's most common value (`--total most-common:COLUMN`,
+    /// counted per value as text) instead of its sum, min and max.
+    public var totalIsMostCommon = false
     /// Conditions, combined with AND.
     public var conditions: [PostGISCondition] = []
     /// A filter in the app's filter grammar (`--where`), ANDed with the conditions.

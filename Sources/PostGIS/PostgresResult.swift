@@ -42,6 +42,15 @@ public final class PostgresResult: @unchecked Sendable {
         }
     }
 
+    /// A bool column (binary: one byte); nil for NULL.
+    public func boolean(_ row: Int, _ column: Int) -> Bool? { bigEndian(row, column).map { $0 != 0 } }
+
+    /// Whether a column is `text` (its values are read with `text`, not as numbers).
+    public func isText(_ column: Int) -> Bool { PQftype(result, Int32(column)) == 25 }
+
+    /// The name a column was given.
+    public func name(ofColumn column: Int) -> String? { PQfname(result, Int32(column)).map { String(cString: $0) } }
+
     /// A text column (binary format of text is its UTF-8 bytes); nil for NULL.
     public func text(_ row: Int, _ column: Int) -> String? {
         guard !isNull(row, column), let p = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }

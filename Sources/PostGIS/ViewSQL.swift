@@ -15,12 +15,17 @@ struct ViewSQL {
     let pointRows: String
     /// Whether a total column is summed.
     let hasTotal: Bool
+    /// Whether the total column is counted per value (`--total most-common:COLUMN`): `t` is its
+    /// text, and the grid's cells come per value (`ViewSQL+MostCommon.swift`).
+    let totalIsCategory: Bool
+    /// Whether `gridSQL` selects `t` too (its caller groups by it).
+    var groupsValues = false
     /// What makes two views' rows the same (the filters' SQL and values, the total): the key of
     /// the cells kept for rolling up.
     let rowsKey: String
 
     init(table: PostGISTable, conditions: [PostGISCondition], filter: PostGISWhere? = nil, total: String?,
-         quote: (String) throws -> String) throws {
+         mostCommon: Bool = false, quote: (String) throws -> String) throws {
         self.table = table
         // A box covering the world tests nothing (every valid point is in it) but costs a box per
         // row (a point stores none): a whole-world box folds the test away (the parameters are
@@ -44,9 +49,11 @@ struct ViewSQL {
             guard table.columns[total] != nil else { throw PostGISError.badFilter("table \(table.displayName) has no column '\(total)' to total") }
             totalSQL = "(\(try quote(total)))::float8"
         }
+        if let total, mostCommon { totalSQL = "(\(try quote(total)))::text" }
+        totalIsCategory = total != nil && mostCommon
         let idSQL = table.idColumn.map { "(\((try? quote($0)) ?? "NULL"))::int8" } ?? "NULL::int8"
         pointRows = "SELECT \(table.pointSQL) AS p, \(totalSQL) AS t, \(idSQL) AS id FROM \(table.sqlName) WHERE \(whereSQL)"
-        hasTotal = total != nil
+        hasTotal = total != nil && !mostCommon
         rowsKey = ([whereSQL, totalSQL] + values).joined(separator: "\u{0}")
         let s = "sin(lat * pi() / 180::float8)"
         let y = "CASE WHEN lat >= 90 THEN 0::float8 WHEN lat <= -90 THEN 1::float8 ELSE "
@@ -89,6 +96,8 @@ struct ViewSQL {
     /// is not a constant to the planner when it decides on parallel plans, so it ran in one process.
     /// Parameters after the filters: cell unit, key width.
     func gridSQL() -> String {
+        // A most-common total: the cells per value, each cell's most common values kept.
+        if totalIsCategory, !groupsValues { return valueGridSQL() }
         let p = 5 + filterValues.count
         let cu = "$\(p)::float8", width = "$\(p + 1)::float8", fence = " OFFSET NULL"
         // A computed point (ST_PointOnSurface, ST_Transform) is computed once too.
@@ -101,7 +110,7 @@ struct ViewSQL {
         let y = "CASE WHEN vlat >= 90 THEN 0::float8 WHEN vlat <= -90 THEN 1::float8 ELSE "
             + "GREATEST(0::float8, LEAST(1::float8, 0.5::float8 - 0.25::float8 * ln((1 + s) / (1 - s)) / pi())) END"
         let xy = "SELECT lon, lat, t, id, lon / 360::float8 + 0.5::float8 AS x, \(y) AS y FROM (\(sine)) d" + fence
-        return "SELECT k, count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon0, max(lon) AS lon1, min(lat) AS lat, "
+        return "SELECT k, " + (groupsValues ? "t AS tv, " : "") + "count(*) AS n, sum(x) AS sx, sum(y) AS sy, min(lon) AS lon0, max(lon) AS lon1, min(lat) AS lat, "
             + "min(id) AS id, min(y) AS y0, max(y) AS y1" + (hasTotal ? ", sum(t) AS tsum, min(t) AS tmin, max(t) AS tmax, count(t) AS tn" : "")
             + " FROM (SELECT lon, lat, t, id, x, y, (floor(y / \(cu)) * \(width) + floor(x / \(cu)))::int8 AS k FROM (\(xy)) e) f GROUP BY k"
     }

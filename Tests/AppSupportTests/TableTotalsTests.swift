@@ -70,4 +70,30 @@ final class TableTotalsTests: XCTestCase {
         XCTAssertEqual(radii(.sum), [(r.lowerBound + r.upperBound) / 2, r.upperBound, r.lowerBound, r.lowerBound + (r.upperBound - r.lowerBound) * 0.3])
         XCTAssertEqual(radii(.maximum), [20, 20, 20, 20], "only a sum is a weight")
     }
+
+    /// A table's most-common total reads as a file's: the bubble shows the value's first letters,
+    /// the card and tooltip "Most common kind: Burglary (12 of 30)", the legend what the word is.
+    func testATablesMostCommonIsOnItsBubblesCardsAndLegendAsAFilesIs() {
+        let items: [RemoteView.Item] = [
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: 10, longitude: 0), count: 30, isCluster: true, key: 1)
+                .with(facts: [RemoteView.Fact("kind_most_common", .string("Burglary")), RemoteView.Fact("kind_most_common_count", .number(12))]),
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: 0, longitude: 0), count: 7, isCluster: true, key: 2),
+            RemoteView.Item(coordinate: GeoCoordinate(latitude: 20, longitude: 0), count: 5, isCluster: true, key: 3)
+                .with(facts: [RemoteView.Fact("kind_most_common", .string("fire")), RemoteView.Fact("kind_most_common_count", .number(3))]),
+        ]
+        let session = MapDataSession.remote(items, zoom: 5, name: "public.piles", total: FilterSettings.TotalSetting(kind: .mostCommon, property: "kind"))
+        var scene = Scene()
+        scene.bubbles = session.remote!.items.map {
+            SceneBubble(id: SceneItemID($0), center: ScreenPoint(x: 0, y: 0), radius: 20, count: $0.count, label: "\($0.count)", step: 0)
+        }
+        session.remote!.labelTotals(in: &scene)
+        XCTAssertEqual(scene.bubbles.map(\.label), ["Burg…", "–", "fire"])
+        XCTAssertEqual(scene.bubbles.map(\.radius), [20, 20, 20], "a category is no weight")
+        guard case .cluster(let id) = session.remote!.items[0].kind else { return XCTFail("not a bubble") }
+        let card = session.bubbleCard(of: id)
+        XCTAssertEqual(card?.totals.map { "\($0.title): \($0.text)" }, ["Most common kind: Burglary (12 of 30)"])
+        XCTAssertFalse(card?.facts.contains { $0.text.lowercased().contains("most common") } ?? true, "the count is not a line of its own")
+        XCTAssertEqual(session.remoteTooltip(of: id), "30 places\nMost common kind: Burglary (12 of 30)")
+        XCTAssertEqual(session.remote?.legend(over: session.legend)?.entries.last?.text, "Number on bubbles: most common kind")
+    }
 }

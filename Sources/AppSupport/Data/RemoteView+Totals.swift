@@ -15,6 +15,12 @@ extension RemoteView {
         for i in scene.bubbles.indices {
             guard case .cluster(let raw) = scene.bubbles[i].id, RemoteView.isRemote(ClusterID(rawValue: raw)) else { continue }
             let facts = facts(of: ClusterID(rawValue: raw))
+            if total.kind == .mostCommon {
+                // The most common value's first letters, as a file's most-common bubble shows them.
+                let top = facts.first { $0.name == total.property + "_most_common" }
+                if case .string(let name)? = top?.value { scene.bubbles[i].label = BubbleGrouping.categoryLabel(name) } else { scene.bubbles[i].label = "–" }
+                continue
+            }
             let value = BubbleCardContent.remoteLines(facts).totals.first?.value
             scene.bubbles[i].label = value.map(ClusterTotal.abbreviated) ?? "–"
             if total.kind == .sum {

@@ -50,7 +50,7 @@ extension MapDataSession {
     /// A remote bubble's card: its count, the totals and properties its source gave, its centre.
     func remoteBubbleCard(of item: ClusterItem, facts: [RemoteView.Fact]) -> BubbleCardContent {
         var card = BubbleCardContent(count: item.count, noun: noun(count: item.count))
-        let read = BubbleCardContent.remoteLines(facts)
+        let read = BubbleCardContent.remoteLines(facts, count: item.count)
         card.totals = read.totals
         card.facts = read.others + [BubbleCardContent.Line("Centre: " + PropertyFormat.coordinates(item.coordinate))]
         card.canZoomIn = true
@@ -89,10 +89,12 @@ extension BubbleCardContent {
     /// `_min` / `_max` (our tile files', and a database's totals) become, per property, "Total p"
     /// (or its mean, highest, lowest: the first there is) and a line with the rest ("Range: 0 –
     /// 6,845 · mean 872.33"); other properties "Key: value"; bookkeeping is left out.
-    public static func remoteLines(_ facts: [RemoteView.Fact]) -> (totals: [Total], others: [Line]) {
+    public static func remoteLines(_ facts: [RemoteView.Fact], count: Int? = nil) -> (totals: [Total], others: [Line]) {
         var others: [Line] = [], order: [String] = [], values: [String: [ClusterTotal: Double]] = [:]
+        // A database's most-common total: "Most common kind: fire (12 of 30)", as a file's card says it.
+        let mostCommon = mostCommonTotals(facts, count: count)
         let kinds: [(suffix: String, kind: ClusterTotal)] = [("_sum", .sum), ("_mean", .mean), ("_min", .minimum), ("_max", .maximum)]
-        for fact in facts where !clusterBookkeeping.contains(fact.name.lowercased()) {
+        for fact in facts where !clusterBookkeeping.contains(fact.name.lowercased()) && !mostCommon.names.contains(fact.name) {
             if case .number(let v) = fact.value, let k = kinds.first(where: { fact.name.hasSuffix($0.suffix) && fact.name.count > $0.suffix.count }) {
                 let property = String(fact.name.dropLast(k.suffix.count))
                 if values[property] == nil { order.append(property) }
@@ -103,7 +105,7 @@ extension BubbleCardContent {
             if text.isEmpty { continue }
             others.append(Line("\(DisplayText.line(PropertyFormat.words(fact.name), limit: 40)): \(DisplayText.line(text, limit: 120))"))
         }
-        var totals: [Total] = []
+        var totals: [Total] = mostCommon.totals
         for property in order {
             let v = values[property] ?? [:]
             guard let main = [ClusterTotal.sum, .mean, .maximum, .minimum].first(where: { v[$0] != nil }), let value = v[main] else { continue }
@@ -137,5 +139,26 @@ extension RemoteView.Item {
         var copy = self
         copy.facts = facts
         return copy
+    }
+}
+
+extension BubbleCardContent {
+    /// A database's most-common totals (`kind_most_common` = "fire", `kind_most_common_count` = 12):
+    /// "Most common kind: fire (12 of 30)" with the bubble's count, the facts' names used.
+    static func mostCommonTotals(_ facts: [RemoteView.Fact], count: Int?) -> (totals: [Total], names: Set<String>) {
+        var totals: [Total] = [], names: Set<String> = []
+        for fact in facts where fact.name.hasSuffix("_most_common") && fact.name.count > "_most_common".count {
+            guard case .string(let value) = fact.value else { continue }
+            let property = String(fact.name.dropLast("_most_common".count))
+            var text = DisplayText.line(value)
+            if let n = facts.first(where: { $0.name == fact.name + "_count" }), case .number(let c) = n.value {
+                text += " (\(formatCount(Int(c)))" + (count.map { " of \(formatCount($0))" } ?? "") + ")"
+                names.insert(n.name)
+            }
+            names.insert(fact.name)
+            totals.append(Total(title: BubbleGrouping.totalTitle(FilterSettings.TotalSetting(kind: .mostCommon, property: property)),
+                                value: nil, text: text))
+        }
+        return (totals, names)
     }
 }

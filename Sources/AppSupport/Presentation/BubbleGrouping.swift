@@ -80,11 +80,13 @@ public struct BubbleGrouping: @unchecked Sendable {
     public func bubbleText(of id: SceneItemID) -> String? {
         guard let total, let v = totalValue(of: id) else { return nil }
         if total.kind.readsCategory {
-            let name = Int(v) < totalCategoryNames.count ? totalCategoryNames[Int(v)] : ""
-            return name.count > 5 ? String(name.prefix(4)) + "…" : name
+            return BubbleGrouping.categoryLabel(Int(v) < totalCategoryNames.count ? totalCategoryNames[Int(v)] : "")
         }
         return ClusterTotal.abbreviated(v)
     }
+
+    /// A most common category as drawn on a bubble: its first letters (`Burg…`).
+    public static func categoryLabel(_ name: String) -> String { name.count > 5 ? String(name.prefix(4)) + "…" : name }
 
     /// The tooltip's line for a cluster: "Total deaths: 1,234 · type: earthquake".
     public func tooltipLine(of id: SceneItemID) -> String? {

@@ -87,7 +87,7 @@ extension MapViewController {
             showError("\(source.table.displayName): \(error)")
             return
         }
-        let total = checkedTableTotal(table.settings.total, on: source.table)
+        let total = checkedTableTotal(table.settings.total, on: source.table, pyramid: source.pyramid)
         viewOptions.total = total?.property
         let filter = makeTableFilter(source: source, options: viewOptions)
         let live = filter.live

@@ -30,7 +30,8 @@ extension MapViewController {
 
     /// `total` when the table can total it; else said in a banner naming the column (the
     /// bubbles show counts) and nil. Logged as `db-total` {kind, column} or {error}.
-    func checkedTableTotal(_ total: FilterSettings.TotalSetting?, on table: PostGISTable) -> FilterSettings.TotalSetting? {
+    func checkedTableTotal(_ total: FilterSettings.TotalSetting?, on table: PostGISTable,
+                           pyramid: PostGISPyramid? = nil) -> FilterSettings.TotalSetting? {
         guard let total else { return nil }
         if let problem = table.totalProblem(kind: total.kind, column: total.property) {
             eventLog.emit("db-total", [("error", .string(problem))])
@@ -38,6 +39,12 @@ extension MapViewController {
             return nil
         }
         eventLog.emit("db-total", [("kind", .string(total.kind.rawValue)), ("column", .string(total.property))])
+        // A pyramid without this total's columns: views fall back to the table; said once per total.
+        let pyramid = pyramid ?? database?.source.pyramid
+        if let pyramid, let why = pyramid.problem(total: total.property, mostCommon: total.kind == .mostCommon) {
+            eventLog.emit("db-pyramid", [("used", .bool(false)), ("column", .string(total.property)), ("reason", .string(why))])
+            chrome?.show(message: MessageText.line("\(table.displayName): \(why)"), isError: false)
+        }
         return total
     }
 

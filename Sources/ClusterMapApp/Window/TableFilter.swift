@@ -33,7 +33,11 @@ final class TableFilter {
         var total: FilterSettings.TotalSetting? { lock.withLock { totalSetting } }
         /// Replaces the total: the view queries sum its column.
         func setTotal(_ total: FilterSettings.TotalSetting?) {
-            lock.withLock { totalSetting = total; options.total = total?.property }
+            lock.withLock {
+                totalSetting = total
+                options.total = total?.property
+                options.totalIsMostCommon = total?.kind == .mostCommon
+            }
         }
     }
 
