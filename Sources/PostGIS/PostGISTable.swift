@@ -17,8 +17,12 @@ public struct PostGISTable: Sendable, Equatable {
     public let geometryType: String
     /// Columns and their types (for filters and totals).
     public let columns: [String: String]
-    /// The single-column integer primary key, if the table has one (a point's stable id).
+    /// The column that names a row (a point's stable id): the single-column primary key of any
+    /// type, else a single-column unique index on a NOT NULL column; nil without either.
     public let idColumn: String?
+    /// Whether `idColumn` is an integer (the id is the key itself; else a 64-bit hash of its text,
+    /// `rowIDSQL`, and a row is found again by its point and that hash).
+    public var keyIsInteger: Bool { idColumn.map { ["smallint", "integer", "bigint"].contains(columns[$0] ?? "") } ?? false }
 
     /// Whether every geometry is a point (else a point on each is used).
     public var hasPointGeometry: Bool { geometryType == "POINT" }
@@ -54,16 +58,30 @@ public struct PostGISTable: Sendable, Equatable {
             throw PostGISError.noGeometryColumn(table: display, detail: "none is listed in geometry_columns")
         }
         let srid = Int(geo.integer(0, 1) ?? 0)
-        let key = try connection.query(
-            "SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) "
-                + "WHERE i.indrelid = (quote_ident($1) || '.' || quote_ident($2))::regclass AND i.indisprimary", [schema, address.table])
-        let keyColumn = key.rowCount == 1 ? key.text(0, 0) : nil
-        let idColumn = keyColumn.flatMap { ["smallint", "integer", "bigint"].contains(columns[$0] ?? "") ? $0 : nil }
+        let idColumn = try keyColumn(schema: schema, table: address.table, on: connection)
         return PostGISTable(displayName: display, schema: schema, name: address.table,
                             sqlName: try connection.quoted(schema) + "." + connection.quoted(address.table),
                             geometryColumn: column, geometrySQL: try connection.quoted(column),
                             srid: srid == 0 ? 4326 : srid, geometryType: geo.text(0, 2) ?? "GEOMETRY", columns: columns,
                             idColumn: idColumn)
+    }
+
+    /// The column naming a row: the primary key when it is one column, else the first single
+    /// column with a unique, whole (not partial), non-expression index and NOT NULL; nil without.
+    static func keyColumn(schema: String, table: String, on connection: PostgresConnection) throws -> String? {
+        let r = try connection.query(
+            "SELECT a.attname::text, i.indisprimary FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] "
+                + "WHERE i.indrelid = (quote_ident($1) || '.' || quote_ident($2))::regclass AND i.indisunique AND i.indnatts = 1 "
+                + "AND i.indpred IS NULL AND i.indexprs IS NULL AND i.indisvalid AND (i.indisprimary OR a.attnotnull) "
+                + "ORDER BY i.indisprimary DESC, a.attnum", [schema, table])
+        // (A primary key of several columns has indnatts > 1: a lone unique column names the row then.)
+        return r.rowCount > 0 ? r.text(0, 0) : nil
+    }
+
+    /// SQL for a row's id (`id` of the view queries) from its quoted key column: an integer key
+    /// itself, any other its text's 64-bit hash (`hashtextextended`, PostgreSQL 11+).
+    func rowIDSQL(quotedKey key: String) -> String {
+        keyIsInteger ? "(\(key))::int8" : "hashtextextended((\(key))::text, 0)"
     }
 
     /// SQL for the point a row is shown at, in WGS 84.

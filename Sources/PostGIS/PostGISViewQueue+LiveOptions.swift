@@ -10,8 +10,8 @@ extension PostGISViewQueue {
         self.init(cacheSize: cacheSize, run: { view in
             var result = try source.clusters(in: view.bounds, zoom: Double(view.zoom), options: options())
             if placeCards > 0 {
-                let ids = result.items.lazy.filter { !$0.isCluster }.compactMap(\.id).prefix(placeCards)
-                result.placeProperties = try source.rowProperties(ids: Array(ids))
+                let places = result.items.lazy.filter { !$0.isCluster && $0.id != nil }.prefix(placeCards)
+                result.placeProperties = try source.rowProperties(of: Array(places))
             }
             return result
         }, cancel: { source.cancel() }, deliver: deliver)

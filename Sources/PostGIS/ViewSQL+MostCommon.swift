@@ -17,7 +17,7 @@ extension ViewSQL {
     func valueGridSQL() -> String {
         var perValue = self
         perValue.groupsValues = true
-        // `gridSQL` ends with its `GROUP BY k`: each group is split by value (ViewSQLTests checks the ending).
+        // `gridSQL` ends with its `GROUP BY k`: each group is split by value (the most-common tests fail otherwise).
         let grouped = perValue.gridSQL() + ", t"
         let n = Self.valuesPerCell
         let ranked = "SELECT g.*, row_number() OVER (PARTITION BY k, tv IS NULL ORDER BY n DESC, tv COLLATE \"C\") AS r FROM (\(grouped)) g"

@@ -51,7 +51,7 @@ struct ViewSQL {
         }
         if let total, mostCommon { totalSQL = "(\(try quote(total)))::text" }
         totalIsCategory = total != nil && mostCommon
-        let idSQL = table.idColumn.map { "(\((try? quote($0)) ?? "NULL"))::int8" } ?? "NULL::int8"
+        let idSQL = try table.idColumn.map { table.rowIDSQL(quotedKey: try quote($0)) } ?? "NULL::int8"
         pointRows = "SELECT \(table.pointSQL) AS p, \(totalSQL) AS t, \(idSQL) AS id FROM \(table.sqlName) WHERE \(whereSQL)"
         hasTotal = total != nil && !mostCommon
         rowsKey = ([whereSQL, totalSQL] + values).joined(separator: "\u{0}")

@@ -130,11 +130,15 @@ final class DatabaseLink {
     /// The items of an answer as the presentation takes them (the JSON columns of the places).
     /// Pure: called on the query thread.
     /// `total`: what the view was asked to total (its column names the cards' lines).
+    /// The card of a place of a table without a key column (no primary key, no unique NOT NULL
+    /// column): its row can't be found again (a ctid changes on update), so the card says so.
+    nonisolated static let keylessCard = #"{"details":"not available: the table has no primary key or unique column"}"#
+
     nonisolated static func items(of result: PostGISViewResult, total: FilterSettings.TotalSetting? = nil) -> [RemoteView.Item] {
         result.items.map { item in
             RemoteView.Item(coordinate: item.coordinate, count: item.count, isCluster: item.isCluster, key: item.id,
                             expansionZoom: item.expansionZoom,
-                            properties: item.isCluster ? nil : item.id.flatMap { result.placeProperties[$0] },
+                            properties: item.isCluster ? nil : item.id.map { result.placeProperties[$0] } ?? DatabaseLink.keylessCard,
                             detail: DatabaseLink.detail(of: item, total: total))
                 .with(facts: DatabaseLink.facts(of: item, total: total))
         }

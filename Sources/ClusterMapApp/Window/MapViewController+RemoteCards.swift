@@ -20,9 +20,11 @@ extension MapViewController {
         guard link.startCardRead(row) else { return }
         eventLog.emit("db-card-request", [("row", .int(Int(row)))])
         let reader = link.rowReader
+        // Its point: a row whose key is not an integer is found by the spatial index and the key's hash.
+        let point = remote.items.first { if case .point(index) = $0.kind { return true } else { return false } }?.coordinate
         let started = MapViewController.now()
         Thread.detachNewThread { [weak self] in
-            let outcome = Result { try reader.properties(ofRow: row) }
+            let outcome = Result { try reader.properties(ofRow: row, at: point) }
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = self, !c.isClosed, c.database === link else { return }
                 let columns = try? outcome.get()
