@@ -52,6 +52,13 @@ func runPyramidCommand(_ args: [String]) -> Int32 {
     guard let address else { ErrorOutput.write(program, "no postgresql:// address given"); return 2 }
     do {
         let source = try openPostGISSource(address, statementTimeout: 0, program: program)
+        for column in totals {
+            // The table's own words, without the window's "the bubbles show counts".
+            if let problem = source.table.totalProblem(kind: .sum, column: column) {
+                ErrorOutput.write(program, problem.replacingOccurrences(of: "; the bubbles show counts", with: ""))
+                return 2
+            }
+        }
         let start = Date()
         let cells = try PostGISPyramid.build(for: source, cellSize: cell, maxZoom: maxZoom, totals: totals)
         ErrorOutput.write(program, "\(source.table.displayName): pyramid of \(cells.reduce(0, +)) cells over zooms 0–\(cells.count - 1) "
