@@ -40,8 +40,10 @@ extension MapViewController {
         }
     }
 
-    /// Reads the shown data's date column off the GTK thread and shows the bar over it.
-    private func buildTimeBar() {
+    /// Reads the shown data's date column off the GTK thread and shows the bar over it (a
+    /// table's: read on the server, `MapViewController+DatabaseTimeBar.swift`).
+    func buildTimeBar() {
+        if let t = tableFilter, let link = database { return buildTableTimeBar(t, link) }
         guard let session, !live.isReplay else { return }
         let generation = timeBar.generation
         let wanted = timeBar.property
@@ -52,30 +54,36 @@ extension MapViewController {
             let bar = name.flatMap { table.column($0) }.flatMap { TimeBar(column: $0, mode: .cumulative) }
             runOnGtkThread { [weak self] in
                 guard let c = self, !c.isClosed, generation == c.timeBar.generation, c.timeBar.wanted else { return }
-                guard let bar else {
-                    c.chrome?.show(message: "No property of these places holds dates, so there is no time bar.", isError: false)
-                    c.timeBar.noDates()
-                    return
-                }
-                let restore = c.timeBar.takeRestore()
-                let shown = restore.map { bar.restored($0) } ?? bar
-                c.timeBar.show(shown)
-                c.timeBar.restoredPaused(wasPlaying: restore?.playing == true)
-                var fields = c.timeBarFields(shown, reason: restore != nil ? "restored" : "shown")
-                if let restore { fields.append(("was_playing", .bool(restore.playing))) }
-                c.eventLog.emit("time-bar", fields)
-                // Usually the restored filter already holds the restored range; otherwise (the
-                // command line chose another filter) the bar's range is asked.
-                if restore != nil {
-                    if shown.applied(to: c.presentation.filterSettings) == c.presentation.filterSettings {
-                        c.timeBar.alreadyApplied(shown.shown)
-                    } else {
-                        c.askTimeBarRange()
-                    }
-                }
-                c.showTimeBar()
+                c.timeBarDidBuild(bar, noDates: "No property of these places holds dates, so there is no time bar.")
             }
         }
+    }
+
+    /// The bar worked out for the shown data (nil: it has no dates, said by `noDates`): shown as
+    /// it was left when remembered (paused), its range asked of the filter unless it holds it.
+    func timeBarDidBuild(_ bar: TimeBar?, noDates: String, fields extra: [(String, JSONValue)] = []) {
+        guard let bar else {
+            chrome?.show(message: noDates, isError: false)
+            timeBar.noDates()
+            return
+        }
+        let restore = timeBar.takeRestore()
+        let shown = restore.map { bar.restored($0) } ?? bar
+        timeBar.show(shown)
+        timeBar.restoredPaused(wasPlaying: restore?.playing == true)
+        var fields = timeBarFields(shown, reason: restore != nil ? "restored" : "shown") + extra
+        if let restore { fields.append(("was_playing", .bool(restore.playing))) }
+        eventLog.emit("time-bar", fields)
+        // Usually the restored filter already holds the restored range; otherwise (the
+        // command line chose another filter) the bar's range is asked.
+        if restore != nil {
+            if shown.applied(to: presentation.filterSettings) == presentation.filterSettings {
+                timeBar.alreadyApplied(shown.shown)
+            } else {
+                askTimeBarRange()
+            }
+        }
+        showTimeBar()
     }
 
     /// What the bar says, in the view.
@@ -87,6 +95,7 @@ extension MapViewController {
         }
         var text = "\(bar.rangeText) · \(bar.speedText)"
         if case .window = bar.window.mode { text = "Window " + text }
+        if timeBar.countsSampledPercent != nil { text += " · counts about" }
         if timeBar.wasPlaying { text += " · was playing: P plays on" }
         chrome?.timeBarDidChange(bar, text: text, playing: bar.isPlaying, finished: false)
     }
@@ -155,6 +164,8 @@ extension MapViewController {
 
     /// Whether the filter asked last is the one the map shows (none in flight).
     private var filterLanded: Bool {
+        // A table: its view under the asked filter is on the map (`DatabaseLink.shows`).
+        if let t = tableFilter, let link = database { return link.shows(t.live.variant) }
         let asked = presentation.filterSettings
         return asked.isEmpty ? presentation.shownFilter == nil : presentation.shownFilter?.settings == asked
     }
