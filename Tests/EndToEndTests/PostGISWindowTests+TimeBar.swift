@@ -107,7 +107,9 @@ extension PostGISWindowTests {
             // (A bare day is its midnight in UTC, as the filter reads it.)
             XCTAssertEqual(answered["points"] as? Int, try Self.psqlInt("SET timezone TO 'UTC'; SELECT count(*) FROM timed WHERE \(sql)"), w)
         }
-        _ = try h.waitForEvent("time-bar-play", after: play.index, timeout: 10)
+        // Once a second the bar says how many windows reached the map (answers under a new filter).
+        let frames = try h.waitForEvent("time-bar-play", after: play.index, timeout: 15) { $0["frames"] as? Int ?? 0 > 0 }
+        XCTAssertGreaterThan(frames.event["passing"] as? Int ?? 0, 0, "\(frames.event)")
 
         // Quit while playing; the same table again without --time: the bar is back, paused where it was.
         let before = h.events().count

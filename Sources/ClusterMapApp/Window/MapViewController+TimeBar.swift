@@ -173,11 +173,17 @@ extension MapViewController {
     /// Counts the frame clock's ticks and the filtered ranges the map has shown since; reports
     /// both once a second while playing (`time-bar-play`: the window's frames per second).
     private func countPlayFrame(at t: Double) {
-        let shown = presentation.shownFilter.map { "\($0.settings.since ?? "")|\($0.settings.until ?? "")" }
+        var shown = presentation.shownFilter.map { "\($0.settings.since ?? "")|\($0.settings.until ?? "")" }
+        var passing = presentation.shownFilter?.passing ?? 0
+        if let link = database {
+            // A table: a new window on the map is an answer under another filter; its rows in view.
+            shown = link.shownVariant
+            passing = session?.remote?.pointCount ?? 0
+        }
         guard let counts = timeBar.countFrame(at: t, shown: shown) else { return }
         eventLog.emit("time-bar-play", [("ticks", .int(counts.ticks)), ("frames", .int(counts.frames)),
                                         ("fps", .number((Double(counts.frames) / counts.seconds * 10).rounded() / 10)),
-                                        ("passing", .int(presentation.shownFilter?.passing ?? 0))])
+                                        ("passing", .int(passing))])
     }
 
     /// What the state file keeps of the bar (nil: hidden), for the shown file.
