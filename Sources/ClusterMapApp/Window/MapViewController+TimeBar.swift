@@ -129,10 +129,12 @@ extension MapViewController {
     }
 
     /// A filter landed on the map: a playing bar moves on and asks for its next range at once
-    /// (not at the next frame: that wait was up to a frame per range).
+    /// (not at the next frame: that wait was up to a frame per range). A bar that stopped at the
+    /// end while an older range was on its way asks for its last range now (no tick asks any
+    /// more: a slow table showed a window before the end, the bar said the end).
     func timeBarFilterDidLand() {
-        guard timeBar.isPlaying, !live.isReplay else { return }
-        timeBarRequest(.tick(MapViewController.now()))
+        guard timeBar.model != nil, !live.isReplay else { return }
+        if timeBar.isPlaying { timeBarRequest(.tick(MapViewController.now())) } else { askTimeBarRange() }
     }
 
     /// Hands the shown range to the filter when it changed. While playing (`whenLanded` the
@@ -141,7 +143,12 @@ extension MapViewController {
     /// made most results stale on arrival and whole seconds passed without a new frame.
     private func askTimeBarRange(whenLanded now: Double? = nil) {
         guard let bar = timeBar.model, bar.shown != timeBar.lastAsked else { return }
-        if let now, !filterLanded, now - timeBar.askedAt < 0.5 { return }
+        if let now, !filterLanded {
+            // A table's view still on its way is waited for however long the server takes: asking
+            // again would cancel it, and with views slower than the half second none would land.
+            if let link = database, link.waiting != nil || link.requestPending { return }
+            if now - timeBar.askedAt < 0.5 { return }
+        }
         timeBar.asked(bar.shown, at: now ?? MapViewController.now())
         setFilter(bar.applied(to: presentation.filterSettings))
     }
