@@ -32,10 +32,13 @@ extension PostGISWindowTests {
         return try Self.psqlInt("SELECT count(*) FROM timed WHERE at >= '\(since)' AND at <= '\(until)'")
     }
 
-    /// The first `db-query` after `index` under the window `bar` asked (its WHERE names its until).
+    /// The first `db-query` after `index` under the window `bar` asked: its WHERE is the bar's
+    /// since…until on `at` (an instant at midnight written as its day, as the filter writes it).
     private func query(for bar: [String: Any], in h: AppHarness, after index: Int) throws -> (event: [String: Any], index: Int) {
-        let until = bar["until"] as? String ?? "?"
-        return try h.waitForEvent("db-query", after: index, timeout: 30) { ($0["where"] as? String ?? "").contains(until) }
+        func written(_ instant: String) -> String { instant.hasSuffix("T00:00:00Z") ? String(instant.prefix(10)) : instant }
+        let since = bar["since"] as? String ?? "?", until = bar["until"] as? String ?? "?"
+        let expected = since.isEmpty ? "" : "at >= \(written(since)) and at <= \(written(until))"
+        return try h.waitForEvent("db-query", after: index, timeout: 30) { $0["where"] as? String == expected }
     }
 
     func testTheTimeBarOnATableCountsOnTheServerStepsByKeysAndComesBackPaused() throws {
@@ -125,6 +128,43 @@ extension PostGISWindowTests {
         XCTAssertGreaterThan(restored.event["playhead"] as? String ?? "", "2024-01-01")
         let again = try query(for: restored.event, in: h, after: 0)
         XCTAssertEqual(again.event["points"] as? Int, try rows(in: restored.event), "\(restored.event)")
+    }
+
+    /// Playing a table whose every view takes ~0.7 s (a view that sleeps once per query): each
+    /// window asked is waited for, so windows keep reaching the map while the bar plays (asking
+    /// again every half second cancelled each one before it landed: nothing showed until the end).
+    func testPlayingATableSlowerThanHalfASecondShowsWindowAfterWindow() throws {
+        try AppHarness.requireTools()
+        if let e = Self.setupError { XCTFail("test server: \(e)"); return }
+        try Self.psql("""
+            DROP TABLE IF EXISTS slowtimed CASCADE;
+            CREATE TABLE slowtimed (id bigserial PRIMARY KEY, geom geometry(Point, 4326), at timestamptz);
+            INSERT INTO slowtimed (geom, at)
+              SELECT ST_SetSRID(ST_MakePoint(-5 + (g * 7919 % 1009) / 50.0, 40 + (g * 104729 % 1013) / 60.0), 4326),
+                     timestamptz '2024-01-01T00:00:00Z' + g * interval '4 hours' FROM generate_series(1, 600) g;
+            ANALYZE slowtimed;
+            CREATE VIEW sleepy AS WITH s AS MATERIALIZED (SELECT pg_sleep(0.7)) SELECT t.* FROM slowtimed t, s;
+            """)
+        defer { try? Self.psql("DROP TABLE IF EXISTS slowtimed CASCADE") }
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch(["postgresql://postgres@127.0.0.1:\(Self.port)/test?table=sleepy", "--time", "at", "--size", "1400x900",
+                      "--reduce-motion"], timeout: 60)
+        let shown = try h.waitForEvent("time-bar", timeout: 30) { $0["reason"] as? String == "shown" }
+        _ = try h.waitForEvent("db-query", timeout: 30)
+        try h.pressKey("w")
+        let mode = try h.waitForEvent("time-bar", after: shown.index, timeout: 10) { $0["reason"] as? String == "mode" }
+        let q = try query(for: mode.event, in: h, after: mode.index)
+        XCTAssertGreaterThan(q.event["ms"] as? Double ?? 0, 600, "each view sleeps 0.7 s on the server")
+        try h.pressKey("p")
+        let play = try h.waitForEvent("time-bar", after: q.index, timeout: 10) { $0["reason"] as? String == "play" }
+        // The whole table plays in 30 s; two windows land long before that.
+        let first = try h.waitForEvent("db-query", after: play.index, timeout: 12)
+        let second = try h.waitForEvent("db-query", after: first.index + 1, timeout: 12)
+        XCTAssertNotEqual(first.event["where"] as? String, second.event["where"] as? String)
+        for answered in [first, second] { XCTAssertEqual(answered.event["cached"] as? Bool, false) }
+        let stillPlaying = h.events(named: "time-bar", after: play.index).allSatisfy { $0["reason"] as? String != "end" }
+        XCTAssertTrue(stillPlaying, "both windows reached the map while the bar played")
     }
 
     func testTheDialogsTotalIsCheckedAgainstTheTableAndShownOnTheBubbles() throws {
