@@ -176,7 +176,11 @@ final class DatabaseDialog {
 
     private func open(_ uri: String, password typed: String, _ opening: TableOpenOptions) {
         let controller = self.controller
+        let parent = gtk_window_get_transient_for(gcast(window))
         close()
+        // The keys go back to the map (without a window manager nobody else gives them back:
+        // Ctrl+T, the time bar's keys did nothing after Connect).
+        if let parent { gtk_window_present(parent) }
         controller?.eventLog.emit("db-dialog-open", [("where", .string(opening.settings.conditions.first ?? "")),
                                                      ("total", .string(opening.settings.total?.text ?? "")),
                                                      ("watch", .bool(opening.refreshSeconds != nil))])

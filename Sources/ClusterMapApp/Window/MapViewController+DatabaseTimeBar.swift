@@ -53,7 +53,11 @@ extension MapViewController {
                 case .failure(let error):
                     c.timeBar.noDates()
                     c.eventLog.emit("db-fault", [("kind", .string((error as? PostGISError)?.kind ?? "other")), ("message", .string("\(error)"))])
-                    c.showError("\(name): the time bar's column could not be read: \(error)")
+                    if case PostGISError.badFilter(let problem)? = error as? PostGISError {
+                        c.showError("\(name): \(problem)")  // --time naming a column without dates
+                    } else {
+                        c.showError("\(name): the time bar's column could not be read: \(error)")
+                    }
                 }
             }
         }
