@@ -32,7 +32,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
     public func cancel() { lock.withLock { connection }?.cancel() }
 
     /// Runs `body` on the reader's connection (opened on first use, again after a lost server).
-    private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let c: PostgresConnection
         if let open = lock.withLock({ connection }), open.isConnected {
             c = open
@@ -68,7 +68,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
     }
 
     /// The server's row estimate (-1 before the table was ever analysed).
-    private func rowEstimate(on c: PostgresConnection) throws -> Double {
+    func rowEstimate(on c: PostgresConnection) throws -> Double {
         try c.query("SELECT reltuples::float8 FROM pg_class WHERE oid = (quote_ident($1) || '.' || quote_ident($2))::regclass",
                     [source.table.schema, source.table.name]).double(0, 0) ?? -1
     }
@@ -79,7 +79,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
         try withConnection { c in try read(on: c, bins: max(1, bins), types: types) }
     }
 
-    private struct Plan {
+    struct Plan {
         var name: String, sqlType: String, type: PropertyType, quoted: String
         /// The value as float8 for numbers and dates (NaN as NULL), else the column itself.
         var value: String
@@ -237,7 +237,7 @@ public final class PostGISColumnCatalogReader: @unchecked Sendable {
     /// worked out with the same float8 operations as `PropertyColumn.histogram` ((v − lo) / width ×
     /// bins, truncated, the top end in the last bin), so a value on a bin's edge lands where the
     /// in-process panel puts it (`width_bucket` rounds those differently).
-    private func histogram(_ p: Plan, lo: Double, hi: Double, bins: Int, on c: PostgresConnection, from: String, base: [String],
+    func histogram(_ p: Plan, lo: Double, hi: Double, bins: Int, on c: PostgresConnection, from: String, base: [String],
                            rowsWith: String) throws -> [Int] {
         var out = [Int](repeating: 0, count: bins)
         let n = base.count

@@ -11,6 +11,11 @@ public final class PostGISViewQueue: @unchecked Sendable {
     public struct View: Hashable, Sendable {
         public var bounds: GeoBounds
         public var zoom: Int
+        /// What the view is asked under when the options change while the queue runs (the
+        /// window's filter and total as written: `PostGISViewQueue+LiveOptions`): the same box
+        /// under another filter is another view, with its own cache entry, so a time window
+        /// played back and forth is answered from the cache. Empty for fixed options.
+        public var variant = ""
         public init(bounds: GeoBounds, zoom: Double) {
             self.bounds = bounds
             self.zoom = zoom.isFinite ? Int(zoom.rounded(.down)) : 0
@@ -64,7 +69,8 @@ public final class PostGISViewQueue: @unchecked Sendable {
     public func request(_ view: View) {
         lock.lock()
         if stopped { lock.unlock(); return }
-        if let hit = cache[view] {
+        if var hit = cache[view] {
+            hit.fromCache = true
             cacheHits += 1
             pending = nil
             let wasRunning = running != nil && running != view

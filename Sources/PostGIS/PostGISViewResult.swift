@@ -16,4 +16,6 @@ public struct PostGISViewResult: Sendable {
     /// The places' own columns by id, as JSON objects without the geometry (asked for by the
     /// window's queue for the places it shows: their cards; empty otherwise).
     public var placeProperties: [Int64: String] = [:]
+    /// Whether the view queue answered it from its cache (no query ran).
+    public var fromCache = false
 }

@@ -50,7 +50,7 @@ final class PostGISColumnCatalogTests: XCTestCase {
         super.tearDown()
     }
 
-    private func reader() throws -> PostGISColumnCatalogReader {
+    func reader() throws -> PostGISColumnCatalogReader {
         guard let s = Self.server else { throw XCTSkip("no server (see class setUp failure)") }
         return PostGISColumnCatalogReader(source: try PostGISSource(address: s.address("things")), statementTimeoutMilliseconds: 10_000)
     }

@@ -8,7 +8,9 @@ import PostGIS
 /// A password typed here goes to the connection only (never saved, never logged); left empty, it
 /// is asked for when the server wants one. A bad address is said in the window, under the fields.
 /// A filter (the `--where` grammar) and "watch for changes" (`--refresh`) apply to the table opened;
-/// a filter the grammar refuses is said under the fields, the cursor at its column.
+/// a filter the grammar refuses is said under the fields, the cursor at its column. A total
+/// (`--total`: `sum:damage`) is checked against the table's columns before the dialog closes,
+/// with the command line's messages, the cursor put in its field.
 final class DatabaseDialog {
     let window: UnsafeMutablePointer<GtkWidget>
     private let address: UnsafeMutablePointer<GtkWidget>
@@ -22,6 +24,9 @@ final class DatabaseDialog {
     private let problem: UnsafeMutablePointer<GtkWidget>
     private let filter: UnsafeMutablePointer<GtkWidget>
     private let watch: UnsafeMutablePointer<GtkWidget>
+    private let total: UnsafeMutablePointer<GtkWidget>
+    /// A total is being checked against the table (Connect waits for it).
+    private var checking = false
     /// How often a watched table is asked again at most (NOTIFY comes at once; counters each second).
     static let watchSeconds = 2.0
     private weak var controller: MapViewController?
@@ -101,9 +106,14 @@ final class DatabaseDialog {
             gtk_label_set_text_with_mnemonic(opaque(label), "Filte_r")
             gtk_label_set_mnemonic_widget(opaque(label), filter)
         }
+        total = field(9, "Total", "e.g. sum:damage, mean:damage, max:damage")
+        if let label = gtk_grid_get_child_at(gcast(grid), 0, 9) {
+            gtk_label_set_text_with_mnemonic(opaque(label), "_Total")
+            gtk_label_set_mnemonic_widget(opaque(label), total)
+        }
         watch = gtk_check_button_new_with_mnemonic("_Watch for changes")!
         gtk_widget_set_tooltip_text(watch, "Show new, changed and deleted rows as they are written")
-        _ = field(9, "", "", watch)
+        _ = field(10, "", "", watch)
         gtk_box_append(gcast(box), grid)
 
         problem = DialogParts.problemLine(in: box)
@@ -143,13 +153,47 @@ final class DatabaseDialog {
     }
 
     private func connect() {
-        guard let uri = formAddress(table: text(table)), let opening = tableOptions() else { return }
+        guard !checking, let uri = formAddress(table: text(table)), let opening = tableOptions() else { return }
         let typed = text(password)
+        guard let asked = opening.settings.total else { return open(uri, password: typed, opening) }
+        // The total is checked against the table's columns before the dialog closes (a table
+        // that can't be reached here is opened anyway: the window says what is wrong).
+        checking = true
+        say("Checking the total against the table…")
+        Thread.detachNewThread { [weak self] in
+            let problem = (try? PostGISSource(address: uri, password: typed.isEmpty ? nil : typed))?
+                .table.totalProblem(kind: asked.kind, column: asked.property)
+            runOnGtkThread { [weak self] in
+                guard let self else { return }
+                checking = false
+                guard let problem else { return open(uri, password: typed, opening) }
+                // The cursor after the colon: the column is what the table can't total.
+                let written = text(total)
+                sayTotalProblem(problem, at: written.firstIndex(of: ":").map { written.distance(from: written.startIndex, to: $0) + 1 } ?? 0)
+            }
+        }
+    }
+
+    private func open(_ uri: String, password typed: String, _ opening: TableOpenOptions) {
         let controller = self.controller
+        let parent = gtk_window_get_transient_for(gcast(window))
         close()
+        // The keys go back to the map (without a window manager nobody else gives them back:
+        // Ctrl+T, the time bar's keys did nothing after Connect).
+        if let parent { gtk_window_present(parent) }
         controller?.eventLog.emit("db-dialog-open", [("where", .string(opening.settings.conditions.first ?? "")),
+                                                     ("total", .string(opening.settings.total?.text ?? "")),
                                                      ("watch", .bool(opening.refreshSeconds != nil))])
         controller?.openDatabase(uri, password: typed.isEmpty ? nil : typed, table: opening)
+    }
+
+    /// Says what is wrong with the total (the command line's words) and puts the cursor in its
+    /// field at `position` (characters).
+    private func sayTotalProblem(_ message: String, at position: Int) {
+        say(message)
+        controller?.eventLog.emit("db-dialog-problem", [("field", .string("total")), ("message", .string(message))])
+        gtk_widget_grab_focus(total)
+        gtk_editable_set_position(OpaquePointer(total), Int32(position))
     }
 
     /// The filter and watch asked for, or nil after saying where the filter is wrong.
@@ -172,6 +216,15 @@ final class DatabaseDialog {
         let watched = gtk_check_button_get_active(gcast(watch)) != 0
         var settings = FilterSettings()
         settings.conditions = written.isEmpty ? [] : [written]
+        let totalText = text(total).trimmingCharacters(in: .whitespaces)
+        if !totalText.isEmpty {
+            do {
+                _ = try settings.set("total", totalText)
+            } catch {
+                sayTotalProblem("\(error)", at: 0)
+                return nil
+            }
+        }
         return TableOpenOptions(settings: settings, refreshSeconds: watched ? Self.watchSeconds : nil)
     }
 

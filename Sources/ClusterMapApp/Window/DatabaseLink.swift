@@ -78,8 +78,10 @@ final class DatabaseLink {
 
     /// The camera shows `visible` at `zoom`: the view to ask for (now waited for), or nil when the
     /// last one asked for covers it.
-    func ask(visible: GeoBounds, zoom: Double) -> PostGISViewQueue.View? {
-        guard let view = planner.viewToRequest(visible: visible, zoom: zoom) else { return nil }
+    /// `variant`: the filter and total it is asked under (its own cache entry).
+    func ask(visible: GeoBounds, zoom: Double, variant: String = "") -> PostGISViewQueue.View? {
+        guard var view = planner.viewToRequest(visible: visible, zoom: zoom) else { return nil }
+        view.variant = variant
         waiting = view
         return view
     }
@@ -89,10 +91,18 @@ final class DatabaseLink {
         if waiting == view { waiting = nil }
     }
 
-    /// An answer is shown: counted, and the fault shown before it cleared. Returns whether there
-    /// was one (the window then says the database answers again).
-    func answerShown() -> Bool {
+    /// The variant (filter and total) of the answer on the map (nil before the first).
+    private(set) var shownVariant: String?
+
+    /// Whether the map shows an answer under `variant` and waits for no other view (the time bar
+    /// plays on only then: at most as fast as the server answers).
+    func shows(_ variant: String) -> Bool { waiting == nil && shownVariant == variant }
+
+    /// An answer for `view` is shown: counted, and the fault shown before it cleared. Returns
+    /// whether there was one (the window then says the database answers again).
+    func answerShown(_ view: PostGISViewQueue.View) -> Bool {
         answers += 1
+        shownVariant = view.variant
         guard fault != nil else { return false }
         fault = nil
         return true
@@ -120,6 +130,10 @@ final class DatabaseLink {
         isReconnecting = false
         tableChanged()
     }
+
+    /// The filter or total changed: the shown view is asked for again under its new variant (the
+    /// cached views of other variants stay: the same filter again is answered from the cache).
+    func filterChanged() { planner.reset() }
 
     /// The table's rows changed: cached views are stale, the shown one is asked for again.
     func tableChanged() {

@@ -92,11 +92,11 @@ extension MapViewController {
         let filter = makeTableFilter(source: source, options: viewOptions)
         let live = filter.live
         live.setTotal(total)
-        let queue = PostGISViewQueue(source: source, options: { live.current },
+        let queue = PostGISViewQueue(source: source, options: { live.options(for: $0.variant) },
                                      placeCards: DatabaseLink.placeCards) { [weak self] view, result in
             // On the queue's thread: the session is built here (reading the places' columns),
             // then handed to the GTK thread.
-            let total = live.total
+            let total = live.total(for: view.variant)
             let built = result.map { r in
                 (r, MapDataSession.remote(DatabaseLink.items(of: r, total: total), zoom: view.zoom, name: source.table.displayName,
                                           total: total))
@@ -110,6 +110,7 @@ extension MapViewController {
         database = link
         tableFilter = filter
         tableFilterDidOpen(filter, settings: table.settings)
+        tableTimeBarDidOpen(launchTime: launchTableOptions(for: address).settings.timeProperty)
         rememberTableSettings(table.settings)
         startDatabaseWatch(link, seconds: table.refreshSeconds)
         if let chrome = chrome as? AppChrome { chrome.datasetMenu.setTitle(source.table.displayName) }
@@ -165,7 +166,7 @@ extension MapViewController {
 
     private func requestDatabaseView(_ link: DatabaseLink) {
         guard !link.isReconnecting else { return }
-        guard let view = link.ask(visible: camera.visibleBounds, zoom: camera.zoom) else { return }
+        guard let view = link.ask(visible: camera.visibleBounds, zoom: camera.zoom, variant: tableFilter?.live.variant ?? "") else { return }
         statusChip().show("querying…")
         eventLog.emit("db-request", [("zoom", .int(view.zoom)), ("west", .number(view.bounds.west)),
                                      ("south", .number(view.bounds.south)), ("east", .number(view.bounds.east)),
@@ -179,7 +180,7 @@ extension MapViewController {
         link.viewAnswered(view)
         switch outcome {
         case .success(let (result, session)):
-            if link.answerShown() {
+            if link.answerShown(view) {
                 chrome?.show(message: "The database answers again: \(link.source.table.displayName)", isError: false)
             }
             showRemoteView(session, first: link.answers == 1)
@@ -190,9 +191,11 @@ extension MapViewController {
             eventLog.emit("db-query", [("zoom", .int(view.zoom)), ("method", .string(result.method.name)),
                                        ("items", .int(result.items.count)), ("points", .int(points)),
                                        ("places", .int(session.pointCount)),
-                                       ("ms", .number((result.seconds * 10_000).rounded() / 10))])
+                                       ("ms", .number((result.seconds * 10_000).rounded() / 10)),
+                                       ("where", .string(view.variant)), ("cached", .bool(result.fromCache))])
             if link.answers == 1 { eventLog.emit("load-done", [("points", .int(points)), ("skipped", .int(0))]) }
             sceneDidChange()
+            timeBarFilterDidLand()  // a playing time bar moves on once its window is on the map
         case .failure(let error):
             if case PostGISError.cancelled? = error as? PostGISError { return }
             databaseDidFail(link, error)

@@ -73,6 +73,7 @@ extension MapViewController {
         if settings.total != askedTotal { setTableTotal(settings.total, on: t) }
         rememberTableSettings(settings)
         applyTableFilter(made.filter, expression: made.expression, on: t)
+        timeBarFollowFilter(settings)
         chrome?.filterDidChange()
     }
 
@@ -82,7 +83,7 @@ extension MapViewController {
         _ = t.setFilter(filter, expression: expression)
         eventLog.emit("db-filter", [("where", .string(expression))])
         if let link = database {
-            link.tableChanged()
+            link.filterChanged()
             databaseCameraDidChange()
         }
         countTable(t)

@@ -40,8 +40,10 @@ extension MapViewController {
         }
     }
 
-    /// Reads the shown data's date column off the GTK thread and shows the bar over it.
-    private func buildTimeBar() {
+    /// Reads the shown data's date column off the GTK thread and shows the bar over it (a
+    /// table's: read on the server, `MapViewController+DatabaseTimeBar.swift`).
+    func buildTimeBar() {
+        if let t = tableFilter, let link = database { return buildTableTimeBar(t, link) }
         guard let session, !live.isReplay else { return }
         let generation = timeBar.generation
         let wanted = timeBar.property
@@ -52,30 +54,36 @@ extension MapViewController {
             let bar = name.flatMap { table.column($0) }.flatMap { TimeBar(column: $0, mode: .cumulative) }
             runOnGtkThread { [weak self] in
                 guard let c = self, !c.isClosed, generation == c.timeBar.generation, c.timeBar.wanted else { return }
-                guard let bar else {
-                    c.chrome?.show(message: "No property of these places holds dates, so there is no time bar.", isError: false)
-                    c.timeBar.noDates()
-                    return
-                }
-                let restore = c.timeBar.takeRestore()
-                let shown = restore.map { bar.restored($0) } ?? bar
-                c.timeBar.show(shown)
-                c.timeBar.restoredPaused(wasPlaying: restore?.playing == true)
-                var fields = c.timeBarFields(shown, reason: restore != nil ? "restored" : "shown")
-                if let restore { fields.append(("was_playing", .bool(restore.playing))) }
-                c.eventLog.emit("time-bar", fields)
-                // Usually the restored filter already holds the restored range; otherwise (the
-                // command line chose another filter) the bar's range is asked.
-                if restore != nil {
-                    if shown.applied(to: c.presentation.filterSettings) == c.presentation.filterSettings {
-                        c.timeBar.alreadyApplied(shown.shown)
-                    } else {
-                        c.askTimeBarRange()
-                    }
-                }
-                c.showTimeBar()
+                c.timeBarDidBuild(bar, noDates: "No property of these places holds dates, so there is no time bar.")
             }
         }
+    }
+
+    /// The bar worked out for the shown data (nil: it has no dates, said by `noDates`): shown as
+    /// it was left when remembered (paused), its range asked of the filter unless it holds it.
+    func timeBarDidBuild(_ bar: TimeBar?, noDates: String, fields extra: [(String, JSONValue)] = []) {
+        guard let bar else {
+            chrome?.show(message: noDates, isError: false)
+            timeBar.noDates()
+            return
+        }
+        let restore = timeBar.takeRestore()
+        let shown = restore.map { bar.restored($0) } ?? bar
+        timeBar.show(shown)
+        timeBar.restoredPaused(wasPlaying: restore?.playing == true)
+        var fields = timeBarFields(shown, reason: restore != nil ? "restored" : "shown") + extra
+        if let restore { fields.append(("was_playing", .bool(restore.playing))) }
+        eventLog.emit("time-bar", fields)
+        // Usually the restored filter already holds the restored range; otherwise (the
+        // command line chose another filter) the bar's range is asked.
+        if restore != nil {
+            if shown.applied(to: presentation.filterSettings) == presentation.filterSettings {
+                timeBar.alreadyApplied(shown.shown)
+            } else {
+                askTimeBarRange()
+            }
+        }
+        showTimeBar()
     }
 
     /// What the bar says, in the view.
@@ -87,6 +95,7 @@ extension MapViewController {
         }
         var text = "\(bar.rangeText) · \(bar.speedText)"
         if case .window = bar.window.mode { text = "Window " + text }
+        if timeBar.countsSampledPercent != nil { text += " · counts about" }
         if timeBar.wasPlaying { text += " · was playing: P plays on" }
         chrome?.timeBarDidChange(bar, text: text, playing: bar.isPlaying, finished: false)
     }
@@ -120,10 +129,12 @@ extension MapViewController {
     }
 
     /// A filter landed on the map: a playing bar moves on and asks for its next range at once
-    /// (not at the next frame: that wait was up to a frame per range).
+    /// (not at the next frame: that wait was up to a frame per range). A bar that stopped at the
+    /// end while an older range was on its way asks for its last range now (no tick asks any
+    /// more: a slow table showed a window before the end, the bar said the end).
     func timeBarFilterDidLand() {
-        guard timeBar.isPlaying, !live.isReplay else { return }
-        timeBarRequest(.tick(MapViewController.now()))
+        guard timeBar.model != nil, !live.isReplay else { return }
+        if timeBar.isPlaying { timeBarRequest(.tick(MapViewController.now())) } else { askTimeBarRange() }
     }
 
     /// Hands the shown range to the filter when it changed. While playing (`whenLanded` the
@@ -132,7 +143,12 @@ extension MapViewController {
     /// made most results stale on arrival and whole seconds passed without a new frame.
     private func askTimeBarRange(whenLanded now: Double? = nil) {
         guard let bar = timeBar.model, bar.shown != timeBar.lastAsked else { return }
-        if let now, !filterLanded, now - timeBar.askedAt < 0.5 { return }
+        if let now, !filterLanded {
+            // A table's view still on its way is waited for however long the server takes: asking
+            // again would cancel it, and with views slower than the half second none would land.
+            if let link = database, link.waiting != nil || link.requestPending { return }
+            if now - timeBar.askedAt < 0.5 { return }
+        }
         timeBar.asked(bar.shown, at: now ?? MapViewController.now())
         setFilter(bar.applied(to: presentation.filterSettings))
     }
@@ -155,6 +171,8 @@ extension MapViewController {
 
     /// Whether the filter asked last is the one the map shows (none in flight).
     private var filterLanded: Bool {
+        // A table: its view under the asked filter is on the map (`DatabaseLink.shows`).
+        if let t = tableFilter, let link = database { return link.shows(t.live.variant) }
         let asked = presentation.filterSettings
         return asked.isEmpty ? presentation.shownFilter == nil : presentation.shownFilter?.settings == asked
     }
@@ -162,11 +180,17 @@ extension MapViewController {
     /// Counts the frame clock's ticks and the filtered ranges the map has shown since; reports
     /// both once a second while playing (`time-bar-play`: the window's frames per second).
     private func countPlayFrame(at t: Double) {
-        let shown = presentation.shownFilter.map { "\($0.settings.since ?? "")|\($0.settings.until ?? "")" }
+        var shown = presentation.shownFilter.map { "\($0.settings.since ?? "")|\($0.settings.until ?? "")" }
+        var passing = presentation.shownFilter?.passing ?? 0
+        if let link = database {
+            // A table: a new window on the map is an answer under another filter; its rows in view.
+            shown = link.shownVariant
+            passing = session?.remote?.pointCount ?? 0
+        }
         guard let counts = timeBar.countFrame(at: t, shown: shown) else { return }
         eventLog.emit("time-bar-play", [("ticks", .int(counts.ticks)), ("frames", .int(counts.frames)),
                                         ("fps", .number((Double(counts.frames) / counts.seconds * 10).rounded() / 10)),
-                                        ("passing", .int(presentation.shownFilter?.passing ?? 0))])
+                                        ("passing", .int(passing))])
     }
 
     /// What the state file keeps of the bar (nil: hidden), for the shown file.

@@ -19,16 +19,43 @@ struct TableOpenOptions: Equatable {
 /// server under the filter and M once (exact, or the server's estimate for a big table: "about").
 /// Touched only on the GTK thread; its `LiveOptions` and reader are used from the query threads.
 final class TableFilter {
-    /// The view options the queue reads at the start of each query (any thread).
+    /// The view options the queue reads at the start of each query (any thread), per variant:
+    /// the filter and total as written name the options they were set with, so a view asked under
+    /// one (`PostGISViewQueue.View.variant`) runs with exactly those and is cached under them — a
+    /// time window played back and forth comes from the queue's cache.
     nonisolated final class LiveOptions: @unchecked Sendable {
         private let lock = NSLock()
         private var options: PostGISViewOptions
-        init(_ options: PostGISViewOptions) { self.options = options }
+        private var expression = ""
+        private var totalSetting: FilterSettings.TotalSetting?
+        /// Options by variant (bounded: the newest only past `kept`).
+        private var byVariant: [String: (options: PostGISViewOptions, total: FilterSettings.TotalSetting?)] = [:]
+        private static let kept = 256
+        init(_ options: PostGISViewOptions) {
+            self.options = options
+            record()
+        }
         /// The options now.
         var current: PostGISViewOptions { lock.withLock { options } }
-        /// Replaces the filter.
-        func setFilter(_ filter: PostGISWhere?) { lock.withLock { options.filter = filter } }
-        private var totalSetting: FilterSettings.TotalSetting?
+        /// The variant views are asked under now: the filter as written, and the total.
+        var variant: String { lock.withLock { Self.variant(expression, totalSetting) } }
+        private static func variant(_ expression: String, _ total: FilterSettings.TotalSetting?) -> String {
+            total.map { "\(expression) | total \($0.text)" } ?? expression
+        }
+        /// The options a view asked under `variant` runs with (the current ones for one never set).
+        func options(for variant: String) -> PostGISViewOptions { lock.withLock { byVariant[variant]?.options ?? options } }
+        /// The total a view asked under `variant` carries.
+        func total(for variant: String) -> FilterSettings.TotalSetting? {
+            lock.withLock { byVariant[variant].map { $0.total } ?? totalSetting }
+        }
+        /// Replaces the filter (written as `expression`).
+        func setFilter(_ filter: PostGISWhere?, expression: String) {
+            lock.withLock {
+                options.filter = filter
+                self.expression = expression
+                record()
+            }
+        }
         /// What the bubbles total (checked against the table; nil: counts only).
         var total: FilterSettings.TotalSetting? { lock.withLock { totalSetting } }
         /// Replaces the total: the view queries sum its column.
@@ -37,7 +64,13 @@ final class TableFilter {
                 totalSetting = total
                 options.total = total?.property
                 options.totalIsMostCommon = total?.kind == .mostCommon
+                record()
             }
+        }
+        /// Keeps the options now under their variant (called with the lock held).
+        private func record() {
+            if byVariant.count >= Self.kept { byVariant.removeAll() }
+            byVariant[Self.variant(expression, totalSetting)] = (options, totalSetting)
         }
     }
 
@@ -89,7 +122,7 @@ final class TableFilter {
     func setFilter(_ filter: PostGISWhere?, expression: String) -> Int {
         self.filter = filter
         self.expression = expression
-        live.setFilter(filter)
+        live.setFilter(filter, expression: expression)
         generation += 1
         passing = nil
         return generation

@@ -34,6 +34,12 @@ final class TimeBarSession {
     /// The filtered range last seen on the map (a change is a new frame of the window's play).
     private var lastShown: String?
 
+    /// The share of a big table the bar's counts were read from (percent; nil: every row).
+    private(set) var countsSampledPercent: Double?
+
+    /// The bar's counts were read from `percent` % of a table (nil: every row).
+    func countsRead(sampledPercent percent: Double?) { countsSampledPercent = percent }
+
     /// The person shows or hides the bar.
     func toggleWanted() { wanted.toggle() }
 
@@ -61,6 +67,7 @@ final class TimeBarSession {
     /// The bar is hidden (or dropped): no bar, no range asked.
     func closed() {
         model = nil
+        countsSampledPercent = nil
         lastAsked = nil
         wasPlaying = false
     }
