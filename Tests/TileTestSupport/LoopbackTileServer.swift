@@ -53,4 +53,16 @@ public final class LoopbackTileServer {
         }
         return s
     }
+
+    /// The counters once the server has written `requests` finished requests (or after `timeout`):
+    /// the server saves them after the reply went out, so a client can hold its answer first.
+    public func stats(afterRequests requests: Int, timeout: TimeInterval = 5) -> Stats {
+        let end = Date().addingTimeInterval(timeout)
+        var s = stats()
+        while s.count < requests && Date() < end {
+            usleep(10_000)
+            s = stats()
+        }
+        return s
+    }
 }

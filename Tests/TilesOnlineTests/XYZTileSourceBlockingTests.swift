@@ -38,7 +38,7 @@ final class XYZTileSourceBlockingTests: XCTestCase {
         XCTAssertFalse(tiles.metadata.format.isVector)
         let data = readOffThread { try? tiles.tileData(for: TileID(z: 4, x: 9, y: 5)) }
         XCTAssertEqual(data, Data("tile /tiles/4/9/5".utf8))
-        XCTAssertEqual(server.stats().count, 1)
+        XCTAssertEqual(server.stats(afterRequests: 1).count, 1)
 
         let missing: TileSource = source(server, "notfound")
         let absent = readOffThread { () -> String in

@@ -40,7 +40,7 @@ final class XYZTileSourceTests: XCTestCase {
             s.saveCache()
         }
         XCTAssertEqual(results[tiles[2]], Data("tile /tiles/4/9/5".utf8))
-        let first = server.stats()
+        let first = server.stats(afterRequests: 3)
         XCTAssertEqual(first.count, 3)
         XCTAssertEqual(Set(first.user_agents), [Self.userAgent])
 
