@@ -50,6 +50,11 @@ struct PostGISClustersOptions {
             i += 1
         }
         o.clusters = try ClustersCommandOptions.parse(rest)
+        // Parsed as for a file but not read for a table yet: refused rather than silently ignored.
+        let f = o.clusters.filters
+        if let unread = [f.since.map { _ in "--since" }, f.until.map { _ in "--until" }, f.groupProperty.map { _ in "--by" }].compactMap({ $0 }).first {
+            throw ClustersCommandError(message: "\(unread) is not read for a database table yet (say --where 'date >= 2011-01-01')", status: 2)
+        }
         return o
     }
 

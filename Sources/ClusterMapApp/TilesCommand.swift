@@ -56,6 +56,11 @@ struct TilesCommandOptions {
             throw ClustersCommandError(message: "--output: '\(o.output)' must end in .pmtiles or .mbtiles", status: 2)
         }
         o.clusters = try ClustersCommandOptions.parse(rest + ["--zoom", "0"])
+        // Not read by the tile writer yet: refused, so no one publishes "filtered" tiles holding every place.
+        let f = o.clusters.filters, fileWhere = !o.filters.isEmpty && !PostGISAddress.looksLikeAddress(o.clusters.path)
+        if let unread = [f.since.map { _ in "--since" }, f.until.map { _ in "--until" }, f.groupProperty.map { _ in "--by" }, fileWhere ? "--where (for a file)" : nil].compactMap({ $0 }).first {
+            throw ClustersCommandError(message: "\(unread) is not read by tiles yet (the tiles would hold every place)", status: 2)
+        }
         return o
     }
 }
