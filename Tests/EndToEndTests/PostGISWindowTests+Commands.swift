@@ -87,4 +87,18 @@ extension PostGISWindowTests {
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertTrue(r.err.contains("can't reach the database server"), r.err)
     }
+
+    func testTheWindowSaysByIsNotReadForATableAndOpensItWithTheTotal() throws {
+        try AppHarness.requireTools()
+        let table = try datedAddress()
+        let h = try AppHarness()
+        defer { h.stop() }
+        try h.launch([table, "--by", "mag", "--total", "max:deaths"], timeout: 60)
+        let error = try h.waitForEvent("error", timeout: 30)
+        XCTAssertTrue((error.event["message"] as? String ?? "").hasPrefix("--by 'mag' is not read for a database table"), "\(error.event)")
+        // The rest still applies: the table opens, totalled.
+        try h.waitForEvent("db-connected", timeout: 30)
+        let total = try h.waitForEvent("db-total", timeout: 30)
+        XCTAssertEqual(total.event["column"] as? String, "deaths")
+    }
 }
