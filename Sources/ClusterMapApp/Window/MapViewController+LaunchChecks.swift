@@ -11,6 +11,23 @@ extension MapViewController {
         showError("--by '\(by)' is not read for a database table: its bubbles would mix the values of '\(by)'; "
                   + "the table opens without it (say --where '\(by) = VALUE' for one of them)")
     }
+
+    /// `--time name` over the loaded file(s): read off the GTK thread (the places' property table),
+    /// said when it is not a date property or not there.
+    func checkLaunchTimeOption(_ name: String) {
+        guard let session, !live.isReplay else { return }
+        let options = self.options
+        Thread.detachNewThread { [weak self] in
+            let table = session.propertyTable(), types = options.filters.types
+            // `--type PROPERTY=TYPE` wins over the inferred type, as in the filter.
+            let dates = table.names.filter { (types[$0] ?? table.type(of: $0)) == .date }
+            let problem = types[name] == .date ? nil : timeOptionProblem(name, table: table, fallback: dates.first)
+            runOnGtkThread { [weak self] in
+                guard let c = self, !c.isClosed, let problem else { return }
+                c.showError(problem)
+            }
+        }
+    }
 }
 
 /// Why `--time name` can't drive the time bar over `table` (no such property, or not dates), in one

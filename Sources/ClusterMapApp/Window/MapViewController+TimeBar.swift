@@ -18,6 +18,7 @@ extension MapViewController {
     /// New data is shown: the bar follows it (the launch's `--time PROPERTY` asks for it).
     func timeBarDataDidLoad(generation: Int) {
         if generation == 1, let t = options.filters.timeProperty {
+            checkLaunchTimeOption(t)   // MapViewController+LaunchChecks.swift
             timeBar.want(property: t)
         } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.timeBar(for: source) {
             // The bar as it was left on this file (the state file); the command line's wins.
@@ -50,10 +51,8 @@ extension MapViewController {
             let name = wanted.flatMap { table.contains($0) && table.type(of: $0) == .date ? $0 : nil }
                 ?? table.names(ofType: .date).first
             let bar = name.flatMap { table.column($0) }.flatMap { TimeBar(column: $0, mode: .cumulative) }
-            let problem = wanted.flatMap { timeOptionProblem($0, table: table, fallback: name) }   // MapViewController+LaunchChecks
             runOnGtkThread { [weak self] in
                 guard let c = self, !c.isClosed, generation == c.timeBar.generation, c.timeBar.wanted else { return }
-                if let problem, wanted == c.options.filters.timeProperty { c.showError(problem) }
                 guard let bar else {
                     c.chrome?.show(message: "No property of these places holds dates, so there is no time bar.", isError: false)
                     c.timeBar.noDates()
