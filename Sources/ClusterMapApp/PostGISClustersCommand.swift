@@ -188,6 +188,10 @@ func tableWhere(_ f: FilterSettings, on table: PostGISTable) throws -> PostGISWh
 /// `--total KIND:COLUMN` when the table can total it; else status 2 with the window's reason.
 func tableTotal(_ t: FilterSettings.TotalSetting?, on table: PostGISTable) throws -> FilterSettings.TotalSetting? {
     guard let t else { return nil }
+    // Checked here too: a table's most-common (pgtotals, s16) needs its own query option these commands don't set yet.
+    if t.kind.readsCategory {
+        throw ClustersCommandError(message: "--total \(t.text): on a table these commands total sum, mean, min or max of a number column", status: 2)
+    }
     if let problem = table.totalProblem(kind: t.kind, column: t.property) {
         throw ClustersCommandError(message: "\(table.displayName): " + problem.replacingOccurrences(of: "; the bubbles show counts", with: ""), status: 2)
     }
