@@ -24,6 +24,8 @@ extension PostGISWindowTests {
     private func datedAddress() throws -> String {
         if let e = Self.setupError { XCTFail("test server: \(e)"); throw XCTSkip("no server") }
         try Self.makeDated()
+        // Gone after the test: other tests list the server's tables (Find Tables).
+        addTeardownBlock { try? Self.psql("DROP TABLE IF EXISTS dated") }
         return "postgresql://postgres@127.0.0.1:\(Self.port)/test?table=public.dated"
     }
 
