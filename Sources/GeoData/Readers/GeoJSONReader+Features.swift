@@ -237,8 +237,8 @@ extension GeoJSONReader {
 }
 
 /// The file ends inside the `features` array (a download or copy cut short): how many features
-/// were read whole before it (counted from the run's first index), and the error it would have
-/// been.
+/// were read whole before it (from the array's start; a parallel chunk's reader counts from its
+/// chunk until `shifted`), and the error it would have been.
 struct Truncation: Error {
     var featuresRead: Int
     /// Whether a feature had begun (else the cut is between features).
