@@ -53,6 +53,7 @@ static void load(void) {
     CM_GDAL_LOAD(OGR_G_Centroid)
     CM_GDAL_LOAD(OGR_G_CreateFromWkb)
     CM_GDAL_LOAD(OGR_G_CreateGeometry)
+    CM_GDAL_LOAD(OGR_G_CreateGeometryFromJson)
     CM_GDAL_LOAD(OGR_G_DestroyGeometry)
     CM_GDAL_LOAD(OGR_G_ExportToIsoWkb)
     CM_GDAL_LOAD(OGR_G_GetLinearGeometry)

@@ -33,6 +33,7 @@ struct ClustersFilter {
         } catch let e as FilterSettingsError {
             throw ClustersCommandError(message: e.description, status: 2)
         }
+        for warning in result.warnings { ErrorOutput.write("clustermap clusters", "\(set.sourceName): \(warning)") }
         func mapped<T>(_ perPlace: [T], missing: T) -> [T] {
             perPlace.isEmpty ? [] : pointOfInput.map { $0 >= 0 ? perPlace[$0] : missing }
         }

@@ -1,9 +1,10 @@
 /// A file that could not be loaded: what went wrong and exactly where.
 ///
 /// `description` reads like
-/// `cities.geojson: line 1,234, column 17 (byte 98,765), feature 56: expected ',' or '}' after a property`.
-/// Feature numbers are 0-based positions in the `features` array (the same numbers the CLI uses
-/// as point ids); lines and columns are 1-based, columns count characters. The description is one
+/// `cities.geojson: line 1,234, column 17 (byte 98,765), feature 57: expected ',' or '}' after a property`.
+/// `featureIndex` is the 0-based position in the `features` array (the number the CLI uses as a
+/// point id), said 1-based in words as people count ("feature 57" is the 57th, index 56); lines
+/// and columns are 1-based, columns count characters. The description is one
 /// safe line (`MessageText`): it quotes at most a short excerpt of the file.
 public struct GeoDataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem it is.
@@ -56,7 +57,7 @@ public struct GeoDataError: Error, Sendable, Equatable, CustomStringConvertible 
         if let column {
             parts.append("column \(formatCount(column))" + (byteOffset.map { " (byte \(formatCount($0)))" } ?? ""))
         }
-        if let featureIndex { parts.append("feature \(formatCount(featureIndex))") }
+        if let featureIndex { parts.append("feature \(formatCount(featureIndex + 1))") }
         let place = parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + ":"
         // Safe to print anywhere: one line, control characters escaped, bounded (MessageText).
         return MessageText.line("\(MessageText.excerpt(fileName, limit: 120)):\(place) \(message)")

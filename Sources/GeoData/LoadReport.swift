@@ -10,7 +10,8 @@ public struct LoadReport: Sendable, Equatable {
         case outOfRange
         /// A feature whose `geometry` is null or missing.
         case nullGeometry
-        /// A geometry other than Point / MultiPoint (LineString, Polygon, …).
+        /// A geometry that can't be placed (a GeoJSON geometry without a type, or any non-point
+        /// one when GDAL, which places them, is not installed).
         case unsupportedGeometry
         /// A CSV row with the wrong number of fields or broken quoting.
         case badRow
@@ -24,7 +25,7 @@ public struct LoadReport: Sendable, Equatable {
             case .notANumber: return "coordinates not a number"
             case .outOfRange: return "coordinates out of range"
             case .nullGeometry: return "null geometry"
-            case .unsupportedGeometry: return "geometry not a Point or MultiPoint"
+            case .unsupportedGeometry: return "geometry that can't be shown at a point"
             case .badRow: return "wrong number of fields"
             case .badLine: return "not a GeoJSON feature"
             }
@@ -36,7 +37,8 @@ public struct LoadReport: Sendable, Equatable {
         /// How many rows / features / points were skipped for this reason.
         public var count: Int = 0
         /// The first few places: physical line numbers (CSV, 1-based, header = line 1; and bad
-        /// lines of newline-delimited GeoJSON) or feature indexes (GeoJSON, 0-based), each once.
+        /// lines of newline-delimited GeoJSON) or feature indexes (GeoJSON and GDAL, 0-based;
+        /// messages say them 1-based, as people count: "feature 1" is the first), each once.
         public var firstPositions: [Int] = []
         /// Points skipped: more than `count` when a MultiPoint feature had several bad points
         /// (`count` then counts the features, once each).
@@ -63,6 +65,8 @@ public struct LoadReport: Sendable, Equatable {
     public var skips: [SkipReason: Skips] = [:]
     /// Non-fatal remarks about the file.
     public var warnings: [String] = []
+    /// Lines, polygons and other geometries shown at a point on them (said after `warnings`).
+    public var placed = Placed()
 
     public init(unit: Unit) { self.unit = unit }
 
@@ -98,6 +102,7 @@ public struct LoadReport: Sendable, Equatable {
             skips[reason] = s
         }
         warnings += other.warnings
+        placed.add(other.placed)
     }
 
     /// One line per reason, e.g. "1,204 rows skipped: no coordinates (lines 3, 17, 18, …)".
@@ -117,13 +122,15 @@ public struct LoadReport: Sendable, Equatable {
                 noun = s.count == 1 ? "feature" : "features"
                 where_ = s.firstPositions.count == 1 ? "feature" : "features"
             }
-            var list = s.firstPositions.map { formatCount($0) }.joined(separator: ", ")
+            // Features are counted from 1 in words ("feature 1" is the first); lines already are.
+            let base = reason != .badLine && unit == .features ? 1 : 0
+            var list = s.firstPositions.map { formatCount($0 + base) }.joined(separator: ", ")
             if s.count > s.firstPositions.count { list += ", …" }
             // "3 points in 1 feature skipped": a MultiPoint's bad points are points, not features.
             let what = s.points > s.count
                 ? "\(formatCount(s.points)) points in \(formatCount(s.count)) \(noun)"
                 : "\(formatCount(s.count)) \(noun)"
             return "\(what) skipped: \(reason.phrase) (\(where_) \(list))"
-        } + warnings
+        } + warnings + placed.messages
     }
 }

@@ -201,7 +201,7 @@ final class ClustersCommandTests: XCTestCase {
         XCTAssertTrue(r.err.hasPrefix("clustermap clusters: "), r.err)
         XCTAssertTrue(r.err.contains(name), r.err)
         XCTAssertTrue(r.err.contains("line 3"), r.err)
-        XCTAssertTrue(r.err.contains("feature 1"), r.err)
+        XCTAssertTrue(r.err.contains("feature 2"), r.err)   // the second feature, counted from 1
         XCTAssertFalse(r.err.contains("Fatal error"), r.err)
 
         let missing = try run(["/nonexistent/places.geojson", "--zoom", "1"])

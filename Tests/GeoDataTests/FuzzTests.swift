@@ -75,7 +75,7 @@ final class FuzzTests: XCTestCase {
     let iterations = ProcessInfo.processInfo.environment["GEODATA_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 4_000
 
     func testGeoJSONMutations() {
-        XCTAssertEqual((try? load(FuzzTests.geoJSONSeed))?.count, 3)
+        XCTAssertEqual((try? load(FuzzTests.geoJSONSeed))?.count, 4)   // the LineString at its middle
         fuzz(seed: FuzzTests.geoJSONSeed, name: "fuzz.geojson", iterations: iterations, seedValue: 1)
     }
 
@@ -117,12 +117,25 @@ final class FuzzTests: XCTestCase {
         }
     }
 
-    func testEveryTruncationOfAValidFile() {
+    /// Every cut either fails with a message (nothing whole before it) or keeps the whole
+    /// features before it — a prefix of the full file's points, growing with the cut — and says
+    /// the file ends early (SPEC §9).
+    func testEveryTruncationOfAValidFile() throws {
         let bytes = Array(FuzzTests.geoJSONSeed.utf8)
+        let full = try PointSetLoader.load(bytes: bytes, name: "t.geojson")
+        var kept = 0
         for n in 0..<bytes.count {
-            XCTAssertThrowsError(try PointSetLoader.load(bytes: Array(bytes[..<n]), name: "t.geojson"), "\(n)") { error in
-                XCTAssertTrue(error is GeoDataError)
+            do {
+                let set = try PointSetLoader.load(bytes: Array(bytes[..<n]), name: "t.geojson")
+                XCTAssertGreaterThanOrEqual(set.count, kept, "\(n)")
+                XCTAssertEqual(set.coordinates, Array(full.coordinates.prefix(set.count)), "\(n)")
+                XCTAssertTrue(set.report.warnings.contains { $0.contains("truncated?") }, "\(n): \(set.report.messages)")
+                kept = set.count
+            } catch {
+                XCTAssertTrue(error is GeoDataError, "\(n): \(error)")
+                XCTAssertEqual(kept, 0, "\(n): an error after features were kept")
             }
         }
+        XCTAssertEqual(kept, full.count)
     }
 }

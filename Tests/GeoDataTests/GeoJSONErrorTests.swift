@@ -29,24 +29,26 @@ final class GeoJSONErrorTests: XCTestCase {
         XCTAssertEqual(e.line, 3)
         XCTAssertEqual(e.featureIndex, 1)
         XCTAssertEqual(e.column, 44)
-        XCTAssertEqual(e.description, "cities.geojson: line 3, column 44 (byte 178), feature 1: expected ',' or '}' after a property, found '\"'")
+        XCTAssertEqual(e.description, "cities.geojson: line 3, column 44 (byte 178), feature 2: expected ',' or '}' after a property, found '\"'")
     }
 
-    func testTruncatedFile() throws {
+    func testTruncatedFileKeepsTheWholeFeatures() throws {
         let full = broken { _ in }
-        let cut = String(full.prefix(full.count - 60))   // inside feature 2's geometry
-        let e = try XCTUnwrap(loadError(cut))
-        XCTAssertEqual(e.line, 4)
-        XCTAssertEqual(e.featureIndex, 2)
-        XCTAssertTrue(e.message.contains("truncated"), e.message)
-        XCTAssertEqual(e.byteOffset, cut.utf8.count)
+        let cut = String(full.prefix(full.count - 60))   // inside feature 2's geometry (the third)
+        let set = try load(cut)
+        XCTAssertEqual(set.count, 2)
+        XCTAssertEqual(set.report.warnings,
+                       ["the file ends in the middle of feature 3 (byte \(cut.utf8.count), truncated?): the 2 features before it are read"])
     }
 
     func testTruncatedInsideAString() throws {
         let full = broken { _ in }
         let cut = String(full[..<full.range(of: #""name":"c"#)!.upperBound])
-        let e = try XCTUnwrap(loadError(cut))
-        XCTAssertEqual(e.featureIndex, 2)
+        XCTAssertEqual(try load(cut).count, 2)
+        // Cut inside the first feature: nothing whole to keep, the error it always was.
+        let first = String(full[..<full.range(of: #""name":"a"#)!.upperBound])
+        let e = try XCTUnwrap(loadError(first))
+        XCTAssertEqual(e.featureIndex, 0)
         XCTAssertEqual(e.message, "unterminated string, the file ends here (truncated?)")
     }
 
@@ -80,7 +82,7 @@ final class GeoJSONErrorTests: XCTestCase {
         XCTAssertEqual(e.line, 3)
         XCTAssertEqual(e.featureIndex, 1)
         XCTAssertEqual(e.description,
-                       "latin1.geojson: line 3, column 41 (byte 175), feature 1: invalid UTF-8 byte 0xE9 in a string (the file must be UTF-8)")
+                       "latin1.geojson: line 3, column 41 (byte 175), feature 2: invalid UTF-8 byte 0xE9 in a string (the file must be UTF-8)")
     }
 
     func testOverlongAndSurrogateUTF8AreRejected() throws {

@@ -59,23 +59,27 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(set.propertiesJSON(at: 2), #"{"name":"M"}"#)
     }
 
-    func testNullAndUnsupportedGeometriesAreSkippedButKeepTheirPosition() throws {
+    func testNullGeometriesAreSkippedAndOthersPlacedKeepingTheirPosition() throws {
         let set = try load(collection(
             #"{"type":"Feature","properties":{},"geometry":null}"#,
             #"{"type":"Feature","properties":{}}"#,
             #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":null}"#,
             #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,0]]]}}"#,
             #"{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,1]}]}}"#,
+            #"{"type":"Feature","geometry":{"coordinates":[1,1]}}"#,
             pointFeature("5", "6")))
-        XCTAssertEqual(set.count, 1)
-        XCTAssertEqual(set.sourcePositions, [5])
+        XCTAssertEqual(set.count, 4)
+        XCTAssertEqual(set.sourcePositions, [2, 3, 4, 6])
+        XCTAssertEqual(set.coordinates[0], GeoCoordinate(latitude: 0.5, longitude: 0.5))
         XCTAssertEqual(set.report.skips[.nullGeometry]?.count, 2)
         XCTAssertEqual(set.report.skips[.nullGeometry]?.firstPositions, [0, 1])
-        XCTAssertEqual(set.report.skips[.unsupportedGeometry]?.count, 3)
-        XCTAssertEqual(set.report.skips[.unsupportedGeometry]?.firstPositions, [2, 3, 4])
+        XCTAssertEqual(set.report.skips[.unsupportedGeometry]?.firstPositions, [5])
         XCTAssertEqual(set.report.messages, [
-            "2 features skipped: null geometry (features 0, 1)",
-            "3 features skipped: geometry not a Point or MultiPoint (features 2, 3, 4)",
+            "2 features skipped: null geometry (features 1, 2)",
+            "1 feature skipped: geometry that can't be shown at a point (feature 6)",
+            "1 polygon shown at a point inside each",
+            "1 line shown at its middle",
+            "1 other geometry shown at a point on each",
         ])
     }
 

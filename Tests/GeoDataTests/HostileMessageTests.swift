@@ -69,7 +69,7 @@ final class HostileMessageTests: XCTestCase {
         XCTAssertEqual(s.count, 2, "features")
         XCTAssertEqual(s.points, 4, "points")
         XCTAssertEqual(s.firstPositions, [0, 1])
-        XCTAssertEqual(set.report.messages, ["4 points in 2 features skipped: coordinates out of range (features 0, 1)"])
+        XCTAssertEqual(set.report.messages, ["4 points in 2 features skipped: coordinates out of range (features 1, 2)"])
     }
 
     func testLoneSurrogateEscapesAreReplacedInCopiedJSON() throws {

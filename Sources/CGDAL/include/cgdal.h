@@ -59,6 +59,7 @@ struct CMGDALFunctions {
     __typeof__(OGR_G_Centroid) *OGR_G_Centroid;
     __typeof__(OGR_G_CreateFromWkb) *OGR_G_CreateFromWkb;
     __typeof__(OGR_G_CreateGeometry) *OGR_G_CreateGeometry;
+    __typeof__(OGR_G_CreateGeometryFromJson) *OGR_G_CreateGeometryFromJson;
     __typeof__(OGR_G_DestroyGeometry) *OGR_G_DestroyGeometry;
     __typeof__(OGR_G_ExportToIsoWkb) *OGR_G_ExportToIsoWkb;
     __typeof__(OGR_G_GetLinearGeometry) *OGR_G_GetLinearGeometry;

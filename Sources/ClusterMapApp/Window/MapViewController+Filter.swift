@@ -83,8 +83,10 @@ extension MapViewController {
             showError(e.description)
             // A remembered filter the data can no longer answer (the file changed) is forgotten.
             filterMemory.forgetForShown(ifItIs: presentation.filterSettings)
-        case .success:
+        case .success(let filtered):
             if !outcome.isInterim { filterMemory.rememberForShown(presentation.filterSettings) }
+            // A property forced to a type most of its values don't read as: say so.
+            if !outcome.isInterim, let warnings = filtered?.result.warnings, !warnings.isEmpty { showErrors(warnings) }
         }
         chrome?.filterDidChange()
         chrome?.legendDidChange()

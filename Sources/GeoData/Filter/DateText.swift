@@ -1,8 +1,10 @@
 /// Reads dates and date-times written as ISO 8601 text (`2011-03-11`, `2011-03-11T05:46:24Z`,
 /// `2011-03-11 05:46:24.5+09:00`) as seconds since 1970-01-01 UTC. Without a zone the time is
 /// taken as UTC (data files rarely say, and a filter must mean the same on every machine).
+/// GDAL's own text for date fields (`2011/03/11`, `2011/03/11 05:46:24+00`) reads the same: it is
+/// what KML and other text-only formats hold after `ogr2ogr`, and what our own CSV export writes.
 public enum DateText {
-    /// Seconds since 1970 UTC, or nil when `text` is not an ISO 8601 date or date-time.
+    /// Seconds since 1970 UTC, or nil when `text` is not an ISO 8601 (or GDAL `YYYY/MM/DD`) date or date-time.
     public static func seconds(_ text: String) -> Double? {
         var utf8 = Array(text.utf8)
         // Trim surrounding spaces (CSV cells).
@@ -30,7 +32,11 @@ public enum DateText {
             if i < b.count && b[i] == c { i += 1; return true }
             return false
         }
-        guard let year = digits(4), take(45), let month = digits(2), take(45), let day = digits(2),
+        // The day's separator is '-' (ISO 8601) or '/' (GDAL), the same one twice.
+        guard let year = digits(4), i < b.count, b[i] == 45 || b[i] == 47 else { return nil }
+        let separator = b[i]
+        i += 1
+        guard let month = digits(2), take(separator), let day = digits(2),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         var value = Double(daysFromCivil(year: year, month: month, day: day)) * 86400
         if i < b.count && (b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 32) {

@@ -18,6 +18,10 @@ public struct FilterResult: Sendable {
     public let totalCategoryNames: [String]
     /// The date property the time window read, if any.
     public let timeProperty: String?
+    /// Properties forced to a type (`--type`, the panel's choice) that most of their values
+    /// don't read as, each in one line naming the property and a value: without it such a filter
+    /// passes nothing and nobody says why.
+    public internal(set) var warnings: [String] = []
 
     /// How many places pass (all when nothing filters).
     public func passingCount(of total: Int) -> Int { selection?.chosenCount ?? total }
@@ -107,8 +111,10 @@ public struct FilterResult: Sendable {
                 totalValues = c.numbers
             }
         }
-        return FilterResult(selection: selection, groups: groups, groupNames: groupNames, totalValues: totalValues,
-                            totalCategories: totalCategories, totalCategoryNames: totalNames, timeProperty: timeProperty)
+        var result = FilterResult(selection: selection, groups: groups, groupNames: groupNames, totalValues: totalValues,
+                                  totalCategories: totalCategories, totalCategoryNames: totalNames, timeProperty: timeProperty)
+        result.warnings = settings.types.keys.sorted().compactMap { evaluator.table.mostlyMismatched($0) }
+        return result
     }
 
     private static func unknown(_ name: String, _ evaluator: FilterEvaluator) -> String {

@@ -93,6 +93,16 @@ public struct PropertyTable: Sendable {
         return PropertyTypeInference.typed(column, name: name, as: t, profile: profile)
     }
 
+    /// "'date' is read as dates but 23,412 of 23,412 values are not dates (e.g. 'Jan 2 1965');
+    /// they count as missing" when most present values of `name` don't fit its current type;
+    /// nil when most do (or for an unknown name).
+    public func mostlyMismatched(_ name: String) -> String? {
+        guard let p = profiles[name], let t = types[name], p.present > 0, p.mismatched * 2 > p.present,
+              let column = raw[name] else { return nil }
+        let example = PropertyTypeInference.firstMismatch(column, name: name, as: t).map { " (e.g. '\(MessageText.excerpt($0, limit: 40))')" } ?? ""
+        return "'\(name)' is read as \(t.plural) but \(formatCount(p.mismatched)) of \(formatCount(p.present)) values are not \(t.plural)\(example); they count as missing"
+    }
+
     /// The properties read as `type`, in order.
     public func names(ofType type: PropertyType) -> [String] { names.filter { types[$0] == type } }
 }

@@ -120,6 +120,21 @@ enum PropertyTypeInference {
         c.kinds.contains(RawPropertyColumn.Kind.number.rawValue)
     }
 
+    /// The first present value of `c` (as text) that does not fit `type`, nil when all fit.
+    static func firstMismatch(_ c: RawPropertyColumn, name: String, as type: PropertyType) -> String? {
+        let t = typed(c, name: name, as: type, profile: PropertyProfile())
+        for i in 0..<c.count where c.kinds[i] != RawPropertyColumn.Kind.missing.rawValue {
+            let fits = type == .number || type == .date ? !t.numbers[i].isNaN : t.codes[i] >= 0
+            if fits { continue }
+            switch RawPropertyColumn.Kind(rawValue: c.kinds[i])! {
+            case .number: return PropertyValue.plainText(c.numbers[i])
+            case .bool: return c.numbers[i] != 0 ? "true" : "false"
+            default: return c.texts[Int(c.codes[i])]
+            }
+        }
+        return nil
+    }
+
     /// The column read as `type`. Values that don't fit become missing.
     static func typed(_ c: RawPropertyColumn, name: String, as type: PropertyType, profile: PropertyProfile) -> PropertyColumn {
         let n = c.count

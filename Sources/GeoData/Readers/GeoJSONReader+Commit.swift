@@ -18,8 +18,10 @@ extension GeoJSONReader {
         switch cur.kind {
         case .missing, .null:
             report.skip(.nullGeometry, at: position)
-        case .other, .untyped:
+        case .untyped:
             report.skip(.unsupportedGeometry, at: position)
+        case .other:
+            commitPlaced(position: position)
         case .point:
             guard cur.shape == .position else {
                 report.skip(cur.shape == .deeper || cur.shape == .positions ? .unsupportedGeometry : .noCoordinates, at: position)
@@ -53,6 +55,43 @@ extension GeoJSONReader {
                                  position: position, category: cat, numeric: num)
             }
         }
+    }
+
+    /// A LineString, Polygon, GeometryCollection…: shown at a point on it by the rule GDAL's
+    /// path uses (`GeoJSONPlacement`), counted in `report.placed`.
+    mutating func commitPlaced(position: Int) {
+        // `"coordinates": []` is no coordinates, as for a Point (OGR would not build it at all).
+        if cur.shape == .empty {
+            report.skip(.noCoordinates, at: position)
+            return
+        }
+        placedX.removeAll(keepingCapacity: true)
+        placedY.removeAll(keepingCapacity: true)
+        guard let kind = GeoJSONPlacement.place(p, from: cur.geometryStart, to: cur.geometryEnd, xs: &placedX, ys: &placedY) else {
+            report.skip(.unsupportedGeometry, at: position)
+            return
+        }
+        switch kind {
+        case .empty: report.skip(.noCoordinates, at: position); return
+        case .invalid: report.skip(.notANumber, at: position); return
+        case .point, .line, .polygon, .other: break
+        }
+        var began = false
+        var cat: Int32 = -1
+        var num = Double.nan
+        for k in placedX.indices {
+            if let reason = GeoJSONReader.validate(lon: placedX[k], lat: placedY[k], status: .ok) {
+                report.skip(reason, at: position)
+                continue
+            }
+            if !began {
+                (cat, num) = beginRecord()
+                began = true
+            }
+            builder.addPoint(GeoCoordinate(latitude: placedY[k], longitude: placedX[k]), offset: cur.start,
+                             position: position, category: cat, numeric: num)
+        }
+        if began { report.placed.count(kind) }
     }
 
     /// Notes which optional fields the record has (they are decoded from the file when asked

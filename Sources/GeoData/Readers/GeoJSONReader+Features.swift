@@ -13,25 +13,41 @@ extension GeoJSONReader {
         cur = FeatureState()
         cur.start = pos
         if enterContainer(closedBy: UInt8(ascii: "}")) {
-            repeat {
-                let key = try scanMemberName()
-                if GeoJSONReader.keyIs(p, key, .type) {
-                    guard p[pos] == 34 else { throw error("\"type\" must be a string", kind: .notGeoJSON) }
-                    let s = try scanString()
-                    topType = JSONStringDecoder.string(p, from: s.start, to: s.end, hasEscapes: s.escaped)
-                } else if GeoJSONReader.keyIs(p, key, .features) {
-                    guard p[pos] == UInt8(ascii: "[") else {
-                        throw error("\"features\" must be an array, found \(describeByte(at: pos))", kind: .notGeoJSON)
+            do {
+                repeat {
+                    let key = try scanMemberName()
+                    if GeoJSONReader.keyIs(p, key, .type) {
+                        guard p[pos] == 34 else { throw error("\"type\" must be a string", kind: .notGeoJSON) }
+                        let s = try scanString()
+                        topType = JSONStringDecoder.string(p, from: s.start, to: s.end, hasEscapes: s.escaped)
+                    } else if GeoJSONReader.keyIs(p, key, .features) {
+                        guard p[pos] == UInt8(ascii: "[") else {
+                            throw error("\"features\" must be an array, found \(describeByte(at: pos))", kind: .notGeoJSON)
+                        }
+                        let topLevelFeature = cur   // the members of a top-level Feature, if any
+                        do {
+                            try parseFeatures()
+                        } catch let cut as Truncation {
+                            // SPEC §9: the complete features before the cut still load, and it is said.
+                            guard cut.featuresRead > 0 else { throw cut.error }
+                            report.itemsRead += cut.featuresRead
+                            report.warnings.append(cut.message)
+                            report.pointsLoaded = builder.coordinates.count
+                            return
+                        }
+                        cur = topLevelFeature
+                        sawFeatures = true
+                    } else if try !parseFeatureMember(key, depth: 1) {
+                        try skipValue(depth: 1)
                     }
-                    let topLevelFeature = cur   // the members of a top-level Feature, if any
-                    try parseFeatures()
-                    cur = topLevelFeature
-                    sawFeatures = true
-                } else if try !parseFeatureMember(key, depth: 1) {
-                    try skipValue(depth: 1)
-                }
-            } while try nextElementFollows(closer: UInt8(ascii: "}"),
-                                           expecting: "',' or '}' after a member of the top-level object")
+                } while try nextElementFollows(closer: UInt8(ascii: "}"),
+                                               expecting: "',' or '}' after a member of the top-level object")
+            } catch let e as GeoDataError where sawFeatures && endsCutShort(e) && report.itemsRead > 0 {
+                // Cut after the whole features list (only the closing brace or a later member lost).
+                report.warnings.append("the file ends at byte \(formatCount(end)) before its last '}' (truncated?): all \(formatCount(report.itemsRead)) features read")
+                report.pointsLoaded = builder.coordinates.count
+                return
+            }
         }
         skipSequenceSeparators()
         if pos < end {
@@ -110,8 +126,18 @@ extension GeoJSONReader {
     /// array ends (`closed`) or the next element would start at or after `stopAt`; `pos` is then
     /// that element's start. Returns how many features were read; they are numbered from
     /// `firstIndex`.
+    /// - Throws: `Truncation` when the file ends inside the array (the features before are kept).
     mutating func parseFeatureRun(firstIndex: Int, stopAt: Int) throws -> (count: Int, closed: Bool) {
         var index = firstIndex
+        do {
+            return try parseFeatureRun(index: &index, stopAt: stopAt, firstIndex: firstIndex)
+        } catch let e as GeoDataError where endsCutShort(e) {
+            // Inside a feature the error names it; between two (after a ',') it names none.
+            throw Truncation(featuresRead: index, insideFeature: e.featureIndex != nil, fileEnd: end, error: e)
+        }
+    }
+
+    private mutating func parseFeatureRun(index: inout Int, stopAt: Int, firstIndex: Int) throws -> (count: Int, closed: Bool) {
         while true {
             var featureRead = false
             if let plain = layoutPlain, let fixed = layoutFixed {
@@ -123,7 +149,8 @@ extension GeoJSONReader {
             }
             if !featureRead {
                 guard p[pos] == UInt8(ascii: "{") else {
-                    featureIndex = index
+                    // A file that ends here ends between features: it names none.
+                    featureIndex = pos < end ? index : nil
                     throw expected("a feature object '{'")
                 }
                 try parseFeature(index: index)
@@ -134,6 +161,20 @@ extension GeoJSONReader {
             }
             if pos >= stopAt { return (index - firstIndex, false) }
         }
+    }
+
+    /// Whether `e` only says the file stops early: it is at the end, or in a last token the end
+    /// cut short (`fals`, `1.`, half a UTF-8 character, `\u00`) — at most 32 bytes with no ',', ']', '}',
+    /// ':' or blank after them.
+    func endsCutShort(_ e: GeoDataError) -> Bool {
+        guard let at = e.byteOffset, at >= end - 32 else { return false }
+        for i in at..<end {
+            switch p[i] {
+            case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"), 32, 9, 10, 13: return false
+            default: continue
+            }
+        }
+        return true
     }
 
     /// Reads feature number `index` (its '{' is at `pos`), naming it in errors, and commits its
@@ -192,6 +233,37 @@ extension GeoJSONReader {
             return true
         }
         return false
+    }
+}
+
+/// The file ends inside the `features` array (a download or copy cut short): how many features
+/// were read whole before it (from the array's start; a parallel chunk's reader counts from its
+/// chunk until `shifted`), and the error it would have been.
+struct Truncation: Error {
+    var featuresRead: Int
+    /// Whether a feature had begun (else the cut is between features).
+    var insideFeature: Bool
+    /// The file's length (where it ends).
+    var fileEnd: Int
+    var error: GeoDataError
+
+    /// "the file ends in the middle of feature 4 (byte 1,234): the 3 features before it are
+    /// read", features counted from 1 as in every message.
+    var message: String {
+        let at = "byte \(formatCount(fileEnd))"
+        let read = "\(formatCount(featuresRead)) \(featuresRead == 1 ? "feature" : "features")"
+        if insideFeature {
+            return "the file ends in the middle of feature \(formatCount(featuresRead + 1)) (\(at), truncated?): the \(read) before it are read"
+        }
+        return "the file ends after feature \(formatCount(featuresRead)) (\(at), truncated?), before the list of features is closed: \(read) read"
+    }
+
+    /// The same cut, with features counted from `base` more.
+    func shifted(by base: Int) -> Truncation {
+        var t = self
+        t.featuresRead += base
+        t.error.featureIndex = t.error.featureIndex.map { $0 + base }
+        return t
     }
 }
 

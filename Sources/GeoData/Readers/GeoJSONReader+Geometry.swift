@@ -10,6 +10,8 @@ extension GeoJSONReader {
         }
         guard c == UInt8(ascii: "{") else { throw expected("\"geometry\" to be an object or null") }
         cur.kind = .untyped
+        cur.geometryStart = pos
+        defer { cur.geometryEnd = pos }
         guard enterContainer(closedBy: UInt8(ascii: "}")) else { return }
         repeat {
             let key = try scanMemberName()

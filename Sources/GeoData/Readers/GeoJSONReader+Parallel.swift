@@ -12,6 +12,13 @@ extension GeoJSONReader {
         for k in run.chunks.indices {
             let chunk = run.waitFor(k, reader: &chunkReader)
             if pos == chunk.start && chunk.isUsable {
+                if let cut = chunk.error as? Truncation {
+                    // The last chunk ends in the cut: its whole features count, as read in one go.
+                    if chunk.builder != nil { builder.append(chunk.builder!, positionBase: index) }
+                    if let r = chunk.report { report.append(r, positionBase: index) }
+                    run.recycle(&chunk.builder)
+                    throw cut.shifted(by: index)
+                }
                 if let e = chunk.error { throw GeoJSONReader.shifted(e, by: index) }
                 if k == 1 { reserveForArray(from: arrayStart, readTo: pos) }
                 if chunk.builder != nil { builder.append(chunk.builder!, positionBase: index) }

@@ -25,6 +25,9 @@ struct GeoJSONReader {
     let numericKey: [UInt8]?
     let categoryKey: [UInt8]?
     let categoryLabels: [String: String]
+    /// Placement scratch for a non-point geometry (`GeoJSONPlacement`).
+    var placedX: [Double] = []
+    var placedY: [Double] = []
     /// MultiPoint scratch: positions of the current feature.
     var multiLon: [Double] = []
     var multiLat: [Double] = []
@@ -79,6 +82,9 @@ struct GeoJSONReader {
         var propsEnd = -1
         var idStart = -1
         var idEnd = -1
+        /// The `geometry` object's bytes (read again by OGR when it is not a point).
+        var geometryStart = -1
+        var geometryEnd = -1
         var name = Span(), title = Span(), label = Span(), description = Span()
         var category = Span(), markerSymbol = Span(), markerColor = Span(), categoryOverride = Span()
         var numeric = Double.nan

@@ -21,8 +21,9 @@ struct GDALLayerReader {
     var xs: [Double] = []
     var ys: [Double] = []
     var rows: [Int32] = []
+    /// What each placement point stands for (a line, a polygon…): counted once the point is kept.
+    var kinds: [WKBPlacement.Kind] = []
     var report = LoadReport(unit: .features)
-    var lines = 0, polygons = 0, others = 0
     /// Expected number of features (−1 when the driver can't tell quickly).
     var expected = -1
 
@@ -50,15 +51,16 @@ struct GDALLayerReader {
     mutating func place(_ wkb: UnsafeRawBufferPointer?, row: Int) {
         guard let wkb, wkb.count > 0 else { report.skip(.nullGeometry, at: row); return }
         let before = xs.count
-        switch WKBPlacement.place(wkb, xs: &xs, ys: &ys) {
-        case .point: break
-        case .line: lines += 1
-        case .polygon: polygons += 1
-        case .other: others += 1
+        let kind = WKBPlacement.place(wkb, xs: &xs, ys: &ys)
+        switch kind {
+        case .point, .line, .polygon, .other: break
         case .empty: report.skip(.noCoordinates, at: row)
         case .invalid: report.skip(.notANumber, at: row)
         }
-        for _ in before..<xs.count { rows.append(Int32(truncatingIfNeeded: row)) }
+        for _ in before..<xs.count {
+            rows.append(Int32(truncatingIfNeeded: row))
+            kinds.append(kind)
+        }
     }
 
     /// Reports progress and stops when cancelled (between batches / every few thousand features).
@@ -181,6 +183,7 @@ struct GDALLayerReader {
             let x = xs[i], y = ys[i]
             if x.isNaN || y.isNaN { report.skip(.notANumber, at: row); continue }
             guard x >= -180 && x <= 180 && y >= -90 && y <= 90 else { report.skip(.outOfRange, at: row); continue }
+            report.placed.count(kinds[i])
             var category: Int32 = -1
             if let text = table.text(row: row, column: categoryColumn) {
                 category = b.categories.index(options.categoryLabels[text] ?? text)
@@ -213,14 +216,10 @@ struct GDALLayerReader {
         return example != nil && inRange * 2 < xs.count ? example : nil
     }
 
-    /// What the load summary says about this layer: its CRS and how non-points are shown.
+    /// What the load summary says about this layer: its CRS (how non-points are shown is said
+    /// by `report.placed`, in the same words for GeoJSON).
     private func summary(_ crs: GDALCoordinates) -> [String] {
-        var out: [String] = []
-        if let said = crs.summary { out.append(said) }
-        if polygons > 0 { out.append("\(formatCount(polygons)) \(polygons == 1 ? "polygon" : "polygons") shown at a point inside each") }
-        if lines > 0 { out.append("\(formatCount(lines)) \(lines == 1 ? "line" : "lines") shown at \(lines == 1 ? "its" : "their") middle") }
-        if others > 0 { out.append("\(formatCount(others)) other \(others == 1 ? "geometry" : "geometries") shown at a point on each") }
-        return out
+        crs.summary.map { [$0] } ?? []
     }
 }
 
