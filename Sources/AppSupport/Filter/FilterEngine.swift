@@ -19,6 +19,8 @@ public final class FilterEngine: @unchecked Sendable {
     /// build of a big selection skips projecting and sorting its first band.
     private var prepared: PreparedPoints?
     private var preparing = false
+    /// Whether `warmUp` was asked (under `preparedLock`).
+    private var warming = false
     private let preparedLock = NSLock()
     private let preparedReady = DispatchGroup()
     /// What a live update's engine patches instead of decoding every place (`FilterEngine+Live`):
@@ -37,21 +39,51 @@ public final class FilterEngine: @unchecked Sendable {
     /// The evaluator over the session's properties (built on first use), with the types the
     /// person chose in `types` and the inferred ones elsewhere.
     func evaluator(types: [String: PropertyType]) -> FilterEvaluator {
-        let e: FilterEvaluator
-        if let built = evaluator {
-            e = built
-        } else {
-            startPreparing()
-            e = FilterEvaluator(table: decodedTable())
-            for name in e.table.names { inferred[name] = e.table.type(of: name) }
-            evaluator = e
-        }
+        // The points are prepared from the first filter on, overlapping the decoding when it
+        // has not happened yet (a warm-up decodes only: it never asks for them).
+        startPreparing()
+        let e = builtEvaluator()
         // A type chosen before and now taken back returns to the inferred one.
         for (name, guess) in inferred {
             let wanted = types[name] ?? guess
             if e.table.type(of: name) != wanted { e.setType(wanted, of: name) }
         }
         return e
+    }
+
+    /// The evaluator with the inferred types, decoding the properties the first time (under `lock`).
+    private func builtEvaluator() -> FilterEvaluator {
+        if let built = evaluator { return built }
+        let e = FilterEvaluator(table: decodedTable())
+        for name in e.table.names { inferred[name] = e.table.type(of: name) }
+        evaluator = e
+        return e
+    }
+
+    /// Decodes the properties now, on a background thread, so the first filter of the session
+    /// does not wait for them (the panel, a key or the time bar then answer as fast as later
+    /// filters). Once: a second call, or one after a filter has decoded them, does nothing.
+    /// `done` gets how long the decoding took (ms; 0 when it was already done) and runs on the
+    /// background thread. A filter asked meanwhile waits for this decoding instead of starting
+    /// its own.
+    /// - Parameter done: called once the table is ready, on the background thread.
+    public func warmUp(done: (@Sendable (_ milliseconds: Double) -> Void)? = nil) {
+        guard preparedLock.withLock({ () -> Bool in
+            defer { warming = true }
+            return !warming
+        }) else { return }
+        // Utility, not user-initiated: it must not take a core from the first frame or a live
+        // update's build. (Not niced: the first filter may wait on this thread's lock, and an
+        // unprivileged process could not raise a niced thread back.)
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let decodedHere = lock.withLock { () -> Bool in
+                let fresh = evaluator == nil
+                _ = builtEvaluator()
+                return fresh
+            }
+            done?(decodedHere ? Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 : 0)
+        }
     }
 
     /// Runs `body` with the evaluator (types as in `evaluator(types:)`), one caller at a time.
