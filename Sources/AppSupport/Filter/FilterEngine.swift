@@ -21,6 +21,8 @@ public final class FilterEngine: @unchecked Sendable {
     private var preparing = false
     /// Whether `warmUp` was asked (under `preparedLock`).
     private var warming = false
+    /// `propertiesNoPlaceHolds` (under `preparedLock`: the GTK thread reads it while a filter works).
+    private var unheld: Set<String> = []
     private let preparedLock = NSLock()
     private let preparedReady = DispatchGroup()
     /// What a live update's engine patches instead of decoding every place (`FilterEngine+Live`):
@@ -57,6 +59,8 @@ public final class FilterEngine: @unchecked Sendable {
         let e = FilterEvaluator(table: decodedTable())
         for name in e.table.names { inferred[name] = e.table.type(of: name) }
         evaluator = e
+        let gone = Set(e.table.names.filter { e.table.profile(of: $0)?.present == 0 })
+        preparedLock.withLock { unheld = gone }
         return e
     }
 
@@ -134,6 +138,11 @@ public final class FilterEngine: @unchecked Sendable {
         if chosen >= session.pointCount / 16 { preparedReady.wait() }
         return preparedLock.withLock { prepared }
     }
+
+    /// The properties of the decoded table that no place holds any more (a live update removed
+    /// or emptied every place that had one); empty before the table is decoded. The panel leaves
+    /// them out and a condition on one says it matches nothing. Cheap: never waits for a filter.
+    public var propertiesNoPlaceHolds: Set<String> { preparedLock.withLock { unheld } }
 
     /// The type inference gave a property (before the person chose another).
     func inferredType(of name: String) -> PropertyType? { inferred[name] }
