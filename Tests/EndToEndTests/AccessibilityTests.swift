@@ -47,10 +47,7 @@ final class AccessibilityTests: XCTestCase {
         let rows: [Row]
     }
 
-    private func readTree(_ bus: AccessibilityBus, _ h: AppHarness) throws -> Tree {
-        let json = try bus.python(AccessibilityTests.probe, display: h.display)
-        return try JSONDecoder().decode(Tree.self, from: Data(json.utf8))
-    }
+    private func readTree(_ bus: AccessibilityBus, _ h: AppHarness) throws -> Tree { try Self.readTree(bus, h) }
 
     /// Clicks a row found in the tree (window coordinates + the window's surface origin) and
     /// presses Enter on it.
@@ -67,14 +64,9 @@ final class AccessibilityTests: XCTestCase {
         defer { bus.stop() }
         let h = try AppHarness()
         defer { h.stop() }
-        try h.launch(["--dataset", "madrid"] + AppHarness.worldView, accessibilityBus: bus)
-        let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
-
         // F9 shows the list; the list event names the rows with their exact counts.
-        try h.key("F9")
-        let panel = try h.waitForEvent("list-panel", after: scene.index) { $0["shown"] as? Bool == true }
-        let origin = (panel.event["origin_x"] as? Double ?? 0, panel.event["origin_y"] as? Double ?? 0)
-        let list = try h.waitForEvent("list", after: panel.index)
+        let madrid = try Self.launchMadridWithList(h, bus: bus)
+        let origin = madrid.origin, list = madrid.list
         let logged = list.event["rows"] as? [[String: Any]] ?? []
         XCTAssertEqual(logged.first?["kind"] as? String, "bubble", "\(logged)")
         XCTAssertEqual(logged.first?["count"] as? Int, 9, "\(logged)")
