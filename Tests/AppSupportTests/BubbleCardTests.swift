@@ -237,23 +237,27 @@ final class BubbleCardTests: XCTestCase {
         XCTAssertNil(p.state.bubbleCard)
     }
 
-    /// Two piles that one filter merges into one bubble and another splits apart: the card
-    /// follows the bubble holding most of its places; a bubble whose places now lie in two
-    /// equal bubbles is not followed (`split`).
-    func testTheSameBubbleIsTheOneHoldingMostOfItsPlaces() {
-        let bubbles = [SceneBubble(id: .cluster(1), center: ScreenPoint(x: 100, y: 100), radius: 20, count: 6, label: "6", step: 0),
-                       SceneBubble(id: .cluster(2), center: ScreenPoint(x: 300, y: 100), radius: 20, count: 4, label: "4", step: 0)]
-        let index = StubLeaves([1: [0, 1, 2, 3, 4, 5], 2: [6, 7, 8, 9]])
-        func shown(_ places: [Int]) -> BubbleCardShown {
-            BubbleCardShown(id: .cluster(9), count: places.count, session: ObjectIdentifier(index), clusterer: ObjectIdentifier(index),
-                            places: places, times: nil, maxZoom: 22, centre: ScreenPoint(x: 290, y: 100))
+    /// After a change the card's places lie in new bubbles: the card follows the nearest one
+    /// holding at least a third of them; spread thinner it closes (`split`); none left: `gone`.
+    func testTheSameBubbleIsTheNearestHoldingAThirdOfItsPlaces() {
+        let bubbles = (1...4).map { MapPresentation.FollowCandidate(id: .cluster($0), center: ScreenPoint(x: 100 * Double($0), y: 100)) }
+        let index = StubLeaves([1: [0, 1, 2, 3, 4, 5], 2: [6, 7, 8, 9], 3: [10, 11, 12], 4: [13, 14, 15]])
+        func same(_ places: [Int], near x: Double) -> Result<SceneItemID, MapPresentation.BubbleCardLoss> {
+            let shown = BubbleCardShown(id: .cluster(9), count: places.count, session: ObjectIdentifier(index), clusterer: ObjectIdentifier(index),
+                                        places: places, times: nil, maxZoom: 22, centre: ScreenPoint(x: x, y: 100))
+            return MapPresentation.sameBubble(as: shown, among: bubbles, index: index)
         }
-        XCTAssertEqual(try? MapPresentation.sameBubble(as: shown([0, 1, 2, 6]), among: bubbles, index: index).get(), .cluster(1))
-        XCTAssertEqual(try? MapPresentation.sameBubble(as: shown([6, 7, 20]), among: bubbles, index: index).get(), .cluster(2))
-        XCTAssertThrowsError(try MapPresentation.sameBubble(as: shown([0, 1, 6, 7]), among: bubbles, index: index).get()) {
-            XCTAssertEqual($0 as? MapPresentation.BubbleCardLoss, .split)
+        // Most of them in 1, one in 2 (the nearest): 1 is followed.
+        XCTAssertEqual(try? same([0, 1, 2, 6], near: 190).get(), .cluster(1))
+        // Shared about evenly by the bubble still there and a neighbour: the one still there.
+        XCTAssertEqual(try? same([0, 1, 2, 6, 7, 8], near: 210).get(), .cluster(2))
+        XCTAssertEqual(try? same([0, 1, 2, 6, 7, 8], near: 90).get(), .cluster(1))
+        // Places filtered out (20) do not count.
+        XCTAssertEqual(try? same([6, 7, 20], near: 400).get(), .cluster(2))
+        XCTAssertThrowsError(try same([0, 6, 10, 13], near: 100).get()) {
+            XCTAssertEqual($0 as? MapPresentation.BubbleCardLoss, .split, "a quarter in each of four bubbles")
         }
-        XCTAssertThrowsError(try MapPresentation.sameBubble(as: shown([40, 41]), among: bubbles, index: index).get()) {
+        XCTAssertThrowsError(try same([40, 41], near: 100).get()) {
             XCTAssertEqual($0 as? MapPresentation.BubbleCardLoss, .gone)
         }
     }

@@ -74,12 +74,13 @@ extension MapPresentation {
     /// nearest the view's middle, growing as a place's callout does. A card read from clusters
     /// the map no longer shows (a filter or the time bar renumbered them) follows its bubble
     /// when the same bubble still shows, with its new numbers; otherwise it closes, saying why.
-    func placeBubbleCard(in scene: inout Scene, viewWidth: Double, now: Double) -> [MapEvent] {
+    func placeBubbleCard(in scene: inout Scene, view: Camera, now: Double) -> [MapEvent] {
+        let viewWidth = view.viewportSize.width
         guard state.bubbleCard != nil else { return [] }
         var events: [MapEvent] = []
         if let session, let shown = bubbleCardShown, session.remote == nil,
            shown.session != MapPresentation.clustersStamp(of: session) {
-            events = followBubbleCard(shown, in: scene, session: session)
+            events = followBubbleCard(shown, view: view, session: session)
         }
         guard let card = state.bubbleCard else { return events }
         let copies = scene.bubbles.filter { $0.id == card.bubble && bubbleCardIsCurrent(over: $0) }

@@ -36,7 +36,7 @@ struct BubbleCardShown {
 
 extension MapPresentation {
     /// How many of the new bubbles nearest the card's are searched for its places.
-    static let followCandidates = 6
+    static let followSearched = 6
     /// Places read per searched bubble at most (a bigger one is searched in its first ones).
     static let followLeafLimit = 200_000
 
@@ -44,47 +44,65 @@ extension MapPresentation {
     enum BubbleCardLoss: String, Error {
         /// None of its places shows any more (filtered out).
         case gone
-        /// Its places now lie in several bubbles, none holding most of them.
+        /// Its places now lie in several bubbles, none holding a third of them.
         case split
         /// Other data is shown (a live update, another file).
         case data
     }
 
-    /// The new bubble holding most of `shown`'s places among the bubbles of `scene` nearest it,
-    /// if it holds more than half of those found; else why there is none.
-    static func sameBubble(as shown: BubbleCardShown, among bubbles: [SceneBubble],
+    /// A bubble of the new clusters, where it is on screen.
+    struct FollowCandidate {
+        var id: SceneItemID
+        var center: ScreenPoint
+    }
+
+    /// The clusters of `index` in `view` (not the scene's bubbles: those still fading out after
+    /// a change carry the old clusters' ids, which mean other bubbles in the new index).
+    static func followCandidates(in index: any PointClusterer, view: Camera) -> [FollowCandidate] {
+        index.clusters(in: view.visibleBounds, zoom: view.zoom).compactMap { item in
+            guard case .cluster(let c) = item.kind else { return nil }
+            return FollowCandidate(id: .cluster(c.rawValue), center: view.screenPoint(for: item.coordinate))
+        }
+    }
+
+    /// The new bubble that is `shown`'s: of the `candidates` nearest where it was, the nearest
+    /// one holding at least a third of the places found in them. (Hierarchical clusters reshuffle
+    /// when places come or go: a bubble's places often end up shared by the bubble left where it
+    /// was and a neighbour; the one still there is what the eye takes for the same bubble.)
+    /// Fails with `gone` when none of its places shows, `split` when they are spread thinner.
+    static func sameBubble(as shown: BubbleCardShown, among candidates: [FollowCandidate],
                            index: any PointClusterer) -> Result<SceneItemID, BubbleCardLoss> {
         let wanted = Set(shown.places)
         guard !wanted.isEmpty else { return .failure(.gone) }
-        var candidates = bubbles.filter { if case .cluster = $0.id { return true } else { return false } }
+        var candidates = candidates
         if let c = shown.centre {
             candidates.sort { ($0.center.x - c.x) * ($0.center.x - c.x) + ($0.center.y - c.y) * ($0.center.y - c.y)
                 < ($1.center.x - c.x) * ($1.center.x - c.x) + ($1.center.y - c.y) * ($1.center.y - c.y) }
         }
-        var seen = Set<SceneItemID>()
-        var best: (id: SceneItemID, hits: Int)?, found = 0
-        for b in candidates where seen.insert(b.id).inserted {
-            guard seen.count <= followCandidates, case .cluster(let raw) = b.id else { break }
+        var hits: [(id: SceneItemID, hits: Int)] = [], found = 0
+        for b in candidates.prefix(followSearched) where found < wanted.count {
+            guard case .cluster(let raw) = b.id else { continue }
             let leaves = index.leaves(of: ClusterID(rawValue: raw), limit: followLeafLimit, offset: 0)
-            let hits = leaves.reduce(0) { $0 + (wanted.contains($1) ? 1 : 0) }
-            found += hits
-            if hits > (best?.hits ?? 0) { best = (b.id, hits) }
-            if hits * 2 > wanted.count { break }  // holds most of them: no other bubble can hold more
+            let n = leaves.reduce(0) { $0 + (wanted.contains($1) ? 1 : 0) }
+            found += n
+            hits.append((b.id, n))
         }
-        guard let best else { return .failure(.gone) }
-        return best.hits * 2 > found ? .success(best.id) : .failure(.split)
+        guard found > 0 else { return .failure(.gone) }
+        guard let same = hits.first(where: { $0.hits > 0 && $0.hits * 3 >= found }) else { return .failure(.split) }
+        return .success(same.id)
     }
 
     /// The clusters under an open card changed: it follows its bubble with the new numbers
     /// (`bubble-card` with `followed`: the id it had), or closes saying why (`bubble-card-close`
     /// with `reason: data` and `why`).
-    func followBubbleCard(_ shown: BubbleCardShown, in scene: Scene, session: MapDataSession) -> [MapEvent] {
+    func followBubbleCard(_ shown: BubbleCardShown, view: Camera, session: MapDataSession) -> [MapEvent] {
         func close(_ why: BubbleCardLoss) -> [MapEvent] {
             closeBubbleCard(reason: "data").map { e in MapEvent(e.name, e.fields + [("why", .string(why.rawValue))]) }
         }
         guard shown.clusterer == ObjectIdentifier(session.clusterer),
               shown.times.map({ $0.count == session.pointCount }) ?? true else { return close(.data) }
-        switch Self.sameBubble(as: shown, among: scene.bubbles, index: session.shownIndex) {
+        let index = session.shownIndex
+        switch Self.sameBubble(as: shown, among: Self.followCandidates(in: index, view: view), index: index) {
         case .failure(let why):
             return close(why)
         case .success(let id):
