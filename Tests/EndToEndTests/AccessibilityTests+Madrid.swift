@@ -27,4 +27,37 @@ extension AccessibilityTests {
     static func readTree(_ bus: AccessibilityBus, _ h: AppHarness) throws -> Tree {
         try JSONDecoder().decode(Tree.self, from: Data(try bus.python(probe, display: h.display).utf8))
     }
+
+    /// A harness for a window on a private accessibility bus (the tools checked first); the
+    /// caller stops both.
+    static func harnessOnBus() throws -> (AppHarness, AccessibilityBus) {
+        try AppHarness.requireTools()
+        try AccessibilityBus.requireTools()
+        let bus = try AccessibilityBus()
+        do {
+            return (try AppHarness(), bus)
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    /// The start of every probe script: the modules, the app's node on the desktop (`app()`),
+    /// and `find` (the first node below one that `pred` accepts).
+    static let probePrelude = """
+    import json, sys, time, pyatspi
+    def app():
+        desk = pyatspi.Registry.getDesktop(0)
+        return next((a for a in desk if a is not None and (a.name or '').lower() == 'clustermap'), None)
+    def find(node, pred, depth=0):
+        if node is None or depth > 40: return None
+        try:
+            if pred(node): return node
+            for c in node:
+                r = find(c, pred, depth + 1)
+                if r is not None: return r
+        except Exception: return None
+        return None
+
+    """
 }

@@ -6,12 +6,8 @@ import Foundation
 /// accessible description reads what the card says and which keys act on it.
 final class BubbleCardAccessibilityTests: XCTestCase {
     func testTheOpenCardIsTheMapsDescription() throws {
-        try AppHarness.requireTools()
-        try AccessibilityBus.requireTools()
-        let bus = try AccessibilityBus()
-        defer { bus.stop() }
-        let h = try AppHarness()
-        defer { h.stop() }
+        let (h, bus) = try AccessibilityTests.harnessOnBus()
+        defer { h.stop(); bus.stop() }
         let madrid = try AccessibilityTests.launchMadridWithList(h, bus: bus)
         let origin = madrid.origin
         func tree() throws -> AccessibilityTests.Tree { try AccessibilityTests.readTree(bus, h) }
@@ -48,8 +44,7 @@ final class BubbleCardButtonsAccessibilityTests: XCTestCase {
     /// Lists the push buttons named as the card's are, with their focus, once `wanted` of them
     /// are in the tree (and, when given, the one named `focused` has the focus).
     static func probe(focused: String?) -> String {
-        """
-        import json, sys, time, pyatspi
+        AccessibilityTests.probePrelude + """
         names = ["Zoom In", "List Places", "Close the bubble's card"]
         focused = \(focused.map { "\"\($0)\"" } ?? "None")
         def walk(node, out, depth=0):
@@ -62,10 +57,8 @@ final class BubbleCardButtonsAccessibilityTests: XCTestCase {
         deadline = time.time() + 12
         while True:
             try:
-                desk = pyatspi.Registry.getDesktop(0)
-                app = next((a for a in desk if a is not None and (a.name or '').lower() == 'clustermap'), None)
                 out = []
-                walk(app, out)
+                walk(app(), out)
                 if len(out) == 3 and (focused is None or any(b["name"] == focused and b["focused"] for b in out)):
                     print(json.dumps(out)); sys.exit(0)
             except Exception as e:
@@ -79,12 +72,8 @@ final class BubbleCardButtonsAccessibilityTests: XCTestCase {
     struct Button: Decodable { let name: String; let focused: Bool }
 
     func testTheCardsButtonsAreNamedReachedByTabAndPressedByEnter() throws {
-        try AppHarness.requireTools()
-        try AccessibilityBus.requireTools()
-        let bus = try AccessibilityBus()
-        defer { bus.stop() }
-        let h = try AppHarness()
-        defer { h.stop() }
+        let (h, bus) = try AccessibilityTests.harnessOnBus()
+        defer { h.stop(); bus.stop() }
         try h.launch(["--dataset", "madrid"] + AppHarness.worldView, accessibilityBus: bus)
         let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
         func buttons(focused: String? = nil) throws -> [Button] {

@@ -9,10 +9,7 @@ final class FilterWarmUpTests: XCTestCase {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
-        let rows = FilterWindowTests.fixture()
-        let path = h.workDir + "/events.csv"
-        let csv = "lat,lon,mag,kind\n" + rows.map { "\($0.lat),\($0.lon),\($0.mag),\($0.kind)" }.joined(separator: "\n") + "\n"
-        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        let (rows, path) = try FilterWindowTests.writeFixture(in: h)
 
         try h.launch([path, "--size", "1000x700", "--reduce-motion"], timeout: 60)
         let loaded = try h.waitForEvent("load-done", timeout: 60)
