@@ -64,6 +64,12 @@ public final class FilterEngine: @unchecked Sendable {
         return e
     }
 
+    /// Places past which the window does not warm up (`warmUp`) behind the person's back: the
+    /// decoded table costs about 240 MB per million places of three properties (measured at 1M),
+    /// so a 10M file would take gigabytes for a filter that may never be asked; it waits for
+    /// the first filter as before.
+    public static let warmUpLimit = 2_000_000
+
     /// Decodes the properties now, on a background thread, so the first filter of the session
     /// does not wait for them (the panel, a key or the time bar then answer as fast as later
     /// filters). Once: a second call, or one after a filter has decoded them, does nothing.
@@ -84,6 +90,7 @@ public final class FilterEngine: @unchecked Sendable {
             let decodedHere = lock.withLock { () -> Bool in
                 let fresh = evaluator == nil
                 _ = builtEvaluator()
+                startPreparing()  // the subset builds' prepared points too (in their own background)
                 return fresh
             }
             done?(decodedHere ? Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 : 0)

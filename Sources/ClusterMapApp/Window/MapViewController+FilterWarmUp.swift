@@ -9,11 +9,13 @@ import AppSupport
 extension MapViewController {
     /// Starts decoding the shown file's properties for the filter, at low priority on the GTK
     /// thread (after the pending frames and layout) and off it for the work. Logs `filter-ready`
-    /// {places, decoded, ms} when done (decoded false: a filter had decoded them first).
+    /// {places, decoded, ms} when done (decoded false: a filter had decoded them first). Files
+    /// of more than `FilterEngine.warmUpLimit` places are not warmed (memory).
     func warmFilterAfterLoad() {
         let target = FilterDelivery(self)
         runOnGtkThread(priority: G_PRIORITY_LOW) {
-            guard let c = target.controller, !c.isClosed, c.tableFilter == nil, let engine = c.presentation.filterEngine() else { return }
+            guard let c = target.controller, !c.isClosed, c.tableFilter == nil, let engine = c.presentation.filterEngine(),
+                  engine.session.pointCount <= FilterEngine.warmUpLimit else { return }
             let places = engine.session.pointCount
             engine.warmUp { ms in
                 runOnGtkThread {
