@@ -3,8 +3,8 @@ import MapModel
 
 /// The open card's buttons — a bubble's "Zoom In", "List Places" and ×, and a place's links the
 /// same way — as real GTK buttons laid over the links the card draws (issue 29 item 5, SPEC
-/// §5.7): a screen reader lists them by name, Tab from the map reaches them, Enter or Space
-/// presses them, Escape closes the card and gives the focus back to the map. They draw only a
+/// §5.7): a screen reader lists them by name, Tab from the map reaches a bubble card's, Enter or
+/// Space presses them, Escape closes the card and gives the focus back to the map. They draw only a
 /// focus ring: the card's own drawing stays what the eye sees (and what the tests' screenshots
 /// compare), and a click on a link lands on its button and does what the map's click did.
 final class BubbleCardButtons {
@@ -74,9 +74,11 @@ final class BubbleCardButtons {
         }
     }
 
-    /// Tab on the map while a card is open: its first button takes the focus.
+    /// Tab on the map while a bubble's card is open: its first button takes the focus. (A place's
+    /// callout keeps Tab walking the places — selecting one opens its callout, and Tab must go on
+    /// to the next place — its buttons stay reachable by screen readers.)
     func focusFirst() -> Bool {
-        guard let first = widgets.first else { return false }
+        guard case .bubble? = placed?.owner, let first = widgets.first else { return false }
         return gtk_widget_grab_focus(first) != 0
     }
 
