@@ -1,4 +1,5 @@
 import Foundation
+import ClusterCore
 
 /// Machine-readable event log: one JSON object per line, flushed at once (README "Event log").
 ///
@@ -82,26 +83,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// Quotes a string with JSON escapes.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// Quotes a string with JSON escapes (`JSONText.quoted`, shared with the tile reader).
+    public static func quote(_ s: String) -> String { JSONText.quoted(s) }
 }
 
 /// Milliseconds since this process started (from /proc, so it includes loading and linking).

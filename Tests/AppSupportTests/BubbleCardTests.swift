@@ -204,7 +204,8 @@ final class BubbleCardTests: XCTestCase {
         XCTAssertNil(p.state.selectedPoint)
         XCTAssertEqual(p.closeBubbleCard().map(\.name), ["bubble-card-close"])
         XCTAssertNil(p.scene(for: camera, now: 14, moving: false, reducedMotion: false).scene.callout)
-        // A filter renumbers the bubbles: a card read before closes at the next scene, logged.
+        // A filter renumbers the bubbles: the card follows its bubble (found by its places, not
+        // its id) with the new numbers, at the next scene, logged.
         _ = p.openBubbleCard(bubble.id, now: 15, reducedMotion: false)
         XCTAssertNotNil(p.scene(for: camera, now: 16, moving: false, reducedMotion: false).scene.callout)
         var settings = FilterSettings()
@@ -212,8 +213,68 @@ final class BubbleCardTests: XCTestCase {
         settings.conditions = ["damage >= 0"]
         try p.applyFilter(settings)
         let filtered = p.scene(for: camera, now: 17, moving: false, reducedMotion: false)
-        XCTAssertNil(filtered.scene.callout)
-        XCTAssertEqual(filtered.events.filter { $0.name == "bubble-card-close" }.count, 1)
+        let passing = data.filter { $0.damage != nil }.count
+        XCTAssertLessThan(passing, 30, "the fixture has places without a damage")
+        let followed = try XCTUnwrap(filtered.events.first { $0.name == "bubble-card" }, "\(filtered.events.map(\.name))")
+        func value(_ e: MapEvent, _ name: String) -> JSONValue? { e.fields.first { $0.0 == name }?.1 }
+        guard case .int(passing)? = value(followed, "count"), case .int(bubble.id.logID)? = value(followed, "followed") else {
+            return XCTFail("the card follows with the new count: \(followed.fields)")
+        }
+        let newBubble = try XCTUnwrap(filtered.scene.bubbles.first)
+        XCTAssertEqual(newBubble.count, passing)
+        XCTAssertEqual(filtered.scene.callout?.bubble, newBubble.id, "drawn over the new bubble")
+        XCTAssertEqual(filtered.scene.callout?.title, "\(passing) places")
+        XCTAssertFalse(filtered.events.contains { $0.name == "bubble-card-close" })
+        // A filter none of its places passes: it closes, saying why.
+        settings.conditions = ["damage >= 1000000"]
+        try p.applyFilter(settings)
+        let emptied = p.scene(for: camera, now: 18, moving: false, reducedMotion: false)
+        XCTAssertNil(emptied.scene.callout)
+        let closed = try XCTUnwrap(emptied.events.first { $0.name == "bubble-card-close" })
+        guard case .string("data")? = value(closed, "reason"), case .string("gone")? = value(closed, "why") else {
+            return XCTFail("closed because its places are gone: \(closed.fields)")
+        }
         XCTAssertNil(p.state.bubbleCard)
     }
+
+    /// After a change the card's places lie in new bubbles: the card follows the nearest one
+    /// holding at least a third of them; spread thinner it closes (`split`); none left: `gone`.
+    func testTheSameBubbleIsTheNearestHoldingAThirdOfItsPlaces() {
+        let bubbles = (1...4).map { MapPresentation.FollowCandidate(id: .cluster($0), center: ScreenPoint(x: 100 * Double($0), y: 100)) }
+        let index = StubLeaves([1: [0, 1, 2, 3, 4, 5], 2: [6, 7, 8, 9], 3: [10, 11, 12], 4: [13, 14, 15]])
+        func same(_ places: [Int], near x: Double) -> Result<SceneItemID, MapPresentation.BubbleCardLoss> {
+            let shown = BubbleCardShown(id: .cluster(9), count: places.count, session: ObjectIdentifier(index), clusterer: ObjectIdentifier(index),
+                                        places: places, times: nil, maxZoom: 22, centre: ScreenPoint(x: x, y: 100))
+            return MapPresentation.sameBubble(as: shown, among: bubbles, index: index)
+        }
+        // Most of them in 1, one in 2 (the nearest): 1 is followed.
+        XCTAssertEqual(try? same([0, 1, 2, 6], near: 190).get(), .cluster(1))
+        // Shared about evenly by the bubble still there and a neighbour: the one still there.
+        XCTAssertEqual(try? same([0, 1, 2, 6, 7, 8], near: 210).get(), .cluster(2))
+        XCTAssertEqual(try? same([0, 1, 2, 6, 7, 8], near: 90).get(), .cluster(1))
+        // Places filtered out (20) do not count.
+        XCTAssertEqual(try? same([6, 7, 20], near: 400).get(), .cluster(2))
+        XCTAssertThrowsError(try same([0, 6, 10, 13], near: 100).get()) {
+            XCTAssertEqual($0 as? MapPresentation.BubbleCardLoss, .split, "a quarter in each of four bubbles")
+        }
+        XCTAssertThrowsError(try same([40, 41], near: 100).get()) {
+            XCTAssertEqual($0 as? MapPresentation.BubbleCardLoss, .gone)
+        }
+    }
+}
+
+/// Clusters whose leaves are given (only `leaves` is read by `sameBubble`).
+private final class StubLeaves: PointClusterer {
+    let members: [Int: [Int]]
+    init(_ members: [Int: [Int]]) { self.members = members }
+    var inputCount: Int { 10 }
+    var skippedCount: Int { 0 }
+    var minZoom: Int { 0 }
+    var maxZoom: Int { 16 }
+    func clusters(in bounds: GeoBounds, zoom: Double, into buffer: inout [ClusterItem]) {}
+    func children(of cluster: ClusterID) -> [ClusterItem] { [] }
+    func leaves(of cluster: ClusterID, limit: Int, offset: Int) -> [Int] { Array((members[cluster.rawValue] ?? []).dropFirst(offset).prefix(limit)) }
+    func expansionZoom(of cluster: ClusterID) -> Int? { nil }
+    func item(for cluster: ClusterID) -> ClusterItem? { nil }
+    func aggregates(of item: ClusterItem) -> ClusterAggregates { ClusterAggregates(count: 0) }
 }

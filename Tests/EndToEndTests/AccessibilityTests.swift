@@ -7,29 +7,18 @@ import Foundation
 final class AccessibilityTests: XCTestCase {
     /// Reads the map and the list rows from the accessibility tree as JSON (pyatspi, which
     /// dogtail and Orca use). Waits for the list to have rows.
-    static let probe = """
-    import json, sys, time, pyatspi
-    def find(node, pred, depth=0):
-        if node is None or depth > 40: return None
-        try:
-            if pred(node): return node
-            for c in node:
-                r = find(c, pred, depth + 1)
-                if r is not None: return r
-        except Exception: return None
-        return None
+    static let probe = probePrelude + """
     def box(n):
         e = n.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
         return {"x": e.x, "y": e.y, "w": e.width, "h": e.height}
     deadline = time.time() + 12
     while True:
         try:
-            desk = pyatspi.Registry.getDesktop(0)
-            app = next((a for a in desk if a is not None and (a.name or '').lower() == 'clustermap'), None)
-            lst = app and find(app, lambda n: n.getRoleName() == 'list' and n.name == 'Places in view')
+            a = app()
+            lst = a and find(a, lambda n: n.getRoleName() == 'list' and n.name == 'Places in view')
             items = [c for c in lst if c is not None and c.getRoleName() == 'list item'] if lst else []
             if items and all(i.name for i in items):
-                mp = find(app, lambda n: (n.name or '').startswith('Map'))
+                mp = find(a, lambda n: (n.name or '').startswith('Map'))
                 out = {"map": {"role": mp.getRoleName(), "name": mp.name, "description": mp.description} if mp else None,
                        "rows": [dict(name=i.name, description=i.description, **box(i)) for i in items]}
                 print(json.dumps(out)); sys.exit(0)
@@ -47,10 +36,7 @@ final class AccessibilityTests: XCTestCase {
         let rows: [Row]
     }
 
-    private func readTree(_ bus: AccessibilityBus, _ h: AppHarness) throws -> Tree {
-        let json = try bus.python(AccessibilityTests.probe, display: h.display)
-        return try JSONDecoder().decode(Tree.self, from: Data(json.utf8))
-    }
+    private func readTree(_ bus: AccessibilityBus, _ h: AppHarness) throws -> Tree { try Self.readTree(bus, h) }
 
     /// Clicks a row found in the tree (window coordinates + the window's surface origin) and
     /// presses Enter on it.
@@ -61,20 +47,11 @@ final class AccessibilityTests: XCTestCase {
     }
 
     func testListRowsAreNamedWithExactCountsAndActivateLikeTheMap() throws {
-        try AppHarness.requireTools()
-        try AccessibilityBus.requireTools()
-        let bus = try AccessibilityBus()
-        defer { bus.stop() }
-        let h = try AppHarness()
-        defer { h.stop() }
-        try h.launch(["--dataset", "madrid"] + AppHarness.worldView, accessibilityBus: bus)
-        let scene = try h.waitForEvent("scene") { !(($0["bubbles"] as? [Any]) ?? []).isEmpty }
-
+        let (h, bus) = try Self.harnessOnBus()
+        defer { h.stop(); bus.stop() }
         // F9 shows the list; the list event names the rows with their exact counts.
-        try h.key("F9")
-        let panel = try h.waitForEvent("list-panel", after: scene.index) { $0["shown"] as? Bool == true }
-        let origin = (panel.event["origin_x"] as? Double ?? 0, panel.event["origin_y"] as? Double ?? 0)
-        let list = try h.waitForEvent("list", after: panel.index)
+        let madrid = try Self.launchMadridWithList(h, bus: bus)
+        let origin = madrid.origin, list = madrid.list
         let logged = list.event["rows"] as? [[String: Any]] ?? []
         XCTAssertEqual(logged.first?["kind"] as? String, "bubble", "\(logged)")
         XCTAssertEqual(logged.first?["count"] as? Int, 9, "\(logged)")

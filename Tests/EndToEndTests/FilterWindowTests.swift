@@ -24,14 +24,20 @@ final class FilterWindowTests: XCTestCase {
 
     static func field(_ e: [String: Any], _ name: String) -> Int { (e[name] as? NSNumber)?.intValue ?? -1 }
 
+    /// `fixture()` written as `events.csv` in the harness's folder: the rows and the file's path.
+    static func writeFixture(in h: AppHarness) throws -> ([Row], String) {
+        let rows = fixture()
+        let path = h.workDir + "/events.csv"
+        let csv = "lat,lon,mag,kind\n" + rows.map { "\($0.lat),\($0.lon),\($0.mag),\($0.kind)" }.joined(separator: "\n") + "\n"
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        return (rows, path)
+    }
+
     func testUntickingACategoryAndDraggingARangeFilterTheMap() throws {
         try AppHarness.requireTools()
         let h = try AppHarness()
         defer { h.stop() }
-        let rows = Self.fixture()
-        let path = h.workDir + "/events.csv"
-        let csv = "lat,lon,mag,kind\n" + rows.map { "\($0.lat),\($0.lon),\($0.mag),\($0.kind)" }.joined(separator: "\n") + "\n"
-        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        let (rows, path) = try Self.writeFixture(in: h)
 
         try h.launch([path, "--size", "1400x900", "--reduce-motion"], timeout: 60)
         let loaded = try h.waitForEvent("load-done", timeout: 60)
@@ -155,10 +161,7 @@ final class FilterWindowTests: XCTestCase {
         defer { bus.stop() }
         let h = try AppHarness()
         defer { h.stop() }
-        let rows = Self.fixture()
-        let path = h.workDir + "/events.csv"
-        let csv = "lat,lon,mag,kind\n" + rows.map { "\($0.lat),\($0.lon),\($0.mag),\($0.kind)" }.joined(separator: "\n") + "\n"
-        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        let (rows, path) = try Self.writeFixture(in: h)
         try h.launch([path, "--size", "1400x900"], accessibilityBus: bus, timeout: 60)
         _ = try h.waitForEvent("load-done", timeout: 60)
         try h.key("F8")

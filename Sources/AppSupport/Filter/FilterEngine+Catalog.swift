@@ -8,7 +8,9 @@ extension FilterEngine {
             var properties: [FilterCatalog.Property] = []
             var inferredTypes: [String: PropertyType] = [:]
             for name in e.table.names { inferredTypes[name] = inferredType(of: name) }
-            for name in e.table.names {
+            // A property no place holds any more (a live update removed or emptied every place
+            // that had it) is left out, as a fresh decoding of the same places would not list it.
+            for name in e.table.names where e.table.profile(of: name)?.present != 0 {
                 guard let column = e.column(name) else { continue }
                 var p = FilterCatalog.Property(name: name, type: column.type, inferred: inferredTypes[name] ?? column.type,
                                                present: column.profile.present - column.profile.mismatched,
@@ -28,5 +30,12 @@ extension FilterEngine {
             }
             return FilterCatalog(properties: properties, placeCount: session.placeCount())
         }
+    }
+
+    /// Every property as the filter reads it (decoded once, shared with the filter and warmed up
+    /// after a load), with the person's `types`: what the time bar looks for dates in, so
+    /// showing it does not decode the places a second time.
+    public func propertyTable(types: [String: PropertyType]) -> PropertyTable {
+        withEvaluator(types: types) { $0.table }
     }
 }

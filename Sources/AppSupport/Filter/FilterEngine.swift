@@ -19,6 +19,10 @@ public final class FilterEngine: @unchecked Sendable {
     /// build of a big selection skips projecting and sorting its first band.
     private var prepared: PreparedPoints?
     private var preparing = false
+    /// Whether `warmUp` was asked (under `preparedLock`).
+    private var warming = false
+    /// `propertiesNoPlaceHolds` (under `preparedLock`: the GTK thread reads it while a filter works).
+    private var unheld: Set<String> = []
     private let preparedLock = NSLock()
     private let preparedReady = DispatchGroup()
     /// What a live update's engine patches instead of decoding every place (`FilterEngine+Live`):
@@ -37,21 +41,60 @@ public final class FilterEngine: @unchecked Sendable {
     /// The evaluator over the session's properties (built on first use), with the types the
     /// person chose in `types` and the inferred ones elsewhere.
     func evaluator(types: [String: PropertyType]) -> FilterEvaluator {
-        let e: FilterEvaluator
-        if let built = evaluator {
-            e = built
-        } else {
-            startPreparing()
-            e = FilterEvaluator(table: decodedTable())
-            for name in e.table.names { inferred[name] = e.table.type(of: name) }
-            evaluator = e
-        }
+        // The points are prepared from the first filter on, overlapping the decoding when it
+        // has not happened yet (a warm-up decodes only: it never asks for them).
+        startPreparing()
+        let e = builtEvaluator()
         // A type chosen before and now taken back returns to the inferred one.
         for (name, guess) in inferred {
             let wanted = types[name] ?? guess
             if e.table.type(of: name) != wanted { e.setType(wanted, of: name) }
         }
         return e
+    }
+
+    /// The evaluator with the inferred types, decoding the properties the first time (under `lock`).
+    private func builtEvaluator() -> FilterEvaluator {
+        if let built = evaluator { return built }
+        let e = FilterEvaluator(table: decodedTable())
+        for name in e.table.names { inferred[name] = e.table.type(of: name) }
+        evaluator = e
+        let gone = Set(e.table.names.filter { e.table.profile(of: $0)?.present == 0 })
+        preparedLock.withLock { unheld = gone }
+        return e
+    }
+
+    /// Places past which the window does not warm up (`warmUp`) behind the person's back: the
+    /// decoded table costs about 240 MB per million places of three properties (measured at 1M),
+    /// so a 10M file would take gigabytes for a filter that may never be asked; it waits for
+    /// the first filter as before.
+    public static let warmUpLimit = 2_000_000
+
+    /// Decodes the properties now, on a background thread, so the first filter of the session
+    /// does not wait for them (the panel, a key or the time bar then answer as fast as later
+    /// filters). Once: a second call, or one after a filter has decoded them, does nothing.
+    /// `done` gets how long the decoding took (ms; 0 when it was already done) and runs on the
+    /// background thread. A filter asked meanwhile waits for this decoding instead of starting
+    /// its own.
+    /// - Parameter done: called once the table is ready, on the background thread.
+    public func warmUp(done: (@Sendable (_ milliseconds: Double) -> Void)? = nil) {
+        guard preparedLock.withLock({ () -> Bool in
+            defer { warming = true }
+            return !warming
+        }) else { return }
+        // Utility, not user-initiated: it must not take a core from the first frame or a live
+        // update's build. (Not niced: the first filter may wait on this thread's lock, and an
+        // unprivileged process could not raise a niced thread back.)
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let decodedHere = lock.withLock { () -> Bool in
+                let fresh = evaluator == nil
+                _ = builtEvaluator()
+                startPreparing()  // the subset builds' prepared points too (in their own background)
+                return fresh
+            }
+            done?(decodedHere ? Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 : 0)
+        }
     }
 
     /// Runs `body` with the evaluator (types as in `evaluator(types:)`), one caller at a time.
@@ -102,6 +145,11 @@ public final class FilterEngine: @unchecked Sendable {
         if chosen >= session.pointCount / 16 { preparedReady.wait() }
         return preparedLock.withLock { prepared }
     }
+
+    /// The properties of the decoded table that no place holds any more (a live update removed
+    /// or emptied every place that had one); empty before the table is decoded. The panel leaves
+    /// them out and a condition on one says it matches nothing. Cheap: never waits for a filter.
+    public var propertiesNoPlaceHolds: Set<String> { preparedLock.withLock { unheld } }
 
     /// The type inference gave a property (before the person chose another).
     func inferredType(of name: String) -> PropertyType? { inferred[name] }

@@ -177,10 +177,19 @@ public struct FilterPanelModel: Equatable, Sendable {
     }
 
     /// The chips of `settings`: each condition (as the panel says it, or as written), then the
-    /// time window.
-    public static func chips(_ settings: FilterSettings, timeProperty: String? = nil) -> [Chip] {
+    /// time window. A condition naming a property in `unheld` (no place holds it any more, after
+    /// a live update) stays — the filter would be lost, and the map would silently show every
+    /// place, if it went — and its chip says that it matches nothing now.
+    public static func chips(_ settings: FilterSettings, timeProperty: String? = nil, unheld: Set<String> = []) -> [Chip] {
         var chips: [Chip] = settings.conditions.enumerated().map { i, text in
-            let shown = FilterCondition(parsing: text)?.chipText ?? text
+            let parsed = FilterCondition(parsing: text)
+            let shown = parsed?.chipText ?? text
+            let names = parsed.map { [$0.property] } ?? ((try? FilterExpression.parse(text))?.fieldNames ?? [])
+            if let gone = names.first(where: unheld.contains) {
+                return Chip(text: "\(shown) · none now",
+                            accessibleLabel: "Remove filter: \(shown). No place has \(gone) any more, so it matches nothing.",
+                            removal: .condition(i))
+            }
             return Chip(text: shown, accessibleLabel: "Remove filter: \(shown)", removal: .condition(i))
         }
         if settings.since != nil || settings.until != nil {

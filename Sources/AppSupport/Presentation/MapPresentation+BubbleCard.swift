@@ -16,16 +16,23 @@ extension MapPresentation {
         guard case .cluster(let raw) = id, let session,
               let content = session.bubbleCard(of: ClusterID(rawValue: raw), times: times, maxZoom: maxZoom) else { return [] }
         var events = clearSelection()
+        showBubbleCard(id, content, in: session, times: times, maxZoom: maxZoom)
+        state.calloutFades = reducedMotion
+        calloutOpenedAt = now
+        events.append(MapPresentation.bubbleCardEvent(id, content))
+        return events
+    }
+
+    /// Puts the card of `id` saying `content` in the scene state (measured), and what it was read from.
+    func showBubbleCard(_ id: SceneItemID, _ content: BubbleCardContent, in session: MapDataSession,
+                        times: PropertyColumn?, maxZoom: Double) {
         let lines = content.lines
         let measured = labelRenderer.calloutCard(title: content.title, lines: lines.map(\.text), links: content.links,
                                                  maxHeight: MapPresentation.bubbleCardMaxHeight)
         state.bubbleCard = SceneState.BubbleCard(bubble: id, title: content.title, lines: lines.map(\.text),
                                                  swatches: lines.map(\.swatch), size: measured.size, buttons: measured.buttons)
-        bubbleCardShown = (id, content.count, MapPresentation.clustersStamp(of: session))
-        state.calloutFades = reducedMotion
-        calloutOpenedAt = now
-        events.append(MapPresentation.bubbleCardEvent(id, content))
-        return events
+        bubbleCardShown = BubbleCardShown(id: id, count: content.count, session: MapPresentation.clustersStamp(of: session),
+                                          clusterer: ObjectIdentifier(session.clusterer), places: BubbleCardShown.places(of: id, in: session), times: times, maxZoom: maxZoom)
     }
 
     /// Closes the bubble's card, if one is open; `reason` says why when the person did not.
@@ -65,23 +72,27 @@ extension MapPresentation {
 
     /// Puts the open card over its bubble in a finished (decorated, laid out) scene: the copy
     /// nearest the view's middle, growing as a place's callout does. A card read from clusters
-    /// the map no longer shows (a filter or the time bar renumbered them) closes: its numbers
-    /// would be another bubble's.
-    func placeBubbleCard(in scene: inout Scene, viewWidth: Double, now: Double) -> [MapEvent] {
-        guard let card = state.bubbleCard else { return [] }
+    /// the map no longer shows (a filter or the time bar renumbered them) follows its bubble
+    /// when the same bubble still shows, with its new numbers; otherwise it closes, saying why.
+    func placeBubbleCard(in scene: inout Scene, view: Camera, now: Double) -> [MapEvent] {
+        let viewWidth = view.viewportSize.width
+        guard state.bubbleCard != nil else { return [] }
+        var events: [MapEvent] = []
         if let session, let shown = bubbleCardShown, session.remote == nil,
            shown.session != MapPresentation.clustersStamp(of: session) {
-            return closeBubbleCard(reason: "data")
+            events = followBubbleCard(shown, view: view, session: session)
         }
+        guard let card = state.bubbleCard else { return events }
         let copies = scene.bubbles.filter { $0.id == card.bubble && bubbleCardIsCurrent(over: $0) }
-        guard let b = copies.min(by: { abs($0.center.x - viewWidth / 2) < abs($1.center.x - viewWidth / 2) }) else { return [] }
+        guard let b = copies.min(by: { abs($0.center.x - viewWidth / 2) < abs($1.center.x - viewWidth / 2) }) else { return events }
+        bubbleCardShown?.centre = b.center
         var c = card.callout(over: b)
         if let opened = calloutOpenedAt {
             c.progress = Easing.easeOut(min(1, max(0, (now - opened) / MapPresentation.calloutAppearSeconds)))
         }
         c.fades = state.calloutFades
         scene.callout = c
-        return []
+        return events
     }
 
     /// `bubble-card`: the bubble, its exact count, the totals (title and value), the categories

@@ -21,7 +21,7 @@ extension MapPresentation {
         session?.grouping?.decorate(&scene, style: sceneBuilder.style)
         session?.remote?.labelTotals(in: &scene)
         // A bubble's card goes over its bubble where the layout left it (issue 29 item 5).
-        events += placeBubbleCard(in: &scene, viewWidth: view.viewportSize.width, now: now)
+        events += placeBubbleCard(in: &scene, view: view, now: now)
         scene.placeNames = PlaceNamePlacer().names(for: scene, zoom: view.zoom) { [labelRenderer] text in
             labelRenderer.size(of: text, kind: .place)
         }

@@ -30,9 +30,9 @@ public final class MapPresentation {
     var containerCache: (point: Int, zoom: Int, container: SceneItemID?)?
     /// The callout last reported in the event log (`sceneEvents`).
     var lastLoggedCallout: Int?
-    /// The bubble whose card is open, its count and the session it was read from (a card over
-    /// renumbered clusters is not drawn: `MapPresentation+BubbleCard.swift`).
-    var bubbleCardShown: (id: SceneItemID, count: Int, session: ObjectIdentifier)?
+    /// The bubble whose card is open, its count, the clusters it was read from and some of its
+    /// places (a card over renumbered clusters follows its bubble: `MapPresentation+BubbleCardFollow.swift`).
+    var bubbleCardShown: BubbleCardShown?
     /// The looks of the bubbles last shown: a bubble still fading or gliding after its cluster left
     /// the index (a live change, a compaction) keeps its colour instead of the plain count step's.
     var bubbleLooks: [SceneItemID: BubbleLook] = [:]

@@ -6,7 +6,8 @@ extension AppChrome {
     func filterDidChange() {
         let p = controller.presentation
         // The time window's chip names the date property it read (the first one, unless --time said).
-        let chips = FilterPanelModel.chips(p.filterSettings, timeProperty: p.shownFilter?.result.timeProperty)
+        let chips = FilterPanelModel.chips(p.filterSettings, timeProperty: p.shownFilter?.result.timeProperty,
+                                           unheld: controller.tableFilter == nil ? p.filterEngine()?.propertiesNoPlaceHolds ?? [] : [])
         filterChips?.update(chips: chips, placesText: controller.filterPlacesText)
         filterPanel?.refresh()
     }

@@ -11,7 +11,8 @@ enum MapFocusKeys {
             let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
             switch Int32(keyval) {
             case GDK_KEY_Tab, GDK_KEY_KP_Tab:
-                return c.moveFocus(forward: !shift) ? 1 : 0
+                // An open card's buttons come first (real buttons: a screen reader names them).
+                return (!shift && c.cardButtons.focusFirst()) || c.moveFocus(forward: !shift) ? 1 : 0
             case GDK_KEY_ISO_Left_Tab:
                 return c.moveFocus(forward: false) ? 1 : 0
             case GDK_KEY_Menu:

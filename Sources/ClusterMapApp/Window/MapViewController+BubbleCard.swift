@@ -82,6 +82,15 @@ extension MapViewController {
         apply(RevealPan.change(panBy: shift.dx, shift.dy, in: ctx))
     }
 
+    /// After a frame: the card's real buttons follow the card drawn (outside the snapshot).
+    func syncCardButtonsAfterFrame() {
+        guard lastScene.callout != nil || !cardButtons.names.isEmpty else { return }
+        runOnGtkThread { [weak self] in
+            guard let c = self, !c.isClosed else { return }
+            c.cardButtons.sync(with: c.lastScene.callout)
+        }
+    }
+
     /// What a screen reader hears while a bubble's card is open (the map's description).
     var bubbleCardDescription: String? {
         guard let card = sceneState.bubbleCard else { return nil }

@@ -170,6 +170,7 @@ extension MapViewController {
         sceneDidChange()
         liveDataDidLoad()
         timeBarDataDidLoad(generation: generation)
+        warmFilterAfterLoad()
         // The launch's files and demos open fitted to their data; the default world cities open
         // on the world. (Later loads from the menu or Open fit through the chrome, animated.)
         if generation == 1 && options.opensFittedToData {

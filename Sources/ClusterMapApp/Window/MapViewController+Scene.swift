@@ -21,6 +21,7 @@ extension MapViewController {
         if let ahead = panLayer.cameraAhead() {
             panLayer.setSceneAhead(buildScene(for: ahead))
         }
+        syncCardButtonsAfterFrame()
     }
 
     /// What the scene shows besides the camera, as one stamp for the pan layer (the

@@ -48,8 +48,9 @@ extension MapViewController {
         guard let session, !live.isReplay else { return }
         let generation = timeBar.generation
         let wanted = timeBar.property
+        let engine = presentation.filterEngine(), types = presentation.filterSettings.types
         Thread.detachNewThread { [weak self] in
-            let table = session.propertyTable()
+            let table = engine?.propertyTable(types: types) ?? session.propertyTable()
             let name = wanted.flatMap { table.contains($0) && table.type(of: $0) == .date ? $0 : nil }
                 ?? table.names(ofType: .date).first
             let bar = name.flatMap { table.column($0) }.flatMap { TimeBar(column: $0, mode: .cumulative) }

@@ -109,6 +109,8 @@ final class MapViewController {
     var framePacer = FramePacer(minimumInterval: ProcessInfo.processInfo.environment["CLUSTERMAP_FRAME_INTERVAL"].flatMap(Double.init) ?? 0.008)
     /// Works filters out off the GTK thread, newest request first (`MapViewController+Filter.swift`).
     lazy var filterWorker = MapViewController.makeFilterWorker(for: self)
+    /// The open card's buttons as real GTK buttons over the drawn links (accessible, Tab-reachable).
+    lazy var cardButtons = BubbleCardButtons(controller: self, overlay: gtk_widget_get_parent(drawingArea)!)
     /// The remembered filters and which data they are for.
     let filterMemory = FilterMemory()
     /// The time bar under the map (`MapViewController+TimeBar.swift`).

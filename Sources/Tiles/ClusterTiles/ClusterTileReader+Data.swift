@@ -1,4 +1,5 @@
 import Foundation
+import ClusterCore
 
 /// What the window needs to show a clustered tile file as data (issue 31.7): whether a tile file
 /// is clustered data at all (a street map stays a base map), and each item's split zoom and card.
@@ -35,31 +36,15 @@ extension ClusterTileReader.Item {
 
     /// The properties as one JSON object in tile order (a place's card).
     public var propertiesJSON: String {
-        "{" + properties.map { "\(Self.jsonString($0.0)):\(Self.json($0.1))" }.joined(separator: ",") + "}"
+        "{" + properties.map { "\(JSONText.quoted($0.0)):\(Self.json($0.1))" }.joined(separator: ",") + "}"
     }
 
     private static func json(_ value: VectorTileValue) -> String {
         switch value {
-        case .string(let s): return jsonString(s)
+        case .string(let s): return JSONText.quoted(s)
         case .int(let i): return String(i)
         case .bool(let b): return b ? "true" : "false"
         case .double(let d): return d.isFinite ? String(d) : "null"
         }
-    }
-
-    private static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 }
