@@ -74,7 +74,7 @@ extension PostGISSource {
                 // else the server counts the cells' box; both hold cells just outside the key
                 // range (the box's rounding margin): left out here.
                 let all = try rolledUpCells(zoom: z, ix: ix0...ix1, iy: iy0...iy1, options: o, sql: sql)
-                    ?? PostGISGridCell.cells(of: try connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north)
+                    ?? PostGISGridCell.cells(of: try connection.query(sql.bucketed(o, unit: cu, width: width, ix: ix0...ix1, iy: iy0...iy1).gridSQL(), ViewSQL.boxValues(west, south, east, north)
                                                                       + sql.filterValues + ["\(cu)", "\(width)"],
                                                                       settings: ViewSQL.gridSettings), width: width)
                 cells = all.filter { $0.ix >= ix0 && $0.ix <= ix1 && $0.iy >= iy0 && $0.iy <= iy1 }

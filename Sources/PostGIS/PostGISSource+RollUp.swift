@@ -27,7 +27,7 @@ extension PostGISSource {
         let side = Double(UInt64(1 / unit) + 1)
         guard Double(ix.count) * Double(iy.count) * 4 >= side * side else { return nil }
         let generation = rollUps.generation
-        let r = try connection.query(sql.gridSQL(), ViewSQL.boxValues(-180, -90, 180, 90) + sql.filterValues + ["\(fineUnit)", "\(fineWidth)"],
+        let r = try connection.query(sql.bucketed(o, unit: fineUnit, width: fineWidth, ix: 0...(fineWidth - 1), iy: 0...(fineWidth - 1)).gridSQL(), ViewSQL.boxValues(-180, -90, 180, 90) + sql.filterValues + ["\(fineUnit)", "\(fineWidth)"],
                                      settings: ViewSQL.gridSettings)
         let cells = PostGISGridCell.cells(of: r, width: fineWidth)
         rollUps.keep(cells, for: key, ifStill: generation)

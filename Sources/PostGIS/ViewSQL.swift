@@ -18,6 +18,8 @@ struct ViewSQL {
     /// What makes two views' rows the same (the filters' SQL and values, the total): the key of
     /// the cells kept for rolling up.
     let rowsKey: String
+    /// When set, `gridSQL` finds each row's cell by these thresholds (`bucketGridSQL`).
+    var cellBuckets: PostGISCellBuckets?
 
     init(table: PostGISTable, conditions: [PostGISCondition], filter: PostGISWhere? = nil, total: String?,
          quote: (String) throws -> String) throws {
@@ -89,6 +91,7 @@ struct ViewSQL {
     /// is not a constant to the planner when it decides on parallel plans, so it ran in one process.
     /// Parameters after the filters: cell unit, key width.
     func gridSQL() -> String {
+        if let cellBuckets { return bucketGridSQL(cellBuckets) }
         let p = 5 + filterValues.count
         let cu = "$\(p)::float8", width = "$\(p + 1)::float8", fence = " OFFSET NULL"
         // A computed point (ST_PointOnSurface, ST_Transform) is computed once too.
