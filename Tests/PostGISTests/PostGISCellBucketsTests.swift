@@ -156,3 +156,66 @@ extension PostGISSourceTests {
         }
     }
 }
+
+/// A pan asks only for the cells the last view at its zoom did not count: the answer equals a
+/// fresh source's; the kept view goes with the data.
+extension PostGISSourceTests {
+    func testAPannedViewReusesTheLastViewsCellsAndEqualsAFreshQuery() throws {
+        var o = PostGISViewOptions()
+        o.algorithm = .grid
+        for total in [nil, "mag"] {
+            o.total = total
+            let src = try source(), fresh = try source()
+            // Zoom 6 over Europe, then panned a third east and south, west, a box inside that one,
+            // and far away.
+            let boxes = [GeoBounds(west: -5, south: 40, east: 20, north: 55), GeoBounds(west: 3, south: 36, east: 28, north: 51),
+                         GeoBounds(west: -12, south: 36, east: 13, north: 51), GeoBounds(west: -8, south: 40, east: 8, north: 48),
+                         GeoBounds(west: 140, south: -40, east: 165, north: -25)]
+            for (i, box) in boxes.enumerated() {
+                let before = src.connection.statementCount
+                let got = try src.clusters(in: box, zoom: 6.5, options: o).items
+                let asked = src.connection.statementCount - before
+                fresh.forgetAggregates()
+                let want = try fresh.clusters(in: box, zoom: 6.5, options: o).items
+                func sorted(_ v: [PostGISItem]) -> [PostGISItem] { v.sorted { ($0.id ?? 0, $0.count) < ($1.id ?? 0, $1.count) } }
+                XCTAssertEqual(got.count, want.count, "view \(i) total \(total ?? "-")")
+                for (a, b) in zip(sorted(got), sorted(want)) {
+                    XCTAssertEqual(a.id, b.id, "view \(i)")
+                    XCTAssertEqual(a.count, b.count, "view \(i)")
+                    XCTAssertEqual(a.expansionZoom, b.expansionZoom, "view \(i)")
+                    XCTAssertEqual(a.coordinate.latitude, b.coordinate.latitude, accuracy: 1e-9, "view \(i)")
+                    XCTAssertEqual(a.coordinate.longitude, b.coordinate.longitude, accuracy: 1e-9, "view \(i)")
+                    XCTAssertEqual(a.totalSum ?? 0, b.totalSum ?? 0, accuracy: 1e-9, "view \(i)")
+                    XCTAssertEqual(a.totalSum == nil, b.totalSum == nil, "view \(i)")
+                    XCTAssertEqual(a.totalMax, b.totalMax, "view \(i)")
+                }
+                // A pan asks for its new strips; a view inside the last one asks nothing.
+                if i == 3 { XCTAssertEqual(asked, 0, "inside the last view: all kept") }
+                if i == 1 || i == 2 { XCTAssertGreaterThan(asked, 0) }
+            }
+            XCTAssertEqual(src.lastViews.count, 1)
+            src.forgetAggregates()
+            XCTAssertEqual(src.lastViews.count, 0, "a change of the data drops the kept view")
+        }
+    }
+
+    func testPiecesCoverARectangleOutsideItsInnerPartOnce() {
+        var rng = SplitMix(seed: 7)
+        for _ in 0..<500 {
+            func r(_ n: UInt64) -> UInt64 { rng.next() % n }
+            let x0 = r(20), y0 = r(20), outer = (ix: x0...(x0 + r(12)), iy: y0...(y0 + r(12)))
+            let a = outer.ix.lowerBound + r(UInt64(outer.ix.count)), b = outer.iy.lowerBound + r(UInt64(outer.iy.count))
+            let inner = (ix: a...(a + r(outer.ix.upperBound - a + 1)), iy: b...(b + r(outer.iy.upperBound - b + 1)))
+            var seen: [UInt64: Int] = [:]
+            for p in PostGISSource.pieces(of: outer, outside: inner) {
+                for x in p.ix { for y in p.iy { seen[y << 32 | x, default: 0] += 1 } }
+            }
+            for x in outer.ix {
+                for y in outer.iy {
+                    XCTAssertEqual(seen[y << 32 | x] ?? 0, inner.ix.contains(x) && inner.iy.contains(y) ? 0 : 1, "\(outer) \(inner) at \(x),\(y)")
+                }
+            }
+            XCTAssertEqual(seen.count, outer.ix.count * outer.iy.count - inner.ix.count * inner.iy.count)
+        }
+    }
+}
