@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPEC §8's PostGIS row: a throw-away local PostgreSQL 15 + PostGIS holding BENCH_POSTGIS_POINTS
-# (default 10,000,000) uniformly random points (seeded), pans and zooms over it without and with the
-# pyramid (clustermap-bench postgis). Needs the release clustermap-bench (make bench builds it).
+# (default 10,000,000) uniformly random points (seeded), a user's session over it without and with
+# the pyramid (clustermap-bench postgis --session). Needs the release clustermap-bench (make bench builds it).
 # BENCH_POSTGIS_DATA=DIR keeps the server's folder in DIR between runs (the table is loaded once,
 # reused while it holds BENCH_POSTGIS_POINTS rows); without it a temporary folder is removed after.
 set -euo pipefail
@@ -33,7 +33,15 @@ if [ "$rows" != "$n" ]; then
 else
   echo "{\"bench\":\"postgis_load\",\"points\":$n,\"seconds\":0,\"reused\":true}"
 fi
-# Without the pyramid only BENCH_POSTGIS_VIEWS_WITHOUT views a zoom (default 2): low zooms scan the table.
+address="postgresql://postgres@127.0.0.1:$port/test?table=points"
+# A user's session (SPEC §8: first world view, zooming in to 12 with pans and zoom-outs) without the
+# pyramid, then the pyramid's build and the same session with it. BENCH_POSTGIS_COMPARE_KEYS=1 first
+# runs the session with each row projected to find its cell (the SQL before the cell edges).
+.build/release/clustermap-bench postgis "$address" --session --build-pyramid ${BENCH_POSTGIS_COMPARE_KEYS:+--compare-keys}
+# BENCH_POSTGIS_PER_ZOOM=1: also the older per-zoom views (centres and quarter-view pans at zooms 1–15);
+# without the pyramid only BENCH_POSTGIS_VIEWS_WITHOUT views a zoom (default 2): low zooms scan the table.
 # BENCH_POSTGIS_NO_ROLLUP=1 first measures those views each asking for its own box (no kept world pass).
-.build/release/clustermap-bench postgis "postgresql://postgres@127.0.0.1:$port/test?table=points" --build-pyramid \
-  --views-without "${BENCH_POSTGIS_VIEWS_WITHOUT:-2}" ${BENCH_POSTGIS_NO_ROLLUP:+--no-roll-up}
+if [ -n "${BENCH_POSTGIS_PER_ZOOM:-}" ]; then
+  .build/release/clustermap-bench postgis "$address" --build-pyramid \
+    --views-without "${BENCH_POSTGIS_VIEWS_WITHOUT:-2}" ${BENCH_POSTGIS_NO_ROLLUP:+--no-roll-up}
+fi

@@ -11,6 +11,8 @@ import PostGIS
 /// first N views of each zoom without the pyramid (a whole-table GROUP BY of 10M rows takes a minute
 /// on a loaded 2-core machine, and the full set of 15 views × 3 low zooms would take most of an hour).
 /// `--no-roll-up` first measures the same views each asking the server for its own box.
+/// `--session` runs a user's session instead (`PostGISSession`; with `--compare-keys` first with each
+/// row projected, then with the cell edges; with `--build-pyramid` then with the pyramid).
 /// `--first-view-ab N` only compares, N times in turn, the first world view at zoom 1 asked directly
 /// with the same view answered by a fresh whole-world roll-up pass (same minute, same load).
 func runPostGISBenchmark(_ args: [String]) {
@@ -25,6 +27,10 @@ func runPostGISBenchmark(_ args: [String]) {
         }
         // Without the pyramid first (drop a leftover one so the figure is honest).
         source.dropPyramidForBenchmark()
+        if args.contains("--session") {
+            try runPostGISSessions(source, args)
+            return
+        }
         if let i = args.firstIndex(of: "--first-view-ab"), i + 1 < args.count, let n = Int(args[i + 1]) {
             try compareFirstWorldView(source, rounds: max(1, n))
             return
@@ -120,10 +126,4 @@ private func compareFirstWorldView(_ source: PostGISSource, rounds: Int) throws 
     print("{\"bench\":\"postgis_first_world_view\",\"direct_ms\":\(list(times["direct"]!)),\"pass_ms\":\(list(times["pass"]!)),"
           + "\"direct_median_ms\":\(String(format: "%.0f", median(times["direct"]!))),\"pass_median_ms\":\(String(format: "%.0f", median(times["pass"]!))),"
           + "\"load\":\"\(load)\"}")
-}
-
-private func residentMegabytes() -> Int {
-    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = Int(s.split(separator: " ")[1]) else { return -1 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
 }

@@ -8,6 +8,7 @@ final class PostGISRollUpCache: @unchecked Sendable {
     private let lock = NSLock()
     private var cells: [String: [PostGISGridCell]] = [:]
     private var order: [String] = []
+    private var ranges: [String: (ix: ClosedRange<UInt64>, iy: ClosedRange<UInt64>)] = [:]
     private var currentGeneration = 0
     /// Most keys kept (a few filters or totals tried in turn).
     let capacity = 4
@@ -18,13 +19,28 @@ final class PostGISRollUpCache: @unchecked Sendable {
     /// The kept cells of a key, if any.
     func cells(for key: String) -> [PostGISGridCell]? { lock.withLock { cells[key] } }
 
-    /// Keeps a pass's cells unless the data changed since it started.
-    func keep(_ new: [PostGISGridCell], for key: String, ifStill generation: Int) {
+    /// Keeps a pass's cells unless the data changed since it started; `range` is the key range
+    /// (columns, rows) they cover completely, when not the whole world.
+    func keep(_ new: [PostGISGridCell], for key: String, ifStill generation: Int,
+              range: (ix: ClosedRange<UInt64>, iy: ClosedRange<UInt64>)? = nil) {
         lock.withLock {
             guard generation == currentGeneration else { return }
             if cells[key] == nil { order.append(key) }
             cells[key] = new
-            while order.count > capacity { cells[order.removeFirst()] = nil }
+            ranges[key] = range
+            while order.count > capacity {
+                let old = order.removeFirst()
+                cells[old] = nil
+                ranges[old] = nil
+            }
+        }
+    }
+
+    /// The kept cells of a key with the key range they cover.
+    func cellsInRange(for key: String) -> (cells: [PostGISGridCell], ix: ClosedRange<UInt64>, iy: ClosedRange<UInt64>)? {
+        lock.withLock {
+            guard let c = cells[key], let r = ranges[key] else { return nil }
+            return (c, r.ix, r.iy)
         }
     }
 
@@ -33,6 +49,7 @@ final class PostGISRollUpCache: @unchecked Sendable {
         lock.withLock {
             currentGeneration += 1
             cells.removeAll()
+            ranges.removeAll()
             order.removeAll()
         }
     }

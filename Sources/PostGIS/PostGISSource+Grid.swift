@@ -61,22 +61,17 @@ extension PostGISSource {
             let iy0 = UInt64(max(0, minY / cu)), iy1 = UInt64(max(0, maxY / cu))
             // The cells' whole area (so every cell's count is complete), a hair wider for rounding;
             // the key range (below) keeps the result exact.
-            let eps = 1e-9
-            let west = ix0 == 0 ? -180 : WebMercator.longitude(x: Double(ix0) * cu) - eps
-            let east = min(180, WebMercator.longitude(x: Double(ix1 + 1) * cu) + eps)
-            let north = iy0 == 0 ? 90 : min(90, WebMercator.latitude(y: Double(iy0) * cu) + eps)
-            let south = Double(iy1 + 1) * cu >= 1 ? -90 : max(-90, WebMercator.latitude(y: Double(iy1 + 1) * cu) - eps)
+            let (west, south, east, north) = Self.cellBox(ix: ix0...ix1, iy: iy0...iy1, unit: cu)
             let cells: [PostGISGridCell]
             if let pyramid {
                 cells = PostGISGridCell.pyramidCells(of: try connection.query(pyramid.cellsSQL(), ["\(z)", "\(ix0)", "\(ix1)", "\(iy0)", "\(iy1)"]))
             } else {
                 // From the cells of a whole-world pass at a finer zoom when kept (or worth making),
-                // else the server counts the cells' box; both hold cells just outside the key
-                // range (the box's rounding margin): left out here.
+                // else the server counts the cells' box (only the part the last view at this zoom
+                // didn't); both hold cells just outside the key range (the box's rounding margin):
+                // left out here.
                 let all = try rolledUpCells(zoom: z, ix: ix0...ix1, iy: iy0...iy1, options: o, sql: sql)
-                    ?? PostGISGridCell.cells(of: try connection.query(sql.gridSQL(), ViewSQL.boxValues(west, south, east, north)
-                                                                      + sql.filterValues + ["\(cu)", "\(width)"],
-                                                                      settings: ViewSQL.gridSettings), width: width)
+                    ?? askedCells(zoom: z, ix: ix0...ix1, iy: iy0...iy1, options: o, sql: sql)
                 cells = all.filter { $0.ix >= ix0 && $0.ix <= ix1 && $0.iy >= iy0 && $0.iy <= iy1 }
             }
             cellCount += cells.count

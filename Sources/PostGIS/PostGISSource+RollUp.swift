@@ -1,16 +1,20 @@
 import ClusterCore
 
 extension PostGISSource {
-    /// The zoom whose whole-world cells are kept for coarser views: 32 × 32 cells of 64 px. The
-    /// pass's cost grows with its cells (PostgreSQL's hash table: with only `count(*)` the same
-    /// gap), and the first world view pays it. 10M rows, loaded 2-core machine, same minutes: the
-    /// direct zoom-1 world query 4.5–5.2 s, one pass at zoom 3's 1,024 cells 4.8–5.9 s (≈ +5 %),
-    /// at zoom 4's 4,096 5.2–6.1 s (≈ +25 %; in the app 7.0 s vs 5.5 s). Zoom 4's own box is
-    /// under 2 s (≈ 1M rows: 1.1–1.9 s), so keeping it too isn't worth the first view's extra second.
-    static let rollUpZoom = 3
+    /// The zoom whose whole-world cells are kept for coarser views: 64 × 64 cells of 64 px. The
+    /// pass's cost grows with its cells (PostgreSQL's hash table) and the first world view pays it;
+    /// with cells found by their edges (`PostGISCellBuckets`) the step from zoom 3 to 4 is small
+    /// (10M rows, one process: 4.2 s → 4.6–5.3 s CPU; 2 workers at load 10–11 within the noise,
+    /// 4.5–7.1 s against 6.0–6.6 s), while a zoom-4 view's own box took 3.9–5.0 s at load 12
+    /// (a user's session, `clustermap-bench postgis --session`): zoom 4 is now free after the
+    /// first world view. Zoom 5 (16k cells) costs +28–49 %.
+    static let rollUpZoom = 4
 
     /// Drops the kept whole-world cells (the table's rows changed): the next views ask the server.
-    public func forgetAggregates() { rollUps.forget() }
+    public func forgetAggregates() {
+        rollUps.forget()
+        lastViews.forget()
+    }
 
     /// A zoom's cells summed from the kept whole-world cells of `rollUpZoom` — counted first when
     /// none are kept and the view's key range is at least a quarter of the world's cells (a world
@@ -27,7 +31,7 @@ extension PostGISSource {
         let side = Double(UInt64(1 / unit) + 1)
         guard Double(ix.count) * Double(iy.count) * 4 >= side * side else { return nil }
         let generation = rollUps.generation
-        let r = try connection.query(sql.gridSQL(), ViewSQL.boxValues(-180, -90, 180, 90) + sql.filterValues + ["\(fineUnit)", "\(fineWidth)"],
+        let r = try connection.query(sql.bucketed(o, unit: fineUnit, width: fineWidth, ix: 0...(fineWidth - 1), iy: 0...(fineWidth - 1)).gridSQL(), ViewSQL.boxValues(-180, -90, 180, 90) + sql.filterValues + ["\(fineUnit)", "\(fineWidth)"],
                                      settings: ViewSQL.gridSettings)
         let cells = PostGISGridCell.cells(of: r, width: fineWidth)
         rollUps.keep(cells, for: key, ifStill: generation)

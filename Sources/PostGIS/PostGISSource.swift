@@ -16,6 +16,8 @@ public final class PostGISSource: @unchecked Sendable {
     public internal(set) var pyramid: PostGISPyramid?
     /// Whole-world cells kept for coarser grid views (`rolledUpCells`).
     let rollUps = PostGISRollUpCache()
+    /// The last grid view's cells per zoom and rows (`askedCells`: a pan asks only for the new strip).
+    let lastViews = PostGISRollUpCache()
 
     /// Connects and finds the table's geometry column; `statementTimeoutMilliseconds` > 0 makes the
     /// server stop longer queries.

@@ -32,6 +32,9 @@ public struct PostGISViewOptions: Sendable {
     /// zoom (one table pass for every coarser view, kept until the data changes); off: each view
     /// asks the server for its own box.
     public var rollsUp = true
+    /// Whether the server finds a row's grid cell by the app's cell edges (`PostGISCellBuckets`, two
+    /// binary searches) rather than by projecting the row; off only to compare the two (benchmark).
+    public var findsCellsByEdges = true
     /// Whether any condition or filter narrows the rows.
     public var isFiltered: Bool { !conditions.isEmpty || filter != nil }
 

@@ -23,6 +23,8 @@ struct ViewSQL {
     /// What makes two views' rows the same (the filters' SQL and values, the total): the key of
     /// the cells kept for rolling up.
     let rowsKey: String
+    /// When set, `gridSQL` finds each row's cell by these thresholds (`bucketGridSQL`).
+    var cellBuckets: PostGISCellBuckets?
 
     init(table: PostGISTable, conditions: [PostGISCondition], filter: PostGISWhere? = nil, total: String?,
          mostCommon: Bool = false, quote: (String) throws -> String) throws {
@@ -98,6 +100,7 @@ struct ViewSQL {
     func gridSQL() -> String {
         // A most-common total: the cells per value, each cell's most common values kept.
         if totalIsCategory, !groupsValues { return valueGridSQL() }
+        if let cellBuckets { return bucketGridSQL(cellBuckets) }
         let p = 5 + filterValues.count
         let cu = "$\(p)::float8", width = "$\(p + 1)::float8", fence = " OFFSET NULL"
         // A computed point (ST_PointOnSurface, ST_Transform) is computed once too.
