@@ -17,13 +17,19 @@ public final class FilterJobWorkers: @unchecked Sendable {
     private let exact: LatestRequestWorker<FilterJob, Bool>
 
     /// - Parameter show: receives every outcome worth showing (on a worker's thread).
-    public init(show: @escaping @Sendable (FilterOutcome) -> Void) {
+    public convenience init(show: @escaping @Sendable (FilterOutcome) -> Void) {
+        self.init(show: show, beforeExact: nil)
+    }
+
+    /// As above; `beforeExact` runs on the exact worker before each job (tests hold a build there).
+    init(show: @escaping @Sendable (FilterOutcome) -> Void, beforeExact: (@Sendable (FilterJob) -> Void)?) {
         interim = LatestRequestWorker(label: "clustermap.filter-interim", work: { job in
             guard let outcome = job.runInterim() else { return false }
             show(outcome)
             return true
         }, deliver: { _, _ in })
         exact = LatestRequestWorker(label: "clustermap.filter", work: { job in
+            beforeExact?(job)
             let outcome = job.runExact()
             guard !outcome.superseded else { return false }
             show(outcome)
