@@ -62,7 +62,6 @@ final class FilterRecountTests: XCTestCase {
             ([("where", "type contains 'o'")], { $0.type.contains("o") }),
             ([("where", "mag >= 3 and mag <= 6 or type = 'flood'")], { ($0.mag >= 3 && $0.mag <= 6) || $0.type == "flood" }),
             ([("since", "2003-01-01"), ("until", "2005-12-31")], { $0.day >= 1096 && $0.day <= 2191 }),
-            ([("where", "mag > 100")], { _ in false }),
             ([("where", "mag >= 0")], { _ in true }),
         ]
         for (options, oracle) in cases {
@@ -127,14 +126,26 @@ final class FilterRecountTests: XCTestCase {
         XCTAssertEqual(settled.map(\.name), ["filter"])
     }
 
-    func testFewPassingPlacesOrALiveUpdateGoStraightToTheExactBuild() throws {
+    func testTheRecountIsTakenWhereItBeatsTheExactBuild() {
+        // 1M places: the build of 160k+ would miss the budget, and costs more than the recount.
+        XCTAssertTrue(FilterRecount.pays(passing: 500_000, places: 1_000_000, minimumPassing: FilterInterim.minimumPassing))
+        XCTAssertFalse(FilterRecount.pays(passing: 100_000, places: 1_000_000, minimumPassing: FilterInterim.minimumPassing))
+        // 10M places: 200k passing build faster than 10M recount.
+        XCTAssertFalse(FilterRecount.pays(passing: 200_000, places: 10_000_000, minimumPassing: FilterInterim.minimumPassing))
+        XCTAssertTrue(FilterRecount.pays(passing: 5_000_000, places: 10_000_000, minimumPassing: FilterInterim.minimumPassing))
+    }
+
+    func testFewPassingPlacesGoStraightToTheExactBuild() throws {
         let places = Fixture.places(2000, seed: 9)
         let p = try Fixture.presentation(places)
         p.filtering.interim.tune(minimumPassing: .max, maximumChanges: 0)
         p.filtering.interim.recount.tune(minimumPassing: 500)
         var few = FilterSettings()
-        _ = try few.set("where", "mag >= 8.8")  // ~2 % pass: the exact build is cheap
+        _ = try few.set("where", "mag >= 8.8")  // ~2 % pass: the exact build is cheaper than a recount
         XCTAssertEqual(try run(try XCTUnwrap(p.setFilter(few)), in: p).interim.map(\.name), [])
+        var none = FilterSettings()
+        _ = try none.set("where", "mag > 100")
+        XCTAssertEqual(try run(try XCTUnwrap(p.setFilter(none)), in: p).interim.map(\.name), [])
         var many = FilterSettings()
         _ = try many.set("where", "mag >= 1")
         XCTAssertEqual(try run(try XCTUnwrap(p.setFilter(many)), in: p).interim.map(\.name), ["filter-interim"])

@@ -30,6 +30,18 @@ public final class FilterRecount: @unchecked Sendable {
 
     init() {}
 
+    /// Whether recounting `places` beats building `passing` places exactly, where the build would
+    /// miss the budget (from `minimumPassing` places on). Measured (`clustermap-bench filter
+    /// --recount-only`, release, 1M places, load ~10): the recount with its evaluation and first
+    /// query takes 25–28 ms CPU whatever passes, `recountMicroseconds` a place; the build
+    /// `FilterInterim.buildMicroseconds` a passing place. So at 10M places a filter passing 200k
+    /// builds (~50 ms) faster than it recounts (~250 ms): no recount there.
+    static func pays(passing: Int, places: Int, minimumPassing: Int) -> Bool {
+        passing >= minimumPassing
+            && Double(passing) * FilterInterim.buildMicroseconds >= Double(places) * recountMicroseconds
+    }
+    static let recountMicroseconds = 0.03
+
     /// The recounter for `unfiltered` (made once per build: projecting every place, O(*n*)), and
     /// how many places there are.
     func ready(_ unfiltered: LiveClusterIndex.UnchangedBuild, session: MapDataSession) -> (HierarchyRecount, Int)? {
@@ -53,7 +65,7 @@ public final class FilterRecount: @unchecked Sendable {
         let session = engine.session
         let passingGuess = chosen?.chosenCount ?? session.pointCount
         let builds = settings.total == nil ? 1 : 2
-        guard passingGuess * builds >= lock.withLock({ minimumPassing }),
+        guard Self.pays(passing: passingGuess * builds, places: session.pointCount, minimumPassing: lock.withLock({ minimumPassing })),
               let (recounter, places) = ready(unfiltered, session: session) else { return nil }
         let (categories, values) = session.aggregateInputs()
         let index = recounter.recount(passing: chosen, categories: categories, values: values)
