@@ -138,9 +138,10 @@ final class RecountCounts: @unchecked Sendable {
 
 /// The pass every recount makes: the clusters zoom by zoom from the deepest (children first), a
 /// big zoom's clusters on two threads (a zoom's clusters only read deeper ones).
-enum RecountPass {
-    /// Clusters per zoom from which a zoom is split between two threads.
-    static let twoThreadsFrom = 32_768
+public enum RecountPass {
+    /// Clusters per zoom from which a zoom is split between two threads (the bench sets `Int.max`
+    /// to compare one thread).
+    nonisolated(unsafe) public static var twoThreadsFrom = 32_768
 
     static func run(build: HierarchicalClusterer, passing: PointSelection?,
                     _ body: @escaping (Range<Int>, UnsafePointer<UInt64>?, UnsafePointer<UInt32>, UnsafePointer<UInt32>) -> Void) {
