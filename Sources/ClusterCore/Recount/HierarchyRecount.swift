@@ -46,12 +46,18 @@ public final class HierarchyRecount: @unchecked Sendable {
 /// Per cluster of a build: how many passing members it has, the sum of their projected
 /// coordinates and one of them (the only one when the count is 1). Immutable once made.
 final class RecountCounts: @unchecked Sendable {
+    /// One cluster's recount, together: a parent reads all four of each child cluster, so one row
+    /// is one cache miss where four columns were four (at 10M the table is far beyond the cache).
+    struct Row {
+        var x: Double
+        var y: Double
+        var count: UInt32
+        var member: Int32
+    }
+
     let base: HierarchyRecount
     let passing: PointSelection?
-    let count: [UInt32]
-    let sumX: [Double]
-    let sumY: [Double]
-    let member: [Int32]
+    let rows: [Row]
     /// How many input points pass and are valid.
     let passingCount: Int
 
@@ -59,27 +65,17 @@ final class RecountCounts: @unchecked Sendable {
         self.base = base
         self.passing = passing
         let build = base.build
-        let clusters = build.table.rows.count
-        var count = [UInt32](repeating: 0, count: clusters)
-        var sumX = [Double](repeating: 0, count: clusters)
-        var sumY = [Double](repeating: 0, count: clusters)
-        var member = [Int32](repeating: -1, count: clusters)
-        count.withUnsafeMutableBufferPointer { cnt in
-        sumX.withUnsafeMutableBufferPointer { sx in
-        sumY.withUnsafeMutableBufferPointer { sy in
-        member.withUnsafeMutableBufferPointer { mem in
-            let out = Output(count: cnt.baseAddress, sumX: sx.baseAddress, sumY: sy.baseAddress, member: mem.baseAddress)
+        var rows = [Row](repeating: Row(x: 0, y: 0, count: 0, member: -1), count: build.table.rows.count)
+        rows.withUnsafeMutableBufferPointer { out in
+            let target = Output(rows: out.baseAddress)
             RecountPass.run(build: build, passing: passing) { range, words, children, starts in
                 base.projected.withUnsafeBufferPointer { xy in
                     Self.accumulate(range, words: words, children: children, starts: starts, inputCount: build.inputCount,
-                                    xy: xy.baseAddress!, out: out)
+                                    xy: xy.baseAddress!, out: target)
                 }
             }
-        }}}}
-        self.count = count
-        self.sumX = sumX
-        self.sumY = sumY
-        self.member = member
+        }
+        self.rows = rows
         var valid = 0
         if let passing {
             for (k, w) in passing.words.enumerated() where w != 0 {
@@ -96,18 +92,15 @@ final class RecountCounts: @unchecked Sendable {
         passingCount = valid
     }
 
-    /// The columns a pass writes (disjoint clusters per thread).
+    /// The rows a pass writes (disjoint clusters per thread).
     struct Output: @unchecked Sendable {
-        let count: UnsafeMutablePointer<UInt32>?
-        let sumX: UnsafeMutablePointer<Double>?
-        let sumY: UnsafeMutablePointer<Double>?
-        let member: UnsafeMutablePointer<Int32>?
+        let rows: UnsafeMutablePointer<Row>?
     }
 
     /// Counts clusters `range`: each sums its children — a passing point, or a cluster counted before.
     private static func accumulate(_ range: Range<Int>, words: UnsafePointer<UInt64>?, children: UnsafePointer<UInt32>,
                                    starts: UnsafePointer<UInt32>, inputCount: Int, xy: UnsafePointer<Float>, out: Output) {
-        guard let count = out.count, let sumX = out.sumX, let sumY = out.sumY, let member = out.member else { return }
+        guard let rows = out.rows else { return }
         for c in range {
             var n: UInt32 = 0, x = 0.0, y = 0.0, one: Int32 = -1
             for k in Int(starts[c])..<Int(starts[c + 1]) {
@@ -119,19 +112,15 @@ final class RecountCounts: @unchecked Sendable {
                     y += Double(xy[2 * r + 1])
                     one = Int32(r)
                 } else {
-                    let cc = r - inputCount
-                    let m = count[cc]
-                    if m == 0 { continue }
-                    n += m
-                    x += sumX[cc]
-                    y += sumY[cc]
-                    one = member[cc]
+                    let child = rows[r - inputCount]
+                    if child.count == 0 { continue }
+                    n += child.count
+                    x += child.x
+                    y += child.y
+                    one = child.member
                 }
             }
-            count[c] = n
-            sumX[c] = x
-            sumY[c] = y
-            member[c] = one
+            rows[c] = Row(x: x, y: y, count: n, member: one)
         }
     }
 }

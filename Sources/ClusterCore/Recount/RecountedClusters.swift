@@ -16,11 +16,8 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
     /// Aggregate inputs by input index (empty: none).
     private let categories: [Int32]
     private let values: [Double]
-    /// Per cluster: the passing members with a value, their sum, minimum and maximum.
-    private let valueCount: [UInt32]
-    private let valueSum: [Double]
-    private let valueMin: [Double]
-    private let valueMax: [Double]
+    /// Per cluster: the passing members with a value, their sum, minimum and maximum (empty: no values).
+    private let valueRows: [ValueRow]
     /// Category counts are made when asked (a walk over the cluster's leaves), then kept.
     private let lock = NSLock()
     private var categoryCache: [Int: [CategoryCount]] = [:]
@@ -32,7 +29,7 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
         self.counts = counts
         self.categories = categories
         self.values = values
-        (valueCount, valueSum, valueMin, valueMax) = values.isEmpty ? ([], [], [], []) : Self.summaries(counts, values)
+        valueRows = values.isEmpty ? [] : Self.summaries(counts, values)
     }
 
     public var inputCount: Int { build.inputCount }
@@ -46,15 +43,15 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
 
     /// The recounted item for cluster number `c` (nil: no passing member).
     @inline(__always) private func item(ofCluster c: Int) -> ClusterItem? {
-        let n = counts.count[c]
+        let n = counts.rows[c].count
         if n == 0 { return nil }
         if n == 1 {
-            let i = Int(counts.member[c])
+            let i = Int(counts.rows[c].member)
             return ClusterItem(kind: .point(i), coordinate: build.coordinates[i], count: 1)
         }
         let d = Double(n)
         return ClusterItem(kind: .cluster(build.clusterID(ofCluster: c)),
-                           coordinate: WebMercator.unproject(x: counts.sumX[c] / d, y: counts.sumY[c] / d),
+                           coordinate: WebMercator.unproject(x: counts.rows[c].x / d, y: counts.rows[c].y / d),
                            count: Int(n), aggregateSlot: Int32(truncatingIfNeeded: c))
     }
 
@@ -106,14 +103,14 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
     }
 
     public func children(of cluster: ClusterID) -> [ClusterItem] {
-        guard let c = build.clusterNumber(for: cluster), counts.count[c] >= 2 else { return [] }
+        guard let c = build.clusterNumber(for: cluster), counts.rows[c].count >= 2 else { return [] }
         var result: [ClusterItem] = []
         build.forEachChild(ofCluster: c) { if let item = item(ofRef: $0) { result.append(item) } }
         return result
     }
 
     public func leaves(of cluster: ClusterID, limit: Int, offset: Int) -> [Int] {
-        guard let c = build.clusterNumber(for: cluster), counts.count[c] >= 2, limit > 0 else { return [] }
+        guard let c = build.clusterNumber(for: cluster), counts.rows[c].count >= 2, limit > 0 else { return [] }
         var skip = max(0, offset)
         var result: [Int] = []
         for i in build.leaves(of: cluster) where passes(i) {
@@ -128,20 +125,20 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
     /// down while exactly one of its children has passing members (the build's rule, over the
     /// recounted children).
     public func expansionZoom(of cluster: ClusterID) -> Int? {
-        guard var c = build.clusterNumber(for: cluster), counts.count[c] >= 2 else { return nil }
+        guard var c = build.clusterNumber(for: cluster), counts.rows[c].count >= 2 else { return nil }
         var zoom = build.zoomOfCluster(c)
         while zoom <= build.maxZoom {
             var shown = 0
             var only: UInt32 = 0
             build.forEachChild(ofCluster: c) { ref in
                 let r = Int(ref)
-                if r < build.inputCount ? passes(r) : counts.count[r - build.inputCount] > 0 {
+                if r < build.inputCount ? passes(r) : counts.rows[r - build.inputCount].count > 0 {
                     shown += 1
                     only = ref
                 }
             }
             zoom += 1
-            guard shown == 1, Int(only) >= build.inputCount, counts.count[Int(only) - build.inputCount] >= 2 else { break }
+            guard shown == 1, Int(only) >= build.inputCount, counts.rows[Int(only) - build.inputCount].count >= 2 else { break }
             c = Int(only) - build.inputCount
             // The one child may stand on several zooms (carried down unmerged): its own split is below its zoom.
             zoom = build.zoomOfCluster(c)
@@ -151,7 +148,7 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
 
     /// The recounted cluster (nil for an unknown id or one with fewer than two passing members).
     public func item(for cluster: ClusterID) -> ClusterItem? {
-        guard let c = build.clusterNumber(for: cluster), counts.count[c] >= 2 else { return nil }
+        guard let c = build.clusterNumber(for: cluster), counts.rows[c].count >= 2 else { return nil }
         return item(ofCluster: c)
     }
 
@@ -161,13 +158,14 @@ public final class RecountedClusters: PointClusterer, @unchecked Sendable {
             guard i >= 0 && i < inputCount, passes(i) else { return ClusterAggregates(count: 0) }
             return .single(category: categories.isEmpty ? -1 : categories[i], value: values.isEmpty ? .nan : values[i])
         case .cluster(let id):
-            guard let c = build.clusterNumber(for: id), counts.count[c] >= 2 else { return ClusterAggregates(count: 0) }
-            var a = ClusterAggregates(count: Int(counts.count[c]))
-            if !values.isEmpty, valueCount[c] > 0 {
-                a.valueCount = Int(valueCount[c])
-                a.sum = valueSum[c]
-                a.minimum = valueMin[c]
-                a.maximum = valueMax[c]
+            guard let c = build.clusterNumber(for: id), counts.rows[c].count >= 2 else { return ClusterAggregates(count: 0) }
+            var a = ClusterAggregates(count: Int(counts.rows[c].count))
+            if !valueRows.isEmpty, valueRows[c].count > 0 {
+                let v = valueRows[c]
+                a.valueCount = Int(v.count)
+                a.sum = v.sum
+                a.minimum = v.low
+                a.maximum = v.high
             }
             if !categories.isEmpty { a.categoryCounts = categoryCounts(ofCluster: c, id: id) }
             return a
