@@ -11,8 +11,9 @@ import GeoData
 /// while its live index had no change since (`settle(_:session:unfiltered:)`), so the first
 /// filter after "no filter" takes the fast path too.
 ///
-/// Only plain filters take it: with `--by` (groups) or `--total` the exact build is the first
-/// frame, as before. The interim never stays: the job that shows it always goes on to the exact
+/// Only plain filters take the repair. A change it can't take (too big, `--total`, the held set
+/// busy) is recounted instead where that pays (`FilterRecount`, `firstFrame`); with `--by` the
+/// exact build is the first frame, as before. The interim never stays: the job that shows it always goes on to the exact
 /// build (`FilterJob.run(showingInterim:)`).
 ///
 /// Used by one filter job at a time (the window's worker, or `applyFilter` on its own thread);
