@@ -18,12 +18,16 @@ public final class HierarchyRecount: @unchecked Sendable {
     public let build: HierarchicalClusterer
     /// Each input point's projected x, y (interleaved, Float as the build rounds them; NaN: invalid).
     let projected: [Float]
+    /// Which input points are valid (indexed by the build), for counting the passing ones by words.
+    let valid: PointSelection
 
     /// Readies `build` for recounts.
     /// - Complexity: O(*n*) (the projection, in parallel chunks).
     public init(build: HierarchicalClusterer) {
         self.build = build
-        projected = HierarchicalClusterer.project(build.coordinates).0
+        let (projected, validIndices) = HierarchicalClusterer.project(build.coordinates)
+        self.projected = projected
+        valid = PointSelection(count: build.inputCount, indices: validIndices.lazy.map { Int($0) })
     }
 
     /// The clusters of `build` recounted over the points `passing` chooses (all when nil; its
@@ -78,12 +82,10 @@ final class RecountCounts: @unchecked Sendable {
         self.rows = rows
         var valid = 0
         if let passing {
-            for (k, w) in passing.words.enumerated() where w != 0 {
-                var bits = w
-                while bits != 0 {
-                    let i = k << 6 + bits.trailingZeroBitCount
-                    if !base.projected[2 * i].isNaN { valid += 1 }
-                    bits &= bits - 1
+            // Valid and passing, a word at a time.
+            passing.words.withUnsafeBufferPointer { p in
+                base.valid.words.withUnsafeBufferPointer { v in
+                    for k in 0..<min(p.count, v.count) { valid += (p[k] & v[k]).nonzeroBitCount }
                 }
             }
         } else {
