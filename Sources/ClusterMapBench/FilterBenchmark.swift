@@ -14,7 +14,9 @@ func runFilterBenchmark(_ args: [String]) {
     var n = 1_000_000, runs = 3
     // `--interim-only`: just the small change's interim and settled frames (for profiling).
     let interimOnly = args.contains("--interim-only")
-    let args = args.filter { $0 != "--interim-only" }
+    // `--recount-only`: just the recounted first frames against the settled ones.
+    let recountOnly = args.contains("--recount-only")
+    let args = args.filter { $0 != "--interim-only" && $0 != "--recount-only" }
     let given = benchNumbers(args, ["--points", "--runs"])
     n = given["--points"] ?? n; runs = given["--runs"] ?? runs
     var random = SeededRandom(seed: 29)
@@ -36,6 +38,11 @@ func runFilterBenchmark(_ args: [String]) {
     let prepared = PreparedPoints(points: points)
     let prepareMs = (monotonicSeconds() - prepareStart) * 1000
 
+    if recountOnly {
+        print("{\"bench\":\"filter-recount\",\"points\":\(n)" + runRecountChanges(points: points, evaluator: evaluator,
+                                                                                   prepared: prepared, runs: runs) + "}")
+        return
+    }
     if interimOnly {
         print("{\"bench\":\"filter-interim\",\"points\":\(n)" + runInterimChanges(points: points, evaluator: evaluator,
                                                                                   prepared: prepared, runs: runs) + "}")
@@ -104,6 +111,7 @@ func runFilterBenchmark(_ args: [String]) {
         }
     }
     let interim = runInterimChanges(points: points, evaluator: evaluator, prepared: prepared, runs: runs)
+    let recounted = runRecountChanges(points: points, evaluator: evaluator, prepared: prepared, runs: runs)
     // The baseline: a plain fresh build of the passing points of the largest filter, already
     // gathered (what SubsetClusterer adds on top is the gathering and the id translation).
     var baselineCPU: [Double] = [], unpreparedCPU: [Double] = []
@@ -145,6 +153,7 @@ func runFilterBenchmark(_ args: [String]) {
     if !baselineCPU.isEmpty { line += ",\"most_plain_build_cpu_ms\":\(median(baselineCPU))" }
     if !unpreparedCPU.isEmpty { line += ",\"most_unprepared_cpu_ms\":\(median(unpreparedCPU))" }
     line += interim
+    line += recounted
     line += ",\"play_7day_window_fps\":\(fixed(playFPS))"
     line += ",\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}"
     print(line)

@@ -81,4 +81,58 @@ final class FilterDragTests: XCTestCase {
         XCTAssertEqual(p.shownFilter?.settings, shownBefore, "the previous clusters stay")
         XCTAssertEqual(p.finishFilter(new.run()).map(\.name), ["filter"])
     }
+
+    /// The window's two workers (`FilterJobWorkers`): while the exact build of the drag's first
+    /// value is held, the newest value still gets its first frame (a recount) — no interim waits
+    /// behind a build — and only it shows; the held value's build is then skipped (outdated at the
+    /// checkpoint), and only the newest is built, which settles to the oracle.
+    func testTheNewestValueGetsItsFirstFrameWhileAnOlderBuildIsHeld() throws {
+        let places = Fixture.places(3000, seed: 41)
+        let p = try Fixture.presentation(places)
+        p.filtering.interim.tune(minimumPassing: .max, maximumChanges: 0)  // no repair: every value recounts
+        p.filtering.interim.recount.tune(minimumPassing: 0)
+        var start = FilterSettings()
+        _ = try start.set("where", "mag >= 1")
+        try p.applyFilter(start)
+
+        let last = 7.5
+        let gate = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        let delivered = Delivered()
+        let newestInterim = expectation(description: "the newest value's first frame")
+        let newestExact = expectation(description: "the newest value's exact build")
+        let workers = FilterJobWorkers(show: { outcome in
+            delivered.add(outcome)
+            if outcome.job.settings.conditions == ["mag >= \(last)"] {
+                (outcome.isInterim ? newestInterim : newestExact).fulfill()
+            }
+        }, beforeExact: { job in
+            if job.settings.conditions == ["mag >= 1.1"] {  // the drag's first build is slow
+                started.signal()
+                gate.wait()
+            }
+        })
+        let values = (11...75).map { Double($0) / 10 }
+        for (k, v) in values.enumerated() {
+            var s = FilterSettings()
+            _ = try s.set("where", "mag >= \(v)")
+            workers.submit(try XCTUnwrap(p.setFilter(s)))
+            if k == 0 { started.wait() }
+        }
+        // The first value's build is still held, yet the newest value's first frame came.
+        wait(for: [newestInterim], timeout: 20)
+        var events = delivered.take().flatMap { p.finishFilter($0) }
+        XCTAssertEqual(events.map(\.name), ["filter-interim"], "only the newest value's first frame shows")
+        XCTAssertEqual(Dictionary(events.first?.fields ?? [], uniquingKeysWith: { a, _ in a })["kind"], .string("recount"))
+        XCTAssertTrue(p.filterIsInterim)
+        XCTAssertEqual(p.shownFilter?.passing, places.filter { $0.mag >= last }.count)
+
+        gate.signal()
+        wait(for: [newestExact], timeout: 60)
+        XCTAssertEqual(workers.startedCounts.exact, 2, "the held value, then only the newest: nothing queued")
+        events = delivered.take().flatMap { p.finishFilter($0) }
+        XCTAssertEqual(events.map(\.name), ["filter"], "the held value's build was skipped, never shown")
+        XCTAssertNotNil(Dictionary(events.first?.fields ?? [], uniquingKeysWith: { a, _ in a })["interim_ms"])
+        XCTAssertFalse(p.filterIsInterim)
+        try Fixture.assertShowsExactly(places.indices.filter { places[$0].mag >= last }, of: places, in: p)
+    }
 }

@@ -158,11 +158,11 @@ public final class FilterEngine: @unchecked Sendable {
     /// index of every place shows).
     /// - Throws: `FilterSettingsError` naming the option and, for expressions, the column.
     public func run(_ settings: FilterSettings) throws -> FilteredClusters? {
-        lock.lock()
-        defer { lock.unlock() }
         guard !settings.isEmpty else { return nil }
         let started = DispatchTime.now().uptimeNanoseconds
-        let (result, selection) = try passing(settings)
+        // Only the evaluation holds the lock: the build reads the session's places, which never
+        // change, so an interim for a newer value (another thread) evaluates while this builds.
+        let (result, selection) = try evaluate(settings)
         // The shown index aggregates the file's own categories and values (the bubble colours
         // and rings read them); a total gets an index of its own over the total's inputs.
         let (categories, values) = session.aggregateInputs()

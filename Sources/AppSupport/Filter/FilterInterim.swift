@@ -11,8 +11,9 @@ import GeoData
 /// while its live index had no change since (`settle(_:session:unfiltered:)`), so the first
 /// filter after "no filter" takes the fast path too.
 ///
-/// Only plain filters take it: with `--by` (groups) or `--total` the exact build is the first
-/// frame, as before. The interim never stays: the job that shows it always goes on to the exact
+/// Only plain filters take the repair. A change it can't take (too big, `--total`, the held set
+/// busy) is recounted instead where that pays (`FilterRecount`, `firstFrame`); with `--by` the
+/// exact build is the first frame, as before. The interim never stays: the job that shows it always goes on to the exact
 /// build (`FilterJob.run(showingInterim:)`).
 ///
 /// Used by one filter job at a time (the window's worker, or `applyFilter` on its own thread);
@@ -33,6 +34,10 @@ public final class FilterInterim: @unchecked Sendable {
     private var heldEverything = false
     /// What to adopt next (`prepare`).
     private var pending: Pending?
+    /// The recount for changes the repair can't take (its own lock).
+    let recount = FilterRecount()
+    /// The unfiltered build to ready the recount for (`prepare`).
+    private var pendingRecount: (LiveClusterIndex.UnchangedBuild, MapDataSession)?
     private enum Pending {
         /// A filter's exact build, its session and place count.
         case subset(SubsetClusterer, MapDataSession, Int)
@@ -93,7 +98,9 @@ public final class FilterInterim: @unchecked Sendable {
     /// held set, `--by` or `--total`, a big change, nothing to change, or an error: the exact
     /// path then answers, errors included).
     func answer(_ settings: FilterSettings, engine: FilterEngine, started: UInt64) -> FilteredClusters? {
-        lock.lock()
+        // Busy (an adoption after the previous exact build, or another repair): no repair now —
+        // the recount answers instead of waiting.
+        guard lock.try() else { return nil }
         defer { lock.unlock() }
         let session = engine.session
         adoptPending()
@@ -107,11 +114,22 @@ public final class FilterInterim: @unchecked Sendable {
         guard let changed = held.changeCount(to: selection, limit: limit),
               changed > 0 else { return nil }
         held.apply(to: selection, points: session.places.coordinates, categories: categories, values: values)
+        // Shown from now on, so never changed again: a newer value before the settle recounts.
+        self.held = nil
         let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         return FilteredClusters(settings: settings, result: result, index: held, totalIndex: nil,
                                 passing: held.inputCount - held.skippedCount, total: placeCount,
                                 expression: FilteredClusters.expression(of: settings, timeProperty: result.timeProperty),
-                                milliseconds: ms, changedPlaces: changed)
+                                milliseconds: ms, changedPlaces: changed, interimKind: .repair)
+    }
+
+    /// The first frame for `settings`: the repair for a small change (near exact), else the
+    /// recount of the unfiltered build where the exact build would miss the budget; nil: the
+    /// exact build is the first frame. Times count from `requested` (when the value was asked).
+    func firstFrame(_ settings: FilterSettings, engine: FilterEngine, unfiltered: LiveClusterIndex.UnchangedBuild?,
+                    requested: UInt64) -> FilteredClusters? {
+        answer(settings, engine: engine, started: requested)
+            ?? recount.answer(settings, engine: engine, unfiltered: unfiltered, requested: requested)
     }
 
     /// After an exact build on `session`: remembers it, to hold its passing places for the next
@@ -119,11 +137,14 @@ public final class FilterInterim: @unchecked Sendable {
     /// nil) the session's own build of every place is held instead, when `unfiltered` gives it
     /// (taken on the GTK thread while the live index had no change since its build): the first
     /// filter after "no filter" is then a small change too. Whatever was held before is dropped
-    /// either way — after a live update it would be another session's.
-    func settle(_ filtered: FilteredClusters?, session: MapDataSession, unfiltered: LiveClusterIndex.UnchangedBuild? = nil) {
+    /// either way — after a live update it would be another session's. The recount is readied
+    /// for `recountable` (or `unfiltered`): the session's unchanged build of every place.
+    func settle(_ filtered: FilteredClusters?, session: MapDataSession, unfiltered: LiveClusterIndex.UnchangedBuild? = nil,
+                recountable: LiveClusterIndex.UnchangedBuild? = nil) {
         lock.withLock {
             held = nil
             pending = nil
+            pendingRecount = (recountable ?? unfiltered).map { ($0, session) }
             guard let filtered else {
                 if let unfiltered, unfiltered.coordinates.count - unfiltered.build.skippedCount >= minimumPassing {
                     pending = .everything(unfiltered, session)
@@ -141,7 +162,12 @@ public final class FilterInterim: @unchecked Sendable {
     /// makes its repair state now, so the next change pays only for its repair.
     /// - Complexity: O(*n*) plus the live index's state for the passing places.
     func prepare() {
-        lock.withLock { adoptPending() }
+        let readyRecount = lock.withLock {
+            adoptPending()
+            defer { pendingRecount = nil }
+            return pendingRecount
+        }
+        if let (build, session) = readyRecount { _ = recount.ready(build, session: session) }
     }
 
     /// `prepare` (called under `lock`).

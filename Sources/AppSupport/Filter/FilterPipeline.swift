@@ -17,6 +17,11 @@ public final class FilterPipeline {
     var settledGeneration = 0
     /// The fast path for small changes: the passing places last worked out, held live.
     let interim = FilterInterim()
+    /// The newest request, for jobs on other threads to see they are outdated.
+    let latest = FilterLatest()
+    /// The interim last shown: its request and how long after the request it was ready (the
+    /// settled `filter` event's `interim_ms`).
+    var shownInterim: (generation: Int, milliseconds: Double)?
 
     init() {}
 
@@ -37,28 +42,55 @@ public struct FilterJob: Sendable {
     let generation: Int
     /// The fast path's state (nil: no interim).
     let interim: FilterInterim?
-    /// With no filter asked: the session's full build of every place, taken on the GTK thread
-    /// while its live index had no change since (nil otherwise), for the fast path to hold.
+    /// The session's full build of every place, taken on the GTK thread while its live index had
+    /// no change since (nil otherwise): with no filter asked the fast path holds it; with one, it
+    /// is what a recount thins (`FilterRecount`).
     var unfiltered: LiveClusterIndex.UnchangedBuild? = nil
     /// Only readies the fast path for the data shown with no filter (`MapPresentation.readyFilterFastPath`):
     /// works nothing out, and `finishFilter` shows nothing for it.
     var readiesOnly = false
 
-    /// Works the filter out (slow: call off the GTK thread). A small change of a plain filter is
-    /// first handed to `showInterim` as an interim outcome (clusters from the live index, in
-    /// milliseconds), then the exact build is made and returned: the interim always settles.
-    /// Without `showInterim` (`render`, tests) only the exact build is made.
+    /// When the value was asked (interim and settled times count from it).
+    var requested = DispatchTime.now().uptimeNanoseconds
+    /// The newest request's generation, shared with the presentation (nil: never outdated).
+    var latest: FilterLatest? = nil
+
+    /// Whether a newer value was asked since this one (its work can stop: nothing of it will show).
+    public var isOutdated: Bool { latest.map { $0.generation != generation } ?? false }
+
+    /// Works the filter out (slow: call off the GTK thread): the interim first frame handed to
+    /// `showInterim` (if there is one), then the exact build, returned. Without `showInterim`
+    /// (`render`, tests) only the exact build is made. The window runs the two on separate
+    /// workers instead (`FilterJobWorkers`), so an interim never waits behind a build.
     public func run(showingInterim showInterim: ((FilterOutcome) -> Void)? = nil) -> FilterOutcome {
-        let started = DispatchTime.now().uptimeNanoseconds
+        var interimMs: Double?
+        if let showInterim, let quick = runInterim() {
+            interimMs = (try? quick.answer.get())??.milliseconds
+            showInterim(quick)
+        }
+        var exact = runExact()
+        exact.interimMilliseconds = interimMs
+        return exact
+    }
+
+    /// The interim first frame for this value, at once (nil: none — the exact build is the first
+    /// frame): a small change repaired into the places shown before, or any change recounted over
+    /// the unfiltered build where the exact build would miss the budget (`FilterInterim.firstFrame`).
+    public func runInterim() -> FilterOutcome? {
+        guard !readiesOnly, !isOutdated, let interim,
+              let quick = interim.firstFrame(settings, engine: engine, unfiltered: unfiltered, requested: requested) else { return nil }
+        return FilterOutcome(job: self, answer: .success(quick))
+    }
+
+    /// The exact answer (the clusters of a fresh build of the passing places), or for an outdated
+    /// value nothing (`superseded`: a newer value was asked before its build started; one asked
+    /// during the build is dropped when shown).
+    public func runExact() -> FilterOutcome {
         if readiesOnly {
             interim?.settle(nil, session: engine.session, unfiltered: unfiltered)
             return FilterOutcome(job: self, answer: .success(nil))
         }
-        var interimMs: Double?
-        if let showInterim, let interim, let quick = interim.answer(settings, engine: engine, started: started) {
-            interimMs = quick.milliseconds
-            showInterim(FilterOutcome(job: self, answer: .success(quick)))
-        }
+        if isOutdated { return FilterOutcome(job: self, answer: .success(nil), superseded: true) }
         let answer: Result<FilteredClusters?, FilterSettingsError>
         do {
             answer = .success(try engine.run(settings))
@@ -67,16 +99,21 @@ public struct FilterJob: Sendable {
         } catch {
             answer = .failure(FilterSettingsError(option: "where", value: "", message: "\(error)"))
         }
-        let settledMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        let settledMs = Double(DispatchTime.now().uptimeNanoseconds - requested) / 1e6
         // Also after an error: the interim shown must not be changed again (nothing is held).
-        if let interim { interim.settle((try? answer.get()) ?? nil, session: engine.session, unfiltered: unfiltered) }
-        return FilterOutcome(job: self, answer: answer, interimMilliseconds: interimMs, settledMilliseconds: settledMs)
+        if let interim {
+            interim.settle((try? answer.get()) ?? nil, session: engine.session, unfiltered: settings.isEmpty ? unfiltered : nil,
+                           recountable: unfiltered)
+        }
+        return FilterOutcome(job: self, answer: answer, settledMilliseconds: settledMs)
     }
 
     /// Gets the fast path ready for the next change (adopts the exact build just made and makes
     /// its live repair state): call it on the worker after handing the outcome over, so neither
     /// frame waits for it. Skipped where no interim could be worth it (a small passing set).
-    public func prepareForNextChange() { interim?.prepare() }
+    public func prepareForNextChange() {
+        if !isOutdated { interim?.prepare() }
+    }
 }
 
 /// A worked-out filter: the clusters to show (nil: every place), or why it can't be answered.
@@ -88,7 +125,20 @@ public struct FilterOutcome: Sendable {
     /// shown), and how long until this answer was.
     var interimMilliseconds: Double? = nil
     var settledMilliseconds: Double? = nil
+    /// Not worked out: a newer value was asked first (never shown).
+    var superseded = false
 
     /// Whether this is an interim answer (shown at once, then replaced by the exact one).
     public var isInterim: Bool { (try? answer.get())??.isInterim ?? false }
+}
+
+/// The newest filter request's generation, readable from any thread (a job checks it to stop
+/// working on an outdated value).
+public final class FilterLatest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var generation: Int {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }

@@ -15,7 +15,7 @@ public struct FilteredClusters: Sendable {
     public let index: any PointClusterer
     /// The same build aggregating the total's inputs (nil without `--total`): its clusters and ids
     /// are `index`'s (same points, selection, groups and options), only the aggregates differ.
-    public let totalIndex: SubsetClusterer?
+    public let totalIndex: (any PointClusterer)?
     /// How many places pass.
     public let passing: Int
     /// How many places there are.
@@ -29,10 +29,12 @@ public struct FilteredClusters: Sendable {
     /// For an interim (a small change shown at once from a live index, `FilterInterim`): how many
     /// places it added or removed; nil for an exact build.
     public internal(set) var changedPlaces: Int? = nil
+    /// How an interim was made (nil: the exact build).
+    public internal(set) var interimKind: FilterInterimKind? = nil
 
     /// Whether these clusters are an interim state, shown until the exact build replaces them:
     /// they keep every rule of the hierarchical algorithm but may group differently.
-    public var isInterim: Bool { changedPlaces != nil }
+    public var isInterim: Bool { interimKind != nil }
 
     /// What `--total` totals over `item` (an item of `index`): its aggregates of the total's
     /// property (sum, mean, min, max, or category counts for most-common); nil without a total.
@@ -55,4 +57,14 @@ public struct FilteredClusters: Sendable {
         if parts.count == 1 { return parts[0] }
         return parts.map { "(\($0))" }.joined(separator: " and ")
     }
+}
+
+/// How an interim frame was made (the `filter-interim` event's `kind`).
+public enum FilterInterimKind: String, Sendable {
+    /// A small change repaired into the live index of the places shown before (`LiveSubsetIndex`):
+    /// near exact.
+    case repair
+    /// The unfiltered build of every place recounted over the passing places
+    /// (`HierarchyRecount`): any change, in one pass; the unfiltered clusters thinned.
+    case recount
 }

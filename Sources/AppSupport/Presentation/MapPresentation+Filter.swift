@@ -19,9 +19,11 @@ extension MapPresentation {
         filtering.settings = settings
         filtering.generation += 1
         guard let session else { return nil }
+        filtering.latest.generation = filtering.generation
         var job = FilterJob(engine: filtering.engine(for: session), settings: settings, generation: filtering.generation,
                             interim: filtering.interim)
-        if settings.isEmpty { job.unfiltered = session.clusterer.unchangedBuild }
+        job.unfiltered = session.clusterer.unchangedBuild  // the fast path holds it (no filter) or recounts it
+        job.latest = filtering.latest
         return job
     }
 
@@ -55,12 +57,13 @@ extension MapPresentation {
 
     /// Shows a worked-out filter if it answers the newest request on the shown data, and returns
     /// the `filter` event (expression, passing, places, ms; `interim_ms` and `settled_ms` from the
-    /// request when an interim showed first; or the error). An interim (a small change shown at
-    /// once from the live index) returns `filter-interim` (passing, changed, interim_ms) and is
-    /// dropped if its request already settled. A selected place that no longer passes is
+    /// request when an interim showed first; or the error). An interim (a small change repaired
+    /// into the live index, or any change recounted over the unfiltered build) returns
+    /// `filter-interim` (kind "repair" | "recount", passing, changed for a repair, interim_ms) and
+    /// is dropped if its request already settled; an outdated value's outcome is dropped. A selected place that no longer passes is
     /// deselected; an open fan closes.
     public func finishFilter(_ outcome: FilterOutcome) -> [MapEvent] {
-        guard !outcome.job.readiesOnly, outcome.job.generation == filtering.generation, let session,
+        guard !outcome.job.readiesOnly, !outcome.superseded, outcome.job.generation == filtering.generation, let session,
               outcome.job.engine.session === session else { return [] }
         if outcome.isInterim && filtering.settledGeneration == outcome.job.generation { return [] }
         switch outcome.answer {
@@ -82,10 +85,13 @@ extension MapPresentation {
             transitions.dataDidChange()
             let placeCount = filtered?.total ?? session.clusterer.count
             func ms(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
-            if let filtered, let changed = filtered.changedPlaces {
-                return events + [MapEvent("filter-interim", [("expression", .string(filtered.expression)),
-                                                             ("passing", .int(filtered.passing)), ("places", .int(placeCount)),
-                                                             ("changed", .int(changed)), ("interim_ms", ms(filtered.milliseconds))])]
+            if let filtered, let kind = filtered.interimKind {
+                filtering.shownInterim = (outcome.job.generation, filtered.milliseconds)
+                var fields: [(String, JSONValue)] = [("expression", .string(filtered.expression)), ("kind", .string(kind.rawValue)),
+                                                     ("passing", .int(filtered.passing)), ("places", .int(placeCount))]
+                if let changed = filtered.changedPlaces { fields.append(("changed", .int(changed))) }
+                fields.append(("interim_ms", ms(filtered.milliseconds)))
+                return events + [MapEvent("filter-interim", fields)]
             }
             var fields: [(String, JSONValue)] = [("expression", .string(filtered?.expression ?? "")),
                                                  ("passing", .int(filtered?.passing ?? placeCount)),
@@ -93,7 +99,8 @@ extension MapPresentation {
                                                  ("ms", ms(filtered?.milliseconds ?? 0))]
             if let by = outcome.job.settings.groupProperty { fields.append(("by", .string(by))) }
             if let total = outcome.job.settings.total { fields.append(("total", .string(total.text))) }
-            if let interim = outcome.interimMilliseconds { fields.append(("interim_ms", ms(interim))) }
+            let shown = filtering.shownInterim.flatMap { $0.generation == outcome.job.generation ? $0.milliseconds : nil }
+            if let interim = shown ?? outcome.interimMilliseconds { fields.append(("interim_ms", ms(interim))) }
             if let settled = outcome.settledMilliseconds { fields.append(("settled_ms", ms(settled))) }
             return events + [MapEvent("filter", fields)]
         }

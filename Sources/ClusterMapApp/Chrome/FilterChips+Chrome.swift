@@ -8,7 +8,9 @@ extension AppChrome {
         // The time window's chip names the date property it read (the first one, unless --time said).
         let chips = FilterPanelModel.chips(p.filterSettings, timeProperty: p.shownFilter?.result.timeProperty,
                                            unheld: controller.tableFilter == nil ? p.filterEngine()?.propertiesNoPlaceHolds ?? [] : [])
-        filterChips?.update(chips: chips, placesText: controller.filterPlacesText)
+        // A first frame (repair or recount) says it is provisional until the exact build lands.
+        let refining = p.filterIsInterim ? " · refining…" : ""
+        filterChips?.update(chips: chips, placesText: controller.filterPlacesText.map { $0 + refining })
         filterPanel?.refresh()
     }
 }

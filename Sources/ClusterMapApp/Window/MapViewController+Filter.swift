@@ -54,24 +54,17 @@ extension MapViewController {
         filterWorker.submit(job)
     }
 
-    /// The worker: runs jobs on its queue and hands the newest outcome to the GTK thread. A small
-    /// change first hands over an interim outcome (`FilterInterim`); the exact one always follows
-    /// (`finishFilter` drops outcomes of older requests), then the job readies the fast path for
-    /// the next change, after both frames.
-    static func makeFilterWorker(for controller: MapViewController) -> LatestRequestWorker<FilterJob, FilterOutcome> {
+    /// The workers: each value's first frame (a repair or a recount) on one, its exact build on
+    /// the other, so a first frame never waits behind a build (`FilterJobWorkers`); outcomes of
+    /// older values are dropped by `finishFilter`.
+    static func makeFilterWorker(for controller: MapViewController) -> FilterJobWorkers {
         let target = FilterDelivery(controller)
-        let show: @Sendable (FilterOutcome) -> Void = { outcome in
+        return FilterJobWorkers(show: { outcome in
             runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
                 guard let c = target.controller, !c.isClosed else { return }
                 c.filterDidFinish(outcome)
             }
-        }
-        return LatestRequestWorker(label: "clustermap.filter", work: { job in
-            let outcome = job.run(showingInterim: show)
-            show(outcome)
-            job.prepareForNextChange()
-            return outcome
-        }, deliver: { _, _ in })
+        })
     }
 
     private func filterDidFinish(_ outcome: FilterOutcome) {
