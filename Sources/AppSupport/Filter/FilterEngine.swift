@@ -112,7 +112,10 @@ public final class FilterEngine: @unchecked Sendable {
     public func run(_ settings: FilterSettings) throws -> FilteredClusters? {
         lock.lock()
         defer { lock.unlock() }
-        guard !settings.isEmpty else { return nil }
+        guard !settings.isEmpty else {
+            preparedLock.withLock { self.prepared }?.scratchPool.release()  // no filter shown: its builds' scratch goes back
+            return nil
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         let (result, selection) = try passing(settings)
         // The shown index aggregates the file's own categories and values (the bubble colours
