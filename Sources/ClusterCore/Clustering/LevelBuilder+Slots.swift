@@ -96,6 +96,7 @@ extension LevelBuilder {
                 band = Self.compactAndSort(slots, count: aliveCount, cell: cell, level: level, lastZoom: lastZoom,
                                       scratch: scratch, searchDistance: searchDistance)
             }
+            band.scratchPool = pool
             let m = band.entryCount
             buildTrace("band \(level)-\(lastZoom) made")
             // Entries are looked up by slot to mark merged items: in bands of several levels.

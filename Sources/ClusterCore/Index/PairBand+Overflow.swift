@@ -132,8 +132,8 @@ extension PairBand {
         // The stored entries in cell order (a level this band does not store left out): each part
         // writes from its first entry's place on, then they are moved together. Their keys are
         // read through it (a copy of them in this order was 8 bytes per entry at the 10M build's peak).
-        let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(total, 1))
-        defer { order.deallocate() }
+        let order = LargeBuffer.allocate(UInt32.self, count: max(total, 1), pool: scratchPool)
+        defer { LargeBuffer.free(order, count: max(total, 1), pool: scratchPool) }
         let storedIn = UnsafeMutablePointer<Int>.allocate(capacity: parts)
         defer { storedIn.deallocate() }
         let out = FinishPointers(order: order, stored: storedIn)
