@@ -56,7 +56,9 @@ extension LevelBuilder {
         var entryCapacity = 0
         /// Called once a band is done with: its entries are not looked up any more.
         func releaseEntries() {
-            if let entries = entryOf { LargeBuffer.free(entries, count: entryCapacity, pool: pool) }
+            if let entries = entryOf {
+                if let pool { LargeBuffer.free(entries, count: entryCapacity, pool: pool) } else { entries.deallocate() }
+            }
             entryOf = nil
         }
         defer { releaseEntries() }
@@ -102,7 +104,9 @@ extension LevelBuilder {
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
                 if entryOf == nil { entryCapacity = max(slots.n, 1) }
-                let entries = entryOf ?? LargeBuffer.allocate(UInt32.self, count: entryCapacity, pool: pool)
+                // From the pool when the build has one; else an ordinary allocation, as the full build's peak was measured with.
+                let entries = entryOf ?? pool.map { LargeBuffer.allocate(UInt32.self, count: entryCapacity, pool: $0) }
+                    ?? .allocate(capacity: entryCapacity)
                 entryOf = entries
                 band.slots.withUnsafeBufferPointer { bandSlots in
                     for e in 0..<bandSlots.count { entries[Int(bandSlots[e])] = UInt32(e) }
