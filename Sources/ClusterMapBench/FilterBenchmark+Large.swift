@@ -14,7 +14,8 @@ import GeoData
 /// CPU ms (two-thread steps run one part on the calling thread: about the build's critical
 /// path, its wall time on two otherwise idle cores). Also: preparing the points
 /// (once per data set), and updating them after a live update moving 0.1 % of the points and
-/// adding 0.1 % (instead of preparing them again). One JSON line.
+/// adding 0.1 % (instead of preparing them again); and what the builds' scratch pool holds
+/// between builds. One JSON line.
 func runLargeFilterBenchmark(_ args: [String]) {
     var n = 1_000_000, runs = 3
     let given = benchNumbers(args, ["--points", "--runs"])
@@ -89,6 +90,11 @@ func runLargeFilterBenchmark(_ args: [String]) {
         line += ",\"\(f.key)_passing\":\(passing),\"\(f.key)_evaluate_ms\":\(median(evaluate))"
             + ",\"\(f.key)_then_frame_ms\":\(median(total)),\"\(f.key)_cpu_ms\":\(median(cpu))"
             + ",\"\(f.key)_calling_thread_cpu_ms\":\(median(mainCPU))"
+    }
+    // What the filtered builds' scratch pool holds between builds (kept while a filter is shown).
+    if let pool = prepared?.scratchPool {
+        line += ",\"scratch_pool_idle_mb\":\(fixed(Double(pool.idleBytes) / 1_048_576))"
+            + ",\"scratch_pool_peak_in_use_mb\":\(fixed(Double(pool.peakBytesInUse) / 1_048_576))"
     }
     print(line + ",\"peak_rss_mb\":\(fixed(peakRSSMegabytes()))}")
 

@@ -158,7 +158,10 @@ public final class FilterEngine: @unchecked Sendable {
     /// index of every place shows).
     /// - Throws: `FilterSettingsError` naming the option and, for expressions, the column.
     public func run(_ settings: FilterSettings) throws -> FilteredClusters? {
-        guard !settings.isEmpty else { return nil }
+        guard !settings.isEmpty else {
+            preparedLock.withLock { self.prepared }?.scratchPool.release()  // no filter shown: its builds' scratch goes back
+            return nil
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         // Only the evaluation holds the lock: the build reads the session's places, which never
         // change, so an interim for a newer value (another thread) evaluates while this builds.

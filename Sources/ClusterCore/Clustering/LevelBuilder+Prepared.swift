@@ -33,12 +33,15 @@ extension LevelBuilder {
         precondition(Int(slotTotal) == m, "chosen count")
         buildTrace("prepared ranks")
         let parts = p.order.count >= 131_072 ? 2 : 1
+        // A band of several levels gets room for the clusters it will append, as `gatherSorted`
+        // gives (without it the first append copied all five columns to bigger ones).
+        let capacity = centres ? m : m + m / 4
         var x: [Float] = [], y: [Float] = [], slotColumn: [UInt32] = [], refs: [UInt32] = []
-        let keys = [UInt64](unsafeUninitializedCapacity: m) { keys, kc in
-            x = [Float](unsafeUninitializedCapacity: m) { xs, xc in
-                y = [Float](unsafeUninitializedCapacity: m) { ys, yc in
-                    slotColumn = [UInt32](unsafeUninitializedCapacity: m) { ss, sc in
-                        refs = [UInt32](unsafeUninitializedCapacity: m) { rs, rc in
+        let keys = [UInt64](unsafeUninitializedCapacity: capacity) { keys, kc in
+            x = [Float](unsafeUninitializedCapacity: capacity) { xs, xc in
+                y = [Float](unsafeUninitializedCapacity: capacity) { ys, yc in
+                    slotColumn = [UInt32](unsafeUninitializedCapacity: capacity) { ss, sc in
+                        refs = [UInt32](unsafeUninitializedCapacity: capacity) { rs, rc in
                             let out = PreparedOutput(keys: keys.baseAddress, x: xs.baseAddress, y: ys.baseAddress,
                                                      slots: ss.baseAddress, refs: rs.baseAddress, cx: scratch.cx, cy: scratch.cy)
                             copyChosen(p, subset.chosen, chosenValid, slotRank, refRank, to: out, parts: parts, centres: centres)

@@ -22,6 +22,8 @@ extension LevelBuilder {
         /// The alive bits as they were before this level's merges, and the rank of each word.
         let before: UnsafeMutablePointer<UInt64>
         let wordRank: UnsafeMutablePointer<UInt32>
+        /// Where `item` comes from and goes back to (nil: the system; see `LargeBuffer`).
+        let pool: BuildScratchPool?
         var words: Int { (n + 63) >> 6 }
 
         /// The valid points, projected to Float unit coordinates (held as Double), in input
@@ -46,6 +48,7 @@ extension LevelBuilder {
             let n = ends[chunks - 1]
             self.n = n
             capacity = n
+            pool = nil
             let m = max(n, 1), w = (m + 63) >> 6
             item = LargeBuffer.allocate(Item.self, count: m)
             alive = .allocate(capacity: w); before = .allocate(capacity: w); wordRank = .allocate(capacity: w)
@@ -70,8 +73,9 @@ extension LevelBuilder {
 
         /// The chosen valid points of `prepared` (all when `chosen` is nil), in input order, with
         /// references counting every chosen point (as `init(points:)` over the chosen points
-        /// numbers them): no projection, a copy of the prepared coordinates.
-        init(prepared p: PreparedPoints, chosen: [UInt64]?) {
+        /// numbers them): no projection, a copy of the prepared coordinates. The items come from
+        /// `pool` when given.
+        init(prepared p: PreparedPoints, chosen: [UInt64]?, pool: BuildScratchPool? = nil) {
             let words = p.valid.count
             precondition(chosen == nil || chosen!.count == words, "one selection bit per prepared point")
             let parts = p.count >= 200_000 ? 2 : 1
@@ -90,8 +94,9 @@ extension LevelBuilder {
             let n = firstSlot[parts]
             self.n = n
             capacity = n
+            self.pool = pool
             let m = max(n, 1), w = (m + 63) >> 6
-            item = LargeBuffer.allocate(Item.self, count: m)
+            item = LargeBuffer.allocate(Item.self, count: m, pool: pool)
             alive = .allocate(capacity: w); before = .allocate(capacity: w); wordRank = .allocate(capacity: w)
             alive.initialize(repeating: ~0, count: w)
             if n & 63 != 0 { alive[w - 1] = (1 << UInt64(n & 63)) - 1 }
@@ -126,7 +131,7 @@ extension LevelBuilder {
         }
 
         func deallocate() {
-            LargeBuffer.free(item, count: max(capacity, 1))
+            LargeBuffer.free(item, count: max(capacity, 1), pool: pool)
             alive.deallocate(); before.deallocate(); wordRank.deallocate()
         }
 
@@ -159,7 +164,7 @@ extension LevelBuilder {
             if k & 63 != 0 { alive[newWords - 1] = (1 << UInt64(k & 63)) - 1 }
             if k == 0 { alive[0] = 0 }
             n = k
-            LargeBuffer.discardContents(item, from: max(k, 1), count: max(capacity, 1))
+            LargeBuffer.discardContents(item, from: max(k, 1), count: max(capacity, 1), pool: pool)
         }
 
         /// Remembers the alive bits, so that `rank` gives visiting positions on this level.

@@ -72,7 +72,8 @@ extension LevelBuilder {
                         refs = [UInt32](unsafeUninitializedCapacity: capacity) { rs, rc in
                             let out = GatherPointers(keys: keys.baseAddress, x: xs.baseAddress, y: ys.baseAddress,
                                                      slots: ss.baseAddress, refs: rs.baseAddress, cx: scratch.cx,
-                                                     cy: scratch.cy, sorted: scratch.sorted, capacity: scratch.capacity)
+                                                     cy: scratch.cy, sorted: scratch.sorted, capacity: scratch.capacity,
+                                                     discards: scratch.pool == nil)
                             DispatchQueue.concurrentPerform(iterations: parts) { h in
                                 let end = (m * (h + 1) / parts)
                                 for chunk in stride(from: m * h / parts, to: end, by: Self.gatherChunk) {
@@ -83,8 +84,11 @@ extension LevelBuilder {
                                     } else {
                                         Self.gather(out, slots, from: chunk, to: chunkEnd, end: end, shift: shift, centres: false)
                                     }
-                                    // Read for the last time: its pages go while the columns fill.
-                                    LargeBuffer.discardContents(out.sorted, from: chunk, to: chunkEnd, count: out.capacity)
+                                    // Read for the last time: its pages go while the columns fill
+                                    // (unless a pool keeps them for the next build).
+                                    if out.discards {
+                                        LargeBuffer.discardContents(out.sorted, from: chunk, to: chunkEnd, count: out.capacity)
+                                    }
                                 }
                             }
                             rc = m
@@ -149,5 +153,7 @@ extension LevelBuilder {
         let sorted: UnsafeMutablePointer<UInt64>
         /// `sorted`'s allocated count.
         let capacity: Int
+        /// Whether the pages of `sorted` go back as they are read (not when they come from a pool).
+        let discards: Bool
     }
 }

@@ -27,7 +27,10 @@ extension LevelBuilder {
         let minZoom = options.minZoom, maxZoom = options.maxZoom
         // Renumbered by `compact` between bands: each level reads it through a `let` copy.
         let prepared = self.prepared
-        var slotState = prepared.map { Slots(prepared: $0.points, chosen: $0.chosen) } ?? Slots(points: points)
+        // A filtered build of prepared points takes its large scratch from their pool (pages the
+        // previous build of the data set wrote, not fresh ones the kernel must zero).
+        let pool = prepared?.points.scratchPool
+        var slotState = prepared.map { Slots(prepared: $0.points, chosen: $0.chosen, pool: pool) } ?? Slots(points: points)
         defer { slotState.deallocate() }
         let n0 = slotState.n
         validCount = n0
@@ -41,7 +44,7 @@ extension LevelBuilder {
         }
         table.reserve(forValidPoints: n0)
         buildTrace("slots filled")
-        let scratch = CellIndex.SortScratch(capacity: n0)
+        let scratch = CellIndex.SortScratch(capacity: n0, pool: pool)
         var aggregateBuilder = attributes.isEmpty ? nil : AggregateTable.Builder(attributes: attributes)
         var builtLevels: [Level] = []  // maxZoom + 1 first
         builtLevels.reserveCapacity(maxZoom - minZoom + 2)
@@ -50,12 +53,15 @@ extension LevelBuilder {
         // Each slot's entry in the current band, while that band stores several levels (where
         // merged items' entries are marked).
         var entryOf: UnsafeMutablePointer<UInt32>? = nil
-        defer { entryOf?.deallocate() }
+        var entryCapacity = 0
         /// Called once a band is done with: its entries are not looked up any more.
         func releaseEntries() {
-            entryOf?.deallocate()
+            if let entries = entryOf {
+                if let pool { LargeBuffer.free(entries, count: entryCapacity, pool: pool) } else { entries.deallocate() }
+            }
             entryOf = nil
         }
+        defer { releaseEntries() }
         /// Before a new band is sorted (nothing holds a slot number then): drops the dead slots
         /// once a quarter of them are dead, so that the per-slot items don't stay at their
         /// first size through the low zooms (see `Slots.compact`).
@@ -92,11 +98,15 @@ extension LevelBuilder {
                 band = Self.compactAndSort(slots, count: aliveCount, cell: cell, level: level, lastZoom: lastZoom,
                                       scratch: scratch, searchDistance: searchDistance)
             }
+            band.scratchPool = pool
             let m = band.entryCount
             buildTrace("band \(level)-\(lastZoom) made")
             // Entries are looked up by slot to mark merged items: in bands of several levels.
             if level - 1 > lastZoom {
-                let entries = entryOf ?? .allocate(capacity: max(slots.n, 1))
+                if entryOf == nil { entryCapacity = max(slots.n, 1) }
+                // From the pool when the build has one; else an ordinary allocation, as the full build's peak was measured with.
+                let entries = entryOf ?? pool.map { LargeBuffer.allocate(UInt32.self, count: entryCapacity, pool: $0) }
+                    ?? .allocate(capacity: entryCapacity)
                 entryOf = entries
                 band.slots.withUnsafeBufferPointer { bandSlots in
                     for e in 0..<bandSlots.count { entries[Int(bandSlots[e])] = UInt32(e) }

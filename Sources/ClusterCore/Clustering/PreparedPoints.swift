@@ -33,6 +33,10 @@ public final class PreparedPoints: @unchecked Sendable {
     let order: [UInt32]
     let orderX: [Float]
     let orderY: [Float]
+    /// The large scratch the subset builds of these points reuse from one build to the next
+    /// (empty until the first build; see `BuildScratchPool`). `release()` it when no filter is
+    /// shown: it holds about what one build of the largest subset needed.
+    public let scratchPool = BuildScratchPool()
 
     /// Inputs from this many points are prepared on two threads.
     static let parallelFrom = 65_536

@@ -50,6 +50,8 @@ struct PairBand {
     private let eps: [Double]
     /// Candidate checks of the sweep (for choosing band lengths).
     private(set) var sweepWork = 0
+    /// Where `finish` takes its large scratch from (nil: the system; see `LargeBuffer`).
+    var scratchPool: BuildScratchPool?
 
     var entryCount: Int { keys.count }
     var aliveCount: Int { keys.count - deadCount }
