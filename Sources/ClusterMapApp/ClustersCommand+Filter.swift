@@ -23,7 +23,8 @@ struct ClustersFilter {
     let values: [Double]
 
     /// Answers `o.filters` over `set`'s properties; nil when nothing is asked.
-    static func make(_ o: ClustersCommandOptions, set: PointSet, pointOfInput: [Int]) throws -> ClustersFilter? {
+    static func make(_ o: ClustersCommandOptions, set: PointSet, pointOfInput: [Int],
+                     program: String = "clustermap clusters") throws -> ClustersFilter? {
         guard !o.filters.isEmpty else { return nil }
         let evaluator = FilterEvaluator(table: PropertyTable(pointSet: set))
         let result: FilterResult
@@ -40,7 +41,7 @@ struct ClustersFilter {
             return p >= 0 && (result.selection?[p] ?? true)
         }
         if let s = result.selection {
-            ErrorOutput.write("clustermap clusters", "\(set.sourceName): \(s.chosenCount) of \(set.count) places pass")
+            ErrorOutput.write(program, "\(set.sourceName): \(s.chosenCount) of \(set.count) places pass")
         }
         return ClustersFilter(settings: o.filters, result: result, selection: selection,
                               groups: mapped(result.groups, missing: -1),
@@ -67,7 +68,7 @@ struct ClustersFilter {
             out += "," + jsonString(by) + ":" + (g >= 0 ? jsonString(result.groupNames[Int(g)]) : "null")
         }
         if let total = settings.total {
-            let key = total.kind.rawValue.replacingOccurrences(of: "-", with: "_") + "_" + total.property
+            let key = Self.totalKey(total)
             let v = total.kind.value(of: index.aggregates(of: item))
             if total.kind.readsCategory {
                 out += "," + jsonString(key) + ":" + (v.map { jsonString(result.totalCategoryNames[Int($0)]) } ?? "null")
@@ -77,6 +78,14 @@ struct ClustersFilter {
             }
         }
         return out
+    }
+}
+
+extension ClustersFilter {
+    /// The name a cluster's total goes under: `sum_deaths`, `most_common_type` (`clusters`, `tiles`,
+    /// both for files and tables).
+    static func totalKey(_ total: FilterSettings.TotalSetting) -> String {
+        total.kind.rawValue.replacingOccurrences(of: "-", with: "_") + "_" + total.property
     }
 }
 

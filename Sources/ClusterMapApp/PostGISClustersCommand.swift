@@ -1,19 +1,21 @@
+import AppSupport
 import ClusterCore
 import Foundation
+import GeoData
 import PostGIS
 
 // `clustermap clusters 'postgresql://…?table=…' --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
-//  [--radius R] [--max-zoom M] [--min-points P] [--where FILTER]… [--total COLUMN]
-//  [--fetch-limit N] [--statement-timeout MS] [--refresh SECONDS]`
+//  [--radius R] [--max-zoom M] [--min-points P] [--where FILTER]… [--since DATE] [--until DATE] [--time COLUMN]
+//  [--total KIND:COLUMN|COLUMN] [--fetch-limit N] [--statement-timeout MS] [--refresh SECONDS]`
 //
 // The clusters of one view of a PostGIS table, as GeoJSON like `clusters FILE` prints: the server
 // counts (grid cells) or, for few points, they are fetched and clustered exactly. A password is
 // asked for on the terminal when the server wants one (never stored); PGPASSWORD/.pgpass work too.
 
 struct PostGISClustersOptions {
+    /// The rest, as `clusters FILE` reads it: `--where/--since/--until/--time/--total KIND:COLUMN` in its `filters`.
     var clusters = ClustersCommandOptions()
-    /// `--where` filters in the filter grammar (all must hold), as parameterised SQL.
-    var filters: [PostGISWhere] = []
+    /// `--total COLUMN` (no kind): `COLUMN_sum/_min/_max` as before `KIND:COLUMN`.
     var total: String?
     var fetchLimit = 20_000
     var statementTimeout = 0
@@ -32,11 +34,9 @@ struct PostGISClustersOptions {
         }
         while i < args.count {
             switch args[i] {
-            case "--where":
-                do { o.filters.append(try PostGISWhere(parsing: try value())) } catch let e as PostGISError {
-                    throw ClustersCommandError(message: e.description, status: 2)
-                }
-            case "--total": o.total = try value()
+            case "--total":
+                let v = try value()
+                if v.contains(":") { rest += ["--total", v] } else { o.total = v }
             case "--refresh":
                 let v = try value()
                 guard let r = Double(v), r > 0, r.isFinite else { throw ClustersCommandError(message: "--refresh: '\(v)' is not a positive number of seconds", status: 2) }
@@ -50,10 +50,19 @@ struct PostGISClustersOptions {
             i += 1
         }
         o.clusters = try ClustersCommandOptions.parse(rest)
+        if let t = o.total, let k = o.clusters.filters.total {
+            throw ClustersCommandError(message: "--total '\(t)' and --total '\(k.text)': one total only", status: 2)
+        }
+        try refuseGroupingOnATable(o.clusters.filters)
+        // The SQL grammar is checked before connecting (the columns once connected).
+        for c in o.clusters.filters.conditions {
+            do { _ = try PostGISWhere(parsing: c) } catch let e as PostGISError { throw ClustersCommandError(message: e.description, status: 2) }
+        }
         return o
     }
 
-    var viewOptions: PostGISViewOptions {
+    /// The view's options on `table`: the filter (conditions and time window) as the window writes it.
+    func viewOptions(table: PostGISTable) throws -> PostGISViewOptions {
         var v = PostGISViewOptions()
         let c = clusters
         v.algorithm = c.algorithm == "grid" ? .grid : .hierarchical
@@ -62,8 +71,9 @@ struct PostGISClustersOptions {
         if let m = c.maxZoom { v.hierarchical.maxZoom = m; v.gridMaxZoom = m }
         if let m = c.minZoom { v.hierarchical.minZoom = m; v.gridMinZoom = m }
         if let p = c.minPoints { v.hierarchical.minPoints = p; v.minCountForClustering = p }
-        v.filter = PostGISWhere.all(filters)
-        v.total = total
+        v.filter = try tableWhere(c.filters, on: table)
+        let checked = try tableTotal(c.filters.total, on: table)
+        v.total = total ?? checked?.property
         v.fetchLimit = fetchLimit
         return v
     }
@@ -110,7 +120,7 @@ func runPostGISClustersCommand(_ args: [String]) -> Int32 {
 /// Prints one view as GeoJSON (stdout) and how it was counted (stderr).
 private func printPostGISView(_ source: PostGISSource, _ o: PostGISClustersOptions) throws {
     let program = "clustermap clusters"
-    let result = try source.clusters(in: o.clusters.bounds, zoom: o.clusters.zoom, options: o.viewOptions)
+    let result = try source.clusters(in: o.clusters.bounds, zoom: o.clusters.zoom, options: try o.viewOptions(table: source.table))
     var out = ClustersOutput()
     out.write("{\"type\":\"FeatureCollection\",\"features\":[")
     for (k, item) in result.items.enumerated() {
@@ -125,10 +135,11 @@ private func printPostGISView(_ source: PostGISSource, _ o: PostGISClustersOptio
                       "\"point_count_abbreviated\":" + (n < 1000 ? String(n) : "\"\(abbreviatedCount(n))\"")]
             if let z = item.expansionZoom { props.append("\"expansion_zoom\":\(z)") }
         }
-        if let t = o.total, let sum = item.totalSum {
+        if let t = o.total ?? o.clusters.filters.total?.property, let sum = item.totalSum {
             let key = t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             props += ["\"\(key)_sum\":\(jsonNumber(sum))", "\"\(key)_min\":\(jsonNumber(item.totalMin ?? .nan))",
                       "\"\(key)_max\":\(jsonNumber(item.totalMax ?? .nan))"]
+            if let k = o.clusters.filters.total { props += kindTotalJSON(k, item) }
         }
         out.write("{\"type\":\"Feature\",\"id\":\(id),\"properties\":{\(props.joined(separator: ","))},\(geometry)}")
     }
@@ -142,4 +153,47 @@ private func printPostGISView(_ source: PostGISSource, _ o: PostGISClustersOptio
     }
     ErrorOutput.write(program, "\(source.table.displayName): \(result.items.count) items, \(how), "
                       + String(format: "%.0f ms", result.seconds * 1000))
+}
+
+/// `KIND_COLUMN` and `_abbreviated`, as `clusters FILE` prints a cluster's total.
+private func kindTotalJSON(_ t: FilterSettings.TotalSetting, _ item: PostGISItem) -> [String] {
+    let v: Double?
+    switch t.kind {
+    case .sum: v = item.totalSum
+    case .mean: v = item.totalMean
+    case .minimum: v = item.totalMin
+    case .maximum: v = item.totalMax
+    default: v = nil
+    }
+    let key = JSONValue.quote(ClustersFilter.totalKey(t))
+    guard let v else { return [key + ":null"] }
+    return [key + ":" + jsonNumber(v), JSONValue.quote(ClustersFilter.totalKey(t) + "_abbreviated") + ":" + JSONValue.quote(ClusterTotal.abbreviated(v))]
+}
+
+/// `--by` on a table: refused (status 2) — the server's cells and the fetched points would mix its values.
+func refuseGroupingOnATable(_ f: FilterSettings) throws {
+    guard let by = f.groupProperty else { return }
+    throw ClustersCommandError(message: "--by '\(by)' is not read for a database table: its bubbles would mix the values of '\(by)' "
+                               + "(say --where '\(by) = VALUE' for one of them)", status: 2)
+}
+
+/// The WHERE for `f` on `table` (conditions and `--since/--until/--time`), as the window writes it
+/// (`TableFilter.sqlFilter`); a column or date the table can't answer is status 2.
+func tableWhere(_ f: FilterSettings, on table: PostGISTable) throws -> PostGISWhere? {
+    do { return try TableFilter.sqlFilter(f, on: table).filter } catch let e as PostGISError {
+        throw ClustersCommandError(message: e.description, status: 2)
+    }
+}
+
+/// `--total KIND:COLUMN` when the table can total it; else status 2 with the window's reason.
+func tableTotal(_ t: FilterSettings.TotalSetting?, on table: PostGISTable) throws -> FilterSettings.TotalSetting? {
+    guard let t else { return nil }
+    // Checked here too: a table's most-common (pgtotals, s16) needs its own query option these commands don't set yet.
+    if t.kind.readsCategory {
+        throw ClustersCommandError(message: "--total \(t.text): on a table these commands total sum, mean, min or max of a number column", status: 2)
+    }
+    if let problem = table.totalProblem(kind: t.kind, column: t.property) {
+        throw ClustersCommandError(message: "\(table.displayName): " + problem.replacingOccurrences(of: "; the bubbles show counts", with: ""), status: 2)
+    }
+    return t
 }

@@ -5,6 +5,7 @@ import GeoData
 import MapModel
 import MapRender
 import MapStill
+import PostGIS
 import Tiles
 
 /// `clustermap render --output OUT.png …`: draws what the window would show, with no display
@@ -19,9 +20,17 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
     let size = ScreenSize(width: Double(options.width), height: Double(options.height))
     var camera = Camera(center: options.center ?? GeoCoordinate(latitude: 20, longitude: 0),
                         zoom: options.zoom ?? MapViewController.zoomShowingWholeWorld(size), viewportSize: size)
+    if let problem = mixedSourcesProblem(options.files) {
+        ErrorOutput.write("clustermap render", problem)
+        return 2
+    }
     do {
         var session: MapDataSession?
-        if !options.files.isEmpty || options.dataset != nil {
+        let table = options.files.first(where: PostGISAddress.looksLikeAddress)
+        if let table {
+            // A table is asked for the view (RenderCommand+Database.swift); its filter is the query's WHERE.
+            session = try renderTableSession(table, options: options, camera: &camera)
+        } else if !options.files.isEmpty || options.dataset != nil {
             let sources = MapViewController.initialSources(options, dataDirectory: dirPath)
             var sets: [PointSet] = []
             for (i, path) in sources.files.enumerated() {
@@ -39,7 +48,7 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         let presentation = MapPresentation.still(session: session, labels: try BaseMapLabelSource.load(dataDirectory: dir),
                                                  sceneRenderer: sceneRenderer)
         // --where/--since/--until/--by/--total/--type: the window's filter, answered here at once.
-        if !options.filters.isEmpty && session != nil {
+        if !options.filters.isEmpty && session != nil && table == nil {
             do {
                 try presentation.applyFilter(options.filters)
             } catch let e as FilterSettingsError {
@@ -55,7 +64,14 @@ func runRenderCommand(_ options: LaunchOptions) -> Int32 {
         }
         let renderer = presentation.stillRenderer(camera: camera, baseMaps: baseMaps, palette: options.dark ? .dark : .light,
                                                   sceneRenderer: sceneRenderer, tiles: tiles)
+        // As the window's legend card: what the numbers on the bubbles and the colours are.
+        if options.filters.total != nil || options.filters.groupProperty != nil, let legend = presentation.legend {
+            renderer.setOverlays(renderer.overlays + [RenderLegendOverlay(legend)])
+        }
         try renderer.renderPNG(camera: camera, scale: 1, to: URL(fileURLWithPath: options.output!))
+    } catch let e as ClustersCommandError {
+        ErrorOutput.write("clustermap render", e.message)
+        return e.status
     } catch {
         return fail("\(error)")
     }

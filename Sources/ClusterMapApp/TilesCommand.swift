@@ -16,15 +16,15 @@ import Tiles
 struct TilesCommandOptions {
     var clusters = ClustersCommandOptions()
     var output = ""
+    /// `--total PROPERTY` (no kind): `PROPERTY_sum/_min/_max/_mean` as before `KIND:PROPERTY`.
     var total: String?
-    /// `--where` filters in the filter grammar (database sources only).
-    var filters: [PostGISWhere] = []
 
     static let usage = "usage: clustermap tiles FILE|postgresql://… --output OUT.pmtiles|OUT.mbtiles [--algorithm hierarchical|grid] "
-        + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--total PROPERTY] [--lat COLUMN --lon COLUMN]"
+        + "[--radius R] [--extent E] [--min-zoom N] [--max-zoom M] [--min-points P] [--lat COLUMN --lon COLUMN]"
+        + " [--where EXPR]… [--since DATE] [--until DATE] [--time PROPERTY] [--by PROPERTY] [--total KIND:PROPERTY|PROPERTY] [--type PROPERTY=TYPE]"
 
-    /// Parses the arguments after `tiles`: `--output` and `--total` here, the rest as `clusters`
-    /// reads them (with a zoom it does not need).
+    /// Parses the arguments after `tiles`: `--output` and a bare `--total PROPERTY` here, the rest
+    /// (filters too) as `clusters` reads them (with a zoom it does not need).
     static func parse(_ args: [String]) throws -> TilesCommandOptions {
         var o = TilesCommandOptions()
         var rest: [String] = []
@@ -33,13 +33,8 @@ struct TilesCommandOptions {
             switch args[i] {
             case "--output", "--total":
                 guard i + 1 < args.count else { throw ClustersCommandError(message: "\(args[i]) needs a value", status: 2) }
-                if args[i] == "--output" { o.output = args[i + 1] } else { o.total = args[i + 1] }
-                i += 2
-            case "--where":
-                guard i + 1 < args.count else { throw ClustersCommandError(message: "--where needs a value", status: 2) }
-                do { o.filters.append(try PostGISWhere(parsing: args[i + 1])) } catch {
-                    throw ClustersCommandError(message: "\(error)", status: 2)
-                }
+                let v = args[i + 1]
+                if args[i] == "--output" { o.output = v } else if v.contains(":") { rest += ["--total", v] } else { o.total = v }
                 i += 2
             case "--zoom", "--bbox", "--leaves":
                 throw ClustersCommandError(message: "\(args[i]) is not an option of tiles (every zoom is written)", status: 2)
@@ -56,6 +51,15 @@ struct TilesCommandOptions {
             throw ClustersCommandError(message: "--output: '\(o.output)' must end in .pmtiles or .mbtiles", status: 2)
         }
         o.clusters = try ClustersCommandOptions.parse(rest + ["--zoom", "0"])
+        if let t = o.total, o.clusters.filters.total != nil {
+            throw ClustersCommandError(message: "--total '\(t)' and --total '\(o.clusters.filters.total!.text)': one total only", status: 2)
+        }
+        // With filters the bare form goes through the filter engine as sum (same four fields, plus sum_PROPERTY).
+        if let t = o.total, !o.clusters.filters.isEmpty {
+            o.clusters.filters.total = .init(kind: .sum, property: t)
+            o.total = nil
+        }
+        if PostGISAddress.looksLikeAddress(o.clusters.path) { try refuseGroupingOnATable(o.clusters.filters) }
         return o
     }
 }
@@ -94,7 +98,9 @@ func writeClusterTiles(_ options: TilesCommandOptions) throws -> String {
         ErrorOutput.write("clustermap tiles", "\(set.sourceName): \(message)")
     }
     let input = ClusterInput(set)
-    let index = input.clusterer(o)
+    // --where/--since/--until/--by/--total KIND:PROPERTY: the same filter engine and index as `clusters`.
+    let filter = try ClustersFilter.make(o, set: set, pointOfInput: input.pointOfInput, program: "clustermap tiles")
+    let index = filter?.index(points: input.coordinates, method: ClusterInput.method(o)) ?? input.clusterer(o)
     let totalName = options.total
     let builder = ClusterTileBuilder(
         clusterer: index,
@@ -113,24 +119,22 @@ func writeClusterTiles(_ options: TilesCommandOptions) throws -> String {
             }
         },
         clusterTotals: { item in
+            if let filter { return filter.tileProperties(item, index: index) }
             let a = index.aggregates(of: item)
-            var p: ClusterTileBuilder.Properties = []
-            if let name = totalName, a.valueCount > 0, let lo = a.minimum, let hi = a.maximum, let mean = a.mean {
-                p += [("\(name)_sum", .double(a.sum)), ("\(name)_min", .double(lo)), ("\(name)_max", .double(hi)),
-                      ("\(name)_mean", .double(mean))]
-            }
+            var p = totalName.map { tileTotalFields(a, property: $0, kind: nil) } ?? []
             if let c = a.dominantCategory, c >= 0, Int(c) < set.categoryNames.count {
                 p.append(("category", .string(set.categoryNames[Int(c)])))
             }
             return p
         })
     let (archive, tileCount) = try writeTiles(builder, to: options.output)
-    try finishTiles(archive, name: set.sourceName, builder: builder, coordinates: set.coordinates, total: totalName)
-    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(set.count) points"
+    let shown = filter.map { f in set.coordinates.indices.filter { f.result.selection?[$0] ?? true }.map { set.coordinates[$0] } } ?? set.coordinates
+    try finishTiles(archive, name: set.sourceName, builder: builder, coordinates: shown, fields: tileFieldNames(options))
+    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(shown.count) points"
 }
 
 /// Writes every zoom's tiles (gzipped) into a new archive; returns it (for `finishTiles`) and the tile count.
-private func writeTiles(_ builder: ClusterTileBuilder, to path: String) throws -> (ClusterTileArchive, Int) {
+func writeTiles(_ builder: ClusterTileBuilder, to path: String) throws -> (ClusterTileArchive, Int) {
     let writer = try ClusterTileArchive(path: path)
     var tileCount = 0
     for z in builder.zooms {
@@ -143,7 +147,8 @@ private func writeTiles(_ builder: ClusterTileBuilder, to path: String) throws -
 }
 
 /// Writes the metadata (bounds of the points) and closes the archive.
-private func finishTiles(_ archive: ClusterTileArchive, name: String, builder: ClusterTileBuilder, coordinates: [GeoCoordinate], total: String?) throws {
+func finishTiles(_ archive: ClusterTileArchive, name: String, builder: ClusterTileBuilder, coordinates: [GeoCoordinate],
+                 fields: (numbers: [String], texts: [String])) throws {
     let bounds = coordinates.reduce(into: GeoBounds?.none) { b, c in
         guard c.isValid else { return }
         b = b.map { GeoBounds(west: min($0.west, c.longitude), south: min($0.south, c.latitude),
@@ -151,30 +156,5 @@ private func finishTiles(_ archive: ClusterTileArchive, name: String, builder: C
             ?? GeoBounds(west: c.longitude, south: c.latitude, east: c.longitude, north: c.latitude)
     } ?? GeoBounds(west: -180, south: -85, east: 180, north: 85)
     try archive.finish(name: name, zooms: builder.zooms, bounds: bounds,
-                       fields: total.map { n in ["\(n)_sum", "\(n)_min", "\(n)_max", "\(n)_mean"] } ?? [])
-}
-
-/// `tiles postgresql://…`: the table's points (filters from --where) clustered here exactly, as a file of them would be.
-private func writePostGISClusterTiles(_ options: TilesCommandOptions) throws -> String {
-    let o = options.clusters
-    let source = try openPostGISSource(o.path, statementTimeout: 0, program: "clustermap tiles")
-    var view = PostGISViewOptions()
-    view.total = options.total
-    view.filter = PostGISWhere.all(options.filters)
-    let (coordinates, ids, totals) = try source.allPoints(options: view)
-    let input = ClusterInput(coordinates: coordinates, values: options.total == nil ? [] : totals)
-    let index = input.clusterer(o)
-    let totalName = options.total
-    let builder = ClusterTileBuilder(
-        clusterer: index,
-        pointID: { ids[$0].map { UInt64(bitPattern: $0) } },
-        pointProperties: { i in totalName.map { n in totals[i].isNaN ? [] : [(n, .double(totals[i]))] } ?? [] },
-        clusterTotals: { item in
-            let a = index.aggregates(of: item)
-            guard let name = totalName, a.valueCount > 0, let lo = a.minimum, let hi = a.maximum, let mean = a.mean else { return [] }
-            return [("\(name)_sum", .double(a.sum)), ("\(name)_min", .double(lo)), ("\(name)_max", .double(hi)), ("\(name)_mean", .double(mean))]
-        })
-    let (archive, tileCount) = try writeTiles(builder, to: options.output)
-    try finishTiles(archive, name: source.table.displayName, builder: builder, coordinates: coordinates, total: totalName)
-    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(coordinates.count) points"
+                       fields: fields.numbers, textFields: fields.texts)
 }

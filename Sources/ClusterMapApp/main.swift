@@ -43,5 +43,6 @@ default:
         failUsage("\(error)")
     }
     if options.wantsHelp { print(LaunchOptions.helpText(program: program)); exit(0) }
+    if let problem = mixedSourcesProblem(options.files) { failUsage(problem) }   // a table opens alone (RenderCommand+Database.swift)
     exit(MapApplication.run(options: options, argv: argv))
 }

@@ -18,6 +18,7 @@ extension MapViewController {
     /// New data is shown: the bar follows it (the launch's `--time PROPERTY` asks for it).
     func timeBarDataDidLoad(generation: Int) {
         if generation == 1, let t = options.filters.timeProperty {
+            checkLaunchTimeOption(t)   // MapViewController+LaunchChecks.swift
             timeBar.want(property: t)
         } else if let source = filterMemory.shownSource, let saved = filterMemory.saved.timeBar(for: source) {
             // The bar as it was left on this file (the state file); the command line's wins.

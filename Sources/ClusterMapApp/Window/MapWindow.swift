@@ -77,6 +77,7 @@ final class MapWindow {
         controller.announceInitialLoad()
         DatabaseDialog.installAction(window: window, controller: controller)
         if let address = MapViewController.databaseAddress(options) { controller.openDatabase(address, fit: options.center == nil && options.zoom == nil) }
+        controller.warnUnreadTableOptions()
         if let tiles = MapViewController.clusterTileFile(options) {
             controller.openClusterTiles(tiles, fit: options.center == nil && options.zoom == nil)
         } else if let street = options.files.last(where: ClusterTileLink.isTileFile) {

@@ -31,18 +31,20 @@ public final class ClusterTileArchive {
     }
 
     /// The TileJSON-style `vector_layers` entry for the clusters layer.
-    static func vectorLayers(zooms: ClosedRange<Int>, extraFields: [String]) -> [[String: Any]] {
+    static func vectorLayers(zooms: ClosedRange<Int>, extraFields: [String], textFields: [String] = []) -> [[String: Any]] {
         var fields: [String: String] = ["cluster": "Boolean", "cluster_id": "Number", "point_count": "Number",
                                         "point_count_abbreviated": "String", "expansion_zoom": "Number",
                                         "category": "String"]
         for f in extraFields { fields[f] = "Number" }
+        for f in textFields { fields[f] = "String" }
         return [["id": "clusters", "fields": fields, "minzoom": zooms.lowerBound, "maxzoom": zooms.upperBound,
                  "description": "ClusterMap's exact clusters (supercluster's) of each zoom, and lone points"]]
     }
 
     /// Writes the metadata (and, for PMTiles, the whole archive) and closes the file.
-    public func finish(name: String, zooms: ClosedRange<Int>, bounds: GeoBounds, fields: [String]) throws {
-        let layers = Self.vectorLayers(zooms: zooms, extraFields: fields)
+    /// `fields` are numbers, `textFields` strings (a `--by` value, an abbreviated or most common total).
+    public func finish(name: String, zooms: ClosedRange<Int>, bounds: GeoBounds, fields: [String], textFields: [String] = []) throws {
+        let layers = Self.vectorLayers(zooms: zooms, extraFields: fields, textFields: textFields)
         let centre = GeoCoordinate(latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2)
         if let pm = pmtiles {
             var d = PMTilesArchiveWriter.Description()
