@@ -22,7 +22,10 @@ final class InViewBesidePanelTests: XCTestCase {
         let h = try AppHarness()
         defer { h.stop() }
         try h.launch([csv, "--center", "0,0", "--zoom", "4", "--size", "1000x700", "--reduce-motion"])
-        let scene = try h.waitForEvent("scene") { ($0["pins"] as? [[String: Any]] ?? []).count == 5 }
+        _ = try h.waitForEvent("scene") { ($0["pins"] as? [[String: Any]] ?? []).count == 5 }
+        // Everything loaded (until then the base map's names report the scene again and again):
+        // nothing else reports the narrower scene after the panel opens.
+        let scene = try h.waitForEvent("basemap", timeout: 30)
         try h.key("F9")
         func names(_ e: [String: Any]) -> Set<String> {
             Set((e["rows"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
