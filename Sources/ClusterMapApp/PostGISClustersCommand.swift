@@ -6,7 +6,7 @@ import PostGIS
 
 // `clustermap clusters 'postgresql://…?table=…' --zoom Z [--bbox W,S,E,N] [--algorithm hierarchical|grid]
 //  [--radius R] [--max-zoom M] [--min-points P] [--where FILTER]… [--since DATE] [--until DATE] [--time COLUMN]
-//  [--total KIND:COLUMN|COLUMN] [--fetch-limit N] [--statement-timeout MS] [--refresh SECONDS]`
+//  [--total KIND:COLUMN|COLUMN] (KIND: sum, mean, min, max, most-common) [--fetch-limit N] [--statement-timeout MS] [--refresh SECONDS]`
 //
 // The clusters of one view of a PostGIS table, as GeoJSON like `clusters FILE` prints: the server
 // counts (grid cells) or, for few points, they are fetched and clustered exactly. A password is
@@ -74,6 +74,7 @@ struct PostGISClustersOptions {
         v.filter = try tableWhere(c.filters, on: table)
         let checked = try tableTotal(c.filters.total, on: table)
         v.total = total ?? checked?.property
+        v.totalIsMostCommon = total == nil && checked?.kind == .mostCommon
         v.fetchLimit = fetchLimit
         return v
     }
@@ -141,6 +142,10 @@ private func printPostGISView(_ source: PostGISSource, _ o: PostGISClustersOptio
                       "\"\(key)_max\":\(jsonNumber(item.totalMax ?? .nan))"]
             if let k = o.clusters.filters.total { props += kindTotalJSON(k, item) }
         }
+        // A most-common total: the cluster's value under `most_common_COLUMN`, as `clusters FILE` names it.
+        if item.isCluster, let k = o.clusters.filters.total, k.kind.readsCategory {
+            props.append(JSONValue.quote(ClustersFilter.totalKey(k)) + ":" + (item.mostCommon.map(JSONValue.quote) ?? "null"))
+        }
         out.write("{\"type\":\"Feature\",\"id\":\(id),\"properties\":{\(props.joined(separator: ","))},\(geometry)}")
     }
     out.write("\n]}\n")
@@ -188,10 +193,6 @@ func tableWhere(_ f: FilterSettings, on table: PostGISTable) throws -> PostGISWh
 /// `--total KIND:COLUMN` when the table can total it; else status 2 with the window's reason.
 func tableTotal(_ t: FilterSettings.TotalSetting?, on table: PostGISTable) throws -> FilterSettings.TotalSetting? {
     guard let t else { return nil }
-    // Checked here too: a table's most-common (pgtotals, s16) needs its own query option these commands don't set yet.
-    if t.kind.readsCategory {
-        throw ClustersCommandError(message: "--total \(t.text): on a table these commands total sum, mean, min or max of a number column", status: 2)
-    }
     if let problem = table.totalProblem(kind: t.kind, column: t.property) {
         throw ClustersCommandError(message: "\(table.displayName): " + problem.replacingOccurrences(of: "; the bubbles show counts", with: ""), status: 2)
     }

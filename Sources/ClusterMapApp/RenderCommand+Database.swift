@@ -35,6 +35,7 @@ func renderTableSession(_ address: String, options: LaunchOptions, camera: inout
     view.filter = try tableWhere(options.filters, on: source.table)
     let total = try tableTotal(options.filters.total, on: source.table)
     view.total = total?.property
+    view.totalIsMostCommon = total?.kind == .mostCommon
     if options.opensFittedToData, let extent = source.estimatedExtent() {
         camera = camera.fitting(extent, paddingPixels: 60, maxZoom: 14)
     }

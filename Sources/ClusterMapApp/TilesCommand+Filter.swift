@@ -61,6 +61,9 @@ func writePostGISClusterTiles(_ options: TilesCommandOptions) throws -> String {
     let kind = try tableTotal(o.filters.total, on: source.table)?.kind
     let totalName = options.total ?? o.filters.total?.property
     view.total = totalName
+    if options.total == nil, let total = o.filters.total, total.kind.readsCategory {
+        return try writePostGISMostCommonTiles(options, source: source, view: view, total: total)
+    }
     let (coordinates, ids, totals) = try source.allPoints(options: view)
     let input = ClusterInput(coordinates: coordinates, values: totalName == nil ? [] : totals)
     let index = input.clusterer(o)
@@ -69,6 +72,29 @@ func writePostGISClusterTiles(_ options: TilesCommandOptions) throws -> String {
         pointID: { ids[$0].map { UInt64(bitPattern: $0) } },
         pointProperties: { i in totalName.map { n in totals[i].isNaN ? [] : [(n, .double(totals[i]))] } ?? [] },
         clusterTotals: { item in totalName.map { tileTotalFields(index.aggregates(of: item), property: $0, kind: kind) } ?? [] })
+    let (archive, tileCount) = try writeTiles(builder, to: options.output)
+    try finishTiles(archive, name: source.table.displayName, builder: builder, coordinates: coordinates, fields: tileFieldNames(options))
+    return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(coordinates.count) points"
+}
+
+/// `tiles postgresql://… --total most-common:COLUMN`: the values as categories numbered in byte
+/// order (ties go to the value that sorts first, as SQL's `mode()` with `COLLATE "C"` and the
+/// window pick), each cluster's most common under `most_common_COLUMN`, each place's under `COLUMN`.
+private func writePostGISMostCommonTiles(_ options: TilesCommandOptions, source: PostGISSource, view: PostGISViewOptions,
+                                         total: FilterSettings.TotalSetting) throws -> String {
+    let (coordinates, ids, texts) = try source.allPointTexts(options: view)
+    let (names, codes) = PostGISSource.byteOrderedCodes(texts)
+    var input = ClusterInput(coordinates: coordinates, values: [])
+    input.categories = codes
+    let index = input.clusterer(options.clusters)
+    let key = ClustersFilter.totalKey(total)
+    let builder = ClusterTileBuilder(
+        clusterer: index,
+        pointID: { ids[$0].map { UInt64(bitPattern: $0) } },
+        pointProperties: { i in texts[i].map { [(total.property, .string($0))] } ?? [] },
+        clusterTotals: { item in
+            ClusterTotal.mostCommon.value(of: index.aggregates(of: item)).map { [(key, .string(names[Int($0)]))] } ?? []
+        })
     let (archive, tileCount) = try writeTiles(builder, to: options.output)
     try finishTiles(archive, name: source.table.displayName, builder: builder, coordinates: coordinates, fields: tileFieldNames(options))
     return "\(options.output): \(tileCount) tiles, zooms \(builder.zooms.lowerBound)–\(builder.zooms.upperBound), \(coordinates.count) points"

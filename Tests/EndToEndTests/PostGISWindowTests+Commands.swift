@@ -60,12 +60,59 @@ extension PostGISWindowTests {
         XCTAssertEqual(try TileDecode.fields(tiles)["sum_deaths"], "Number")
 
         // What the table can't answer is refused naming it (status 2), never ignored.
-        for (args, message) in [(["--total", "most-common:mag"], "--total most-common:mag"), (["--since", "2012-13-45"], "--since"),
+        for (args, message) in [(["--total", "most-common:geom"], "--total most-common:geom"), (["--since", "2012-13-45"], "--since"),
                                 (["--time", "mag", "--since", "2012-01-01"], "--time 'mag'")] {
             let bad = try ProgramRun.clustermap(["clusters", table, "--zoom", "1"] + args)
             XCTAssertEqual(bad.status, 2, "\(args): \(bad.err)")
             XCTAssertTrue(bad.err.contains(message), "\(args): \(bad.err)")
         }
+    }
+
+    /// `--total most-common:kind` on a table: each pile's cluster carries `most_common_kind` = SQL's
+    /// `mode() WITHIN GROUP (ORDER BY kind COLLATE "C")` of its rows (two piles tie three ways and
+    /// two ways) on the fetched path and on the server's cells, in `clusters` and `tiles`; `render` draws it.
+    func testClustersTilesAndRenderOfATableTotalTheMostCommonValueAsSQLsMode() throws {
+        if let e = Self.setupError { XCTFail("test server: \(e)"); return }
+        try Self.makePiles()
+        addTeardownBlock { try? Self.psql("DROP TABLE IF EXISTS piles") }
+        let table = "postgresql://postgres@127.0.0.1:\(Self.port)/test?table=public.piles"
+        var expected: [Int: String] = [:]  // pile's rows → SQL's mode
+        for p in 0..<4 {
+            let digit = try Self.psqlInt("SELECT ascii(right((SELECT mode() WITHIN GROUP (ORDER BY kind COLLATE \"C\") FROM piles WHERE pile = \(p)), 1)) - 48")
+            expected[try Self.psqlInt("SELECT count(*) FROM piles WHERE pile = \(p)")] = "k\(digit)"
+        }
+        XCTAssertGreaterThan(Set(expected.values).count, 1, "the piles' modes differ: \(expected)")
+        for (how, args) in [("points fetched", [String]()), ("cells counted by the server", ["--fetch-limit", "10"])] {
+            let r = try ProgramRun.clustermap(["clusters", table, "--zoom", "4", "--total", "most-common:kind"] + args)
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertTrue(r.err.contains(how), r.err)
+            let clusters = try Self.features(r.out).filter { $0["cluster"] as? Bool == true }
+            XCTAssertEqual(clusters.count, 4, "one cluster per pile: \(r.out)")
+            for c in clusters {
+                let n = try XCTUnwrap(c["point_count"] as? Int)
+                XCTAssertEqual(c["most_common_kind"] as? String, expected[n], "\(how): \(c)")
+            }
+        }
+
+        let tiles = NSTemporaryDirectory() + "piles-\(UInt32.random(in: 0...UInt32.max)).pmtiles"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: tiles) }
+        let t = try ProgramRun.clustermap(["tiles", table, "--output", tiles, "--max-zoom", "4", "--total", "most-common:kind"])
+        XCTAssertEqual(t.status, 0, t.err)
+        XCTAssertEqual(try TileDecode.fields(tiles)["most_common_kind"], "String")
+        let z4 = try TileDecode.features(tiles).filter { $0["zoom"] as? Int == 4 }.compactMap { $0["properties"] as? [String: Any] }
+        let piles = z4.filter { ($0["point_count"] as? Int ?? 1) > 1 }
+        XCTAssertEqual(piles.count, 4, "\(z4)")
+        for c in piles { XCTAssertEqual(c["most_common_kind"] as? String, expected[c["point_count"] as? Int ?? 0], "tiles: \(c)") }
+
+        let png = NSTemporaryDirectory() + "piles-\(UInt32.random(in: 0...UInt32.max)).png"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: png) }
+        let d = try ProgramRun.clustermap(["render", table, "--size", "600x400", "--output", png, "--total", "most-common:kind"])
+        XCTAssertEqual(d.status, 0, d.err)
+        let counts = try ProgramRun.clustermap(["render", table, "--size", "600x400", "--output", png + ".counts.png"])
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: png + ".counts.png") }
+        XCTAssertEqual(counts.status, 0, counts.err)
+        // The bubbles say their kind, not their count (and the legend says so).
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: png)), try Data(contentsOf: URL(fileURLWithPath: png + ".counts.png")))
     }
 
     func testRenderDrawsTheTablesViewAndFailsWhenTheServerIsGone() throws {

@@ -128,6 +128,11 @@ final class PostGISWindowTests: XCTestCase {
         let back = try h.waitForEvent("db-reconnected", after: fault.index, timeout: 30)
         let again = try h.waitForEvent("db-query", after: back.index, timeout: 30)
         XCTAssertEqual(again.event["points"] as? Int, Self.total)
+        // The red fault goes once the table answers (review-s16 finding 9); a quiet note takes its place.
+        let over = try h.waitForEvent("message-error-over", after: back.index, timeout: 10)
+        let note = try h.waitForEvent("message", after: over.index, timeout: 10)
+        XCTAssertEqual(note.event["error"] as? Bool, false)
+        XCTAssertEqual(note.event["text"] as? String, "The database answers again: public.incidents")
     }
 
     func testAPasswordIsAskedForAndWrittenNowhere() throws {

@@ -186,6 +186,11 @@ final class AppChrome: MapChrome {
         banner.show(message, isError: isError)
     }
 
+    /// The error shown for `error` (as `showError` made it one line) goes; `note` takes its place.
+    func errorIsOver(_ error: String, note: String) {
+        banner.errorIsOver(MessageText.line(error), note: note)
+    }
+
     func liveNamesDidChange(_ names: MapDataSession.NameChanges) {
         search.dataDidChange(controller.session, names: names)
     }

@@ -121,6 +121,17 @@ final class Banner {
         }
     }
 
+    /// The fault `error` is over: when it is the error shown, it goes and `note` (information,
+    /// hiding after a while) takes its place, as a desktop app's "connected again"; another error
+    /// shown since stays, with `note` below it.
+    func errorIsOver(_ error: String, note: String) {
+        if errorText == MessageText.lines(error) {
+            errorText = nil
+            eventLog.emit("message-error-over")
+        }
+        show(note, isError: false)
+    }
+
     /// Where the open callout card is (nil: none), asked each time the banner is placed; it avoids covering it.
     func avoidCallout(at frame: @escaping () -> ScreenRect?) {
         calloutFrame = frame

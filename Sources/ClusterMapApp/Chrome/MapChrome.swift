@@ -15,6 +15,8 @@ protocol MapChrome: AnyObject {
     func loadDidEnd()
     /// Shows a message in the window (a banner); errors stay until dismissed.
     func show(message: String, isError: Bool)
+    /// The fault `error` (shown as an error) is over; `note` says so.
+    func errorIsOver(_ error: String, note: String)
     /// The data on the map changed (new dataset or files).
     /// The shown data changed: a new session, or (`names` given) a live change of it.
     func dataDidChange(names: MapDataSession.NameChanges?)
@@ -47,6 +49,8 @@ extension MapChrome {
     var openingInsets: ScreenInsets { .zero }
     func onlineTilesDidFail(source: String) {}
     func sceneDidSettle(_ scene: Scene) {}
+    /// A chrome without a banner shows `note` as information.
+    func errorIsOver(_ error: String, note: String) { show(message: note, isError: false) }
 
     /// The shown data is a new session.
     func dataDidChange() { dataDidChange(names: nil) }

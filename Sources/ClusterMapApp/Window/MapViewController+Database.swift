@@ -180,8 +180,10 @@ extension MapViewController {
         link.viewAnswered(view)
         switch outcome {
         case .success(let (result, session)):
-            if link.answerShown(view) {
-                chrome?.show(message: "The database answers again: \(link.source.table.displayName)", isError: false)
+            let fault = link.fault
+            if link.answerShown(view), let fault {
+                // The red fault goes (not left above the good news); a quiet note fades.
+                chrome?.errorIsOver(fault, note: "The database answers again: \(link.source.table.displayName)")
             }
             showRemoteView(session, first: link.answers == 1)
             chrome?.dataDidChange()

@@ -62,4 +62,41 @@ extension MapViewController {
             }
         }
     }
+
+    /// The table's rows changed under the shown bar: its range and counts are read again (off the
+    /// GTK thread) and the bar keeps the person's window, speed and playing (`TimeBar.keeping`);
+    /// the filter is asked again only when the window had to move into the new range.
+    func rereadTableTimeBar(_ link: DatabaseLink) {
+        guard let column = timeBar.model?.window.property else { _ = timeBar.rereadEnded(); return }
+        let generation = timeBar.generation
+        let reader = PostGISColumnCatalogReader(source: link.source, statementTimeoutMilliseconds: MapViewController.databaseStatementTimeoutMs)
+        Thread.detachNewThread { [weak self] in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let outcome = Result { try reader.timeBar(column: column, bins: 120) }
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            runOnGtkThread(priority: G_PRIORITY_DEFAULT) {
+                guard let c = self, !c.isClosed else { return }
+                let again = c.timeBar.rereadEnded()
+                guard generation == c.timeBar.generation, c.database === link, let old = c.timeBar.model else { return }
+                guard case .success(let data?) = outcome else {
+                    // A fault is the view queue's to say (it reconnects); the bar keeps what it had.
+                    if case .failure(let error) = outcome {
+                        c.eventLog.emit("db-fault", [("kind", .string((error as? PostGISError)?.kind ?? "other")), ("message", .string("\(error)"))])
+                    }
+                    return
+                }
+                let read = TimeBar(window: TimeWindow(property: data.column, extent: data.extent, mode: .cumulative),
+                                   histogram: TimeHistogram(counts: data.counts, extent: data.extent))
+                let bar = read.keeping(old, now: MapViewController.now())
+                c.timeBar.show(bar)
+                c.chrome?.timeBarSetTicking(bar.isPlaying)
+                c.timeBar.countsRead(sampledPercent: data.sampledPercent)
+                c.eventLog.emit("time-bar", c.timeBarFields(bar, reason: "reread") + [
+                    ("source", .string("table")), ("ms", .number(ms.rounded())), ("counts", .array(data.counts.map { .int($0) }))])
+                c.askTimeBarRange()  // only when the window had to move (else it holds the range asked)
+                c.showTimeBar()
+                if again, c.timeBar.rereadWanted() { c.rereadTableTimeBar(link) }
+            }
+        }
+    }
 }

@@ -83,6 +83,8 @@ extension MapViewController {
             t.rowsChanged()
             countTable(t)
             chrome?.filterDidChange()
+            // The bar's range and counts too (at most once per watch interval, as this is called).
+            if timeBar.rereadWanted() { rereadTableTimeBar(link) }
         }
     }
 }

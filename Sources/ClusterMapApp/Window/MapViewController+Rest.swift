@@ -14,6 +14,13 @@ extension MapViewController {
         clusterTilesCameraDidChange()
     }
 
+    /// The map's size changed (a side panel opened beside it, the window resized): the scene at
+    /// rest is reported again for the new size, so In View lists what is visible beside the panel.
+    func viewportDidChange() {
+        lastCameraChange = ProcessClock.now()
+        scheduleRestCheck()
+    }
+
     private func scheduleRestCheck() {
         guard !restCheckPending else { return }
         restCheckPending = true

@@ -143,7 +143,7 @@ extension MapViewController {
     /// frame's time), only once the last range asked has landed on the map: the filter shows only
     /// the newest request's result, so asking at every frame (60 a second, each taking ~15 ms)
     /// made most results stale on arrival and whole seconds passed without a new frame.
-    private func askTimeBarRange(whenLanded now: Double? = nil) {
+    func askTimeBarRange(whenLanded now: Double? = nil) {
         guard let bar = timeBar.model, bar.shown != timeBar.lastAsked else { return }
         if let now, !filterLanded {
             // A table's view still on its way is waited for however long the server takes: asking

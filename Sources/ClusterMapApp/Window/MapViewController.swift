@@ -185,6 +185,7 @@ final class MapViewController {
             cameraController.setViewportSize(size)
             // After this frame: the chrome may resize widgets, which GTK defers while drawing.
             runOnGtkThread { [weak self] in self?.chrome?.mapSizeDidChange(size) }
+            viewportDidChange()
         }
         let moving = isGestureActive || cameraController.isAnimating
         // A frame begun in the middle of a bubble transition is not the scene at rest either (the

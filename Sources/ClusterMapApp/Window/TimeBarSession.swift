@@ -37,6 +37,26 @@ final class TimeBarSession {
     /// The share of a big table the bar's counts were read from (percent; nil: every row).
     private(set) var countsSampledPercent: Double?
 
+    /// A table's bar is being read again after its rows changed; `rereadAgain`: rows changed
+    /// meanwhile (read once more when this read lands, never two reads at once).
+    private(set) var rereading = false
+    private(set) var rereadAgain = false
+
+    /// The rows changed under a shown bar: returns whether to read it again now (false while a
+    /// read runs: it is read once more after).
+    func rereadWanted() -> Bool {
+        guard model != nil else { return false }
+        if rereading { rereadAgain = true; return false }
+        rereading = true
+        return true
+    }
+
+    /// A read again landed (or failed): returns whether the rows changed meanwhile.
+    func rereadEnded() -> Bool {
+        defer { rereading = false; rereadAgain = false }
+        return rereadAgain
+    }
+
     /// The bar's counts were read from `percent` % of a table (nil: every row).
     func countsRead(sampledPercent percent: Double?) { countsSampledPercent = percent }
 
