@@ -186,7 +186,7 @@ public struct FilterPanelModel: Equatable, Sendable {
         if settings.since != nil || settings.until != nil {
             let name = settings.timeProperty ?? timeProperty ?? "time"
             let text: String
-            switch (settings.since.map(shortTime), settings.until.map(shortTime)) {
+            switch windowTexts(since: settings.since, until: settings.until) {
             case let (s?, u?): text = "\(name) \(s) – \(u)"
             case let (s?, nil): text = "\(name) ≥ \(s)"
             case let (nil, u?): text = "\(name) ≤ \(u)"
