@@ -176,8 +176,9 @@ final class FilterWindowTests: XCTestCase {
         XCTAssertTrue(named.contains { $0[1] == "Filters" }, "the panel and its toggle are named")
         XCTAssertTrue(named.contains { $0[1].hasPrefix("mag, number, 600 places, from ") }, "the row says what it holds: \(named.prefix(12))")
         // Keyboard only: the panel opened with its first control focused (mag's type); Tab
-        // walks from/to sliders, kind's type, then the kinds most common first — storm is last.
-        for _ in 0..<7 { try h.key("Tab"); usleep(60_000) }
+        // walks from/to sliders, kind's type, its All and None, then the kinds most common first,
+        // each followed by its "only" button — storm is last.
+        for _ in 0..<12 { try h.key("Tab"); usleep(60_000) }
         try h.key("space")
         let filtered = try h.waitForEvent("filter", after: built.index, timeout: 20)
         XCTAssertEqual(Self.field(filtered.event, "passing"), rows.count - storms)

@@ -68,7 +68,7 @@ final class TimeBarEndToEndTests: XCTestCase {
         var last = try assertFilterShows(h, seek, times: times)
         XCTAssertLessThan(try count(times, seek.event), 600)
 
-        // W: a 7-day window; Right steps a day at a time (the bar has the keyboard focus now).
+        // W: a 7-day window; Right steps a window at a time (the bar has the keyboard focus now).
         try h.pressKey("w")
         let mode = try h.waitForEvent("time-bar", after: last, timeout: 10) { $0["reason"] as? String == "mode" }
         XCTAssertEqual(mode.event["mode"] as? String, "window")

@@ -14,8 +14,13 @@ public struct TimeBar: Equatable, Sendable {
     public private(set) var speed: Double
     /// Whether the clock moves the playhead.
     public private(set) var isPlaying = false
-    /// One key step (comma, period, arrow keys), in seconds of data.
-    public let stepSeconds: Double
+    /// One key step (comma, period, arrow keys), in seconds of data: the window's length in
+    /// window mode (a step shows the next window, no data skipped or seen twice — kepler.gl's
+    /// way), else a round span giving about 100 steps over the data.
+    public var stepSeconds: Double {
+        if case .window(let s) = window.mode, s > 0 { return s }
+        return TimeBar.niceStep(forSpan: max(1, window.extent.upperBound - window.extent.lowerBound))
+    }
     /// The wall time of the last tick while playing (nil: not started, or paused).
     private var lastTick: Double?
 
@@ -23,14 +28,20 @@ public struct TimeBar: Equatable, Sendable {
     /// in at most 1,000 minutes and at least a tenth of a second).
     static let slowestShare = 1.0 / 60_000, fastestShare = 10.0
 
-    /// A bar over `window`'s extent with `histogram`; `speed` defaults to the whole extent in 30 s.
+    /// A bar over `window`'s extent with `histogram`; `speed` defaults to `defaultSpeed`.
     public init(window: TimeWindow, histogram: TimeHistogram, speed: Double? = nil) {
         self.window = window
         self.histogram = histogram
-        let span = max(1, window.extent.upperBound - window.extent.lowerBound)
-        stepSeconds = TimeBar.niceStep(forSpan: span)
         self.speed = 1
-        self.speed = clampedSpeed(speed ?? span / 30)
+        self.speed = clampedSpeed(speed ?? defaultSpeed)
+    }
+
+    /// The speed a mode starts at: about one window per second in window mode (at 60 frames a
+    /// second each frame moves a 60th of the window, so every place is on screen for a second),
+    /// else the whole extent in 30 s.
+    public var defaultSpeed: Double {
+        if case .window(let s) = window.mode, s > 0 { return s }
+        return max(1, window.extent.upperBound - window.extent.lowerBound) / 30
     }
 
     /// The bar for a date column, with `bins` histogram bins; nil when the column has no dates.
@@ -156,12 +167,14 @@ public struct TimeBar: Equatable, Sendable {
     /// The window the mode button offers: 7 days, or a tenth of data spanning under 70 days.
     public var defaultWindowSeconds: Double { min(7 * 86400, histogram.span / 10) }
 
-    /// Cumulative ↔ the default window (the mode button, key W).
+    /// Cumulative ↔ the default window (the mode button, key W); the speed goes to the new
+    /// mode's default (a window a second; the whole extent in 30 s).
     public mutating func toggleMode() {
         switch window.mode {
         case .cumulative: window.mode = .window(seconds: defaultWindowSeconds)
         case .window: window.mode = .cumulative
         }
+        speed = clampedSpeed(defaultSpeed)
     }
 
     /// The playhead's day (`2011-03-05`), or date and minute when the extent is under three days.

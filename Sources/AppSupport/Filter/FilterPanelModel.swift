@@ -88,7 +88,7 @@ public struct FilterPanelModel: Equatable, Sendable {
     public init(catalog: FilterCatalog, settings: FilterSettings, passing: Int?) {
         let conditions = Self.panelConditions(settings)
         let time = Self.timeWindowProperty(settings, catalog: catalog)
-        rows = catalog.properties.map { p in
+        rows = Self.ordered(catalog.properties, settings: settings).map { p in  // ids last (+Order)
             let condition = conditions[p.name]?.condition
             return Self.row(p, condition: condition, window: p.name == time ? Self.window(settings) : nil)
         }
@@ -195,7 +195,7 @@ public struct FilterPanelModel: Equatable, Sendable {
         if settings.since != nil || settings.until != nil {
             let name = settings.timeProperty ?? timeProperty ?? "time"
             let text: String
-            switch (settings.since.map(shortTime), settings.until.map(shortTime)) {
+            switch windowTexts(since: settings.since, until: settings.until) {
             case let (s?, u?): text = "\(name) \(s) – \(u)"
             case let (s?, nil): text = "\(name) ≥ \(s)"
             case let (nil, u?): text = "\(name) ≤ \(u)"

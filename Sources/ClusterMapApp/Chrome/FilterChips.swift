@@ -57,7 +57,8 @@ final class FilterChips {
             let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
             let label = plainLabel(chip.text)
             gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_END)
-            gtk_label_set_max_width_chars(opaque(label), 28)
+            // The time window's chip holds two dates and may hold their minutes: room for them.
+            gtk_label_set_max_width_chars(opaque(label), chip.removal == .timeWindow ? 40 : 28)
             gtk_box_append(gcast(box), label)
             gtk_box_append(gcast(box), gtk_image_new_from_icon_name("window-close-symbolic"))
             gtk_button_set_child(gcast(b), box)

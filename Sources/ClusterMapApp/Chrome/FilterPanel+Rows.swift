@@ -47,6 +47,7 @@ extension FilterPanel {
                 connectSignal(search, "search-changed", unsafeBitCast(FilterPanel.searchChanged, to: GCallback.self), owner: list)
                 gtk_box_append(gcast(box), search)
             }
+            if items.count > 2 { gtk_box_append(gcast(box), list.allNoneBar()) }
             gtk_box_append(gcast(box), list.box)
             list.fill(search: "")
         case .range(let r):
@@ -112,6 +113,11 @@ final class FilterChecklist {
     let items: [FilterPanelModel.CheckItem]
     let box: UnsafeMutablePointer<GtkWidget>
     private var targets: [FilterCheckTarget] = []
+    /// The All / None buttons' targets, the search shown and the "only" buttons reported so far.
+    var actionTargets: [FilterCheckTarget] = []
+    private(set) var search = ""
+    var onlyReported = 0
+    private var checks: [(value: String, check: UnsafeMutablePointer<GtkWidget>)] = []
 
     init(panel: FilterPanel, property: String, items: [FilterPanelModel.CheckItem]) {
         self.panel = panel
@@ -124,6 +130,12 @@ final class FilterChecklist {
     func fill(search: String) {
         while let child = gtk_widget_get_first_child(box) { gtk_box_remove(gcast(box), child) }
         targets = []
+        checks = []
+        onlyReported = 0
+        self.search = search
+        // The boxes as the filter is now (the panel's own changes do not rebuild `items`).
+        let ticked = panel.flatMap { p in p.catalog.flatMap { cat in
+            p.controller.map { FilterPanelModel.ticked(property, catalog: cat, settings: $0.presentation.filterSettings) } } }
         let matching = FilterPanelModel.items(items, matching: search)
         for item in matching.prefix(FilterPanel.checklistLimit) {
             let check = gtk_check_button_new()!
@@ -137,12 +149,13 @@ final class FilterChecklist {
             gtk_box_append(gcast(line), name)
             gtk_box_append(gcast(line), count)
             gtk_check_button_set_child(gcast(check), line)
-            gtk_check_button_set_active(gcast(check), item.isChecked ? 1 : 0)
+            gtk_check_button_set_active(gcast(check), (ticked?.contains(item.text) ?? item.isChecked) ? 1 : 0)
+            checks.append((item.text, check))
             AccessibleText.setLabel(of: check, to: item.accessibleLabel)
             let target = FilterCheckTarget(list: self, value: item.text)
             targets.append(target)
             connectSignal(check, "toggled", unsafeBitCast(FilterChecklist.toggled, to: GCallback.self), owner: target)
-            gtk_box_append(gcast(box), check)
+            gtk_box_append(gcast(box), withOnlyButton(check, item: item, target: target))
             if let c = panel?.controller, targets.count <= 12 {
                 reportPosition(of: check, name: "filter-check:\(property)=\(item.text)", eventLog: c.eventLog)
             }
@@ -152,6 +165,14 @@ final class FilterChecklist {
             gtk_widget_add_css_class(more, "dim-label")
             gtk_box_append(gcast(box), more)
         }
+    }
+
+    /// Ticks exactly `ticked` among the boxes shown (their signals are not the person's).
+    func showTicks(_ ticked: Set<String>) {
+        let wasBuilding = panel?.isBuilding ?? false
+        panel?.isBuilding = true
+        defer { panel?.isBuilding = wasBuilding }
+        for (value, check) in checks { gtk_check_button_set_active(gcast(check), ticked.contains(value) ? 1 : 0) }
     }
 
     private static let toggled: @convention(c) (OpaquePointer?, gpointer?) -> Void = { check, data in

@@ -31,6 +31,8 @@ final class FilterPanel {
     var builtSettings: FilterSettings?
     /// A range slider was let go and its filter has not landed yet (`filter-settled` then).
     var settlePending = false
+    /// Opened and not built yet: the first build takes the focus into the rows.
+    private var focusOnFirstBuild = false
 
     static let actionName = "show-filters"
     static let width: Int32 = 330
@@ -131,16 +133,18 @@ final class FilterPanel {
         c.eventLog.emit("filter-panel", [("shown", .bool(shown))])
         (c.chrome as? AppChrome)?.filterPanelDidShow(shown)
         if shown {
+            // The focus goes in once now, or on the first build if the properties are still being read.
+            focusOnFirstBuild = true
             refresh()
-            focusFirstControl()
+            if gtk_widget_get_first_child(rowsBox) != nil { focusOnFirstBuild = false; focusFirstControl() }
         } else {
+            focusOnFirstBuild = false
             gtk_widget_grab_focus(c.drawingArea)
         }
     }
 
     /// Closes the panel through its action (so the header toggle follows).
     func close() {
-        // Through the action's state, so the header toggle follows.
         if let action { g_simple_action_set_state(action, g_variant_new_boolean(0)) }
         setShown(false)
     }
@@ -170,7 +174,13 @@ final class FilterPanel {
         }
         // Rebuilt only when the settings changed from outside (a chip, Clear, a restored
         // filter, new properties); the panel's own changes and new counts update in place.
-        if builtSettings != c.presentation.filterSettings { build() } else { syncInPlace() }
+        // A time-bar step changes only the window: the date row and the count move in place, so
+        // the focus, the scroll position and the frame rate stay (review-s16 finding 7).
+        let asked = c.presentation.filterSettings
+        if builtSettings != asked && FilterPanelRefresh.decide(built: builtSettings, asked: asked) == .rebuild { build() } else {
+            builtSettings = asked
+            syncInPlace()
+        }
     }
 
     private func requestCatalog(_ source: FilterCatalogSource, types: [String: PropertyType]) {
@@ -214,14 +224,18 @@ final class FilterPanel {
         isBuilding = true
         defer { isBuilding = false }
         builtSettings = c.presentation.filterSettings
+        let place = placeBeforeRebuild()
         while let child = gtk_widget_get_first_child(rowsBox) { gtk_box_remove(gcast(rowsBox), child) }
         targets = []
         ranges = [:]
         let text = model.rows.isEmpty ? "These places have no properties to filter on." : (model.placesText ?? "Every place shows.")
         gtk_label_set_text(opaque(status), text)
         for row in model.rows { gtk_box_append(gcast(rowsBox), section(for: row)) }
-        // Opened before the properties were read: the focus goes in once there is something.
-        if let focus = gtk_root_get_focus(gtk_widget_get_root(root)), focus == c.drawingArea { focusFirstControl() }
+        restore(place)
+        // Opened before the properties were read: the focus goes in once there is something (only
+        // then: a rebuild later, for a chip's ✕ or Clear, leaves it where the person put it).
+        if focusOnFirstBuild, gtk_root_get_focus(gtk_widget_get_root(root)) == c.drawingArea { focusFirstControl() }
+        focusOnFirstBuild = false
         c.eventLog.emit("filter-rows", [("rows", .array(model.rows.map { .string($0.property + ":" + $0.type.rawValue) }))])
     }
 

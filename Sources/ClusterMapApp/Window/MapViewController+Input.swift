@@ -174,7 +174,7 @@ extension MapViewController {
         if Int32(keyval) == GDK_KEY_l, listPlacesOfOpenCard() { return true }
         guard let key = KeyboardShortcuts.navigationKey(keyval) else { return false }
         let ctx = beginInput()
-        apply(KeyboardNavigationHandler().press(key, dataBounds: session?.bounds, in: ctx))
+        apply(KeyboardNavigationHandler().press(key, dataBounds: session?.homeBounds(shown: presentation.shownFilter), in: ctx))  // 0/Home: what passes
         gestureDidEnd()
         return true
     }
