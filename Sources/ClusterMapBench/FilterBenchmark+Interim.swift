@@ -14,21 +14,8 @@ func runInterimChanges(points: [GeoCoordinate], evaluator: FilterEvaluator, prep
     let n = points.count
     let method = ClusteringMethod.hierarchical(HierarchicalClusterer.Options())
     var random = SeededRandom(seed: 31)
-    var buffer: [ClusterItem] = []
-    /// One 1280×800 view at zoom 3 (most of the world) around a random centre.
-    func viewQuery(_ index: any PointClusterer) {
-        let z = 3.0
-        let c = GeoCoordinate(latitude: random.uniform(-40, 40), longitude: random.uniform(-120, 120))
-        let world = 256 * pow(2, z)
-        let halfW = 640 / world * 360, halfH = min(85, 400 / world * 180)
-        index.clusters(in: GeoBounds(west: c.longitude - halfW, south: max(-85, c.latitude - halfH),
-                                     east: c.longitude + halfW, north: min(85, c.latitude + halfH)),
-                       zoom: z, into: &buffer)
-    }
-    func select(_ text: String) -> PointSelection {
-        guard let s = try? evaluator.selection(for: text) else { benchFail("bad filter \(text)") }
-        return s
-    }
+    let viewQuery = BenchWorldView(seed: 31)
+    func select(_ text: String) -> PointSelection { benchSelection(evaluator, text) }
     func adopt(_ selection: PointSelection) -> (LiveSubsetIndex, adoptMs: Double, prepareMs: Double) {
         let exact = SubsetClusterer(points: points, selection: selection, method: method, prepared: prepared)
         let t1 = monotonicSeconds()
@@ -67,7 +54,7 @@ func runInterimChanges(points: [GeoCoordinate], evaluator: FilterEvaluator, prep
         FileHandle.standardError.write(("\(what) at \(n / 1_000_000)M (\(changed) places): interim frame \(median(interimMs)) ms "
             + "(median; \(median(interimCPU)) ms CPU), settled \(median(settledMs)) ms\n").data(using: .utf8)!)
     }
-    fields += runInterimFromNoFilter(points: points, prepared: prepared, select: select, runs: runs, view: viewQuery)
+    fields += runInterimFromNoFilter(points: points, prepared: prepared, select: select, runs: runs, view: { viewQuery($0) })
     // The repair alone, per batch size: k random passing points removed, or k others added.
     var line = ""
     let (live, _, _) = adopt(from)

@@ -13,21 +13,8 @@ import GeoData
 /// Returns JSON fields (medians, ms) and writes one readable line per case to stderr.
 func runRecountChanges(points: [GeoCoordinate], evaluator: FilterEvaluator, prepared: PreparedPoints, runs: Int) -> String {
     let method = ClusteringMethod.hierarchical(HierarchicalClusterer.Options())
-    var random = SeededRandom(seed: 37)
-    var buffer: [ClusterItem] = []
-    func viewQuery(_ index: any PointClusterer) {
-        let z = 3.0
-        let c = GeoCoordinate(latitude: random.uniform(-40, 40), longitude: random.uniform(-120, 120))
-        let world = 256 * pow(2, z)
-        let halfW = 640 / world * 360, halfH = min(85, 400 / world * 180)
-        index.clusters(in: GeoBounds(west: c.longitude - halfW, south: max(-85, c.latitude - halfH),
-                                     east: c.longitude + halfW, north: min(85, c.latitude + halfH)),
-                       zoom: z, into: &buffer)
-    }
-    func select(_ text: String) -> PointSelection {
-        guard let s = try? evaluator.selection(for: text) else { benchFail("bad filter \(text)") }
-        return s
-    }
+    let viewQuery = BenchWorldView(seed: 37)
+    func select(_ text: String) -> PointSelection { benchSelection(evaluator, text) }
     func median(_ v: [Double]) -> String { fixed(v.sorted()[v.count / 2], digits: 1) }
     let t0 = monotonicSeconds()
     let build = HierarchicalClusterer(points: points)

@@ -9,6 +9,10 @@ final class AccessibilityBus {
     let address: String
     private let session: PrivateSessionBus
     private let launcher: Process
+    /// The bus's own runtime folder: the launcher puts its socket under `$XDG_RUNTIME_DIR/at-spi`
+    /// (else the shared `~/.cache/at-spi/bus`), so two test runs at once — or two helpers — each
+    /// have their own and one's stop can't take the other's socket away.
+    private let runtimeDirectory: String
 
     /// The Python that has Debian's pyatspi (a pyenv `python3` earlier on PATH may not).
     static var python: String? {
@@ -43,6 +47,9 @@ final class AccessibilityBus {
     init() throws {
         session = try PrivateSessionBus()
         address = session.address
+        runtimeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         launcher = Process()
         launcher.executableURL = URL(fileURLWithPath: AccessibilityBus.launcherPath)
         launcher.arguments = ["--launch-immediately"]
@@ -86,6 +93,7 @@ final class AccessibilityBus {
     func environment(_ base: [String: String]) -> [String: String] {
         var env = base
         env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env.removeValue(forKey: "NO_AT_BRIDGE")
         env.removeValue(forKey: "GTK_A11Y")
         return env
@@ -120,6 +128,7 @@ final class AccessibilityBus {
         session.stop()
         AppHarness.poll(timeout: 2) { !launcher.isRunning }
         if launcher.isRunning { launcher.terminate(); launcher.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
     deinit { stop() }
