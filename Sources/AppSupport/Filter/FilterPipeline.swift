@@ -49,6 +49,9 @@ public struct FilterJob: Sendable {
     /// Only readies the fast path for the data shown with no filter (`MapPresentation.readyFilterFastPath`):
     /// works nothing out, and `finishFilter` shows nothing for it.
     var readiesOnly = false
+    /// A step of a playing time bar: its exact build waits until play stops when it has a first
+    /// frame (`FilterJobWorkers.settlePlay`, issue 29 item 4).
+    public var playStep = false
 
     /// When the value was asked (interim and settled times count from it).
     var requested = DispatchTime.now().uptimeNanoseconds
