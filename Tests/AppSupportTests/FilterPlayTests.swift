@@ -15,13 +15,13 @@ final class FilterPlayTests: XCTestCase {
     typealias Delivered = FilterDragTests.Delivered
 
     /// The window's loop: a step, then the next once the previous landed (`timeBarFilterDidLand`).
-    private func play(_ years: ClosedRange<Int>, on p: MapPresentation, workers: FilterJobWorkers,
+    private func play(_ untils: [String], on p: MapPresentation, workers: FilterJobWorkers,
                       delivered: Delivered, landed: @escaping () -> XCTestExpectation) throws -> [MapEvent] {
         var events: [MapEvent] = []
-        for year in years {
+        for until in untils {
             var s = FilterSettings()
             _ = try s.set("since", "2000-01-01")
-            _ = try s.set("until", "\(year)-12-31")
+            _ = try s.set("until", until)
             var job = try XCTUnwrap(p.setFilter(s))
             job.playStep = true
             let shown = landed()
@@ -47,7 +47,7 @@ final class FilterPlayTests: XCTestCase {
             delivered.add(outcome)
             pending.fulfil()
         }, beforeExact: nil)
-        let events = try play(2001...2008, on: p, workers: workers, delivered: delivered, landed: {
+        let events = try play((2001...2008).map { "\($0)-12-31" }, on: p, workers: workers, delivered: delivered, landed: {
             let e = self.expectation(description: "a step landed")
             pending.set(e)
             return e
@@ -71,6 +71,7 @@ final class FilterPlayTests: XCTestCase {
     }
 
     /// A step with no first frame (few places pass: the exact build is fast) is built at once.
+    /// Fewer than 6 % of the places (`FilterRecount.playBuildMicroseconds`): 90 of 1,500.
     func testAPlayStepWithNoFirstFrameIsBuiltAtOnce() throws {
         let places = Fixture.places(1500, seed: 44)
         let p = try Fixture.presentation(places)
@@ -82,7 +83,7 @@ final class FilterPlayTests: XCTestCase {
             delivered.add(outcome)
             pending.fulfil()
         }, beforeExact: nil)
-        let events = try play(2000...2001, on: p, workers: workers, delivered: delivered, landed: {
+        let events = try play(["2000-01-31", "2000-03-31"], on: p, workers: workers, delivered: delivered, landed: {
             let e = self.expectation(description: "a step landed")
             pending.set(e)
             return e
@@ -91,7 +92,17 @@ final class FilterPlayTests: XCTestCase {
         XCTAssertEqual(workers.startedCounts.exact, 2)
         workers.settlePlay()
         XCTAssertEqual(workers.startedCounts.exact, 2, "already exact: nothing to settle")
-        try Fixture.assertShowsExactly(places.indices.filter { places[$0].day <= 730 }, of: places, in: p)
+        try Fixture.assertShowsExactly(places.indices.filter { places[$0].day <= 90 }, of: places, in: p)
+    }
+
+    /// While playing, a step recounts wherever that is cheaper than its build (no settled frame
+    /// waits for it); otherwise only where the build would miss the frame budget.
+    func testAPlayStepRecountsFromFewerPassingPlaces() {
+        let minimum = FilterInterim.minimumPassing
+        XCTAssertFalse(FilterRecount.pays(passing: 70_000, places: 1_000_000, minimumPassing: minimum))
+        XCTAssertTrue(FilterRecount.pays(passing: 70_000, places: 1_000_000, minimumPassing: minimum, playing: true))
+        XCTAssertFalse(FilterRecount.pays(passing: 50_000, places: 1_000_000, minimumPassing: minimum, playing: true))
+        XCTAssertFalse(FilterRecount.pays(passing: 400_000, places: 10_000_000, minimumPassing: minimum, playing: true))
     }
 
     /// The expectation the next outcome fulfils (set on the test's thread, fulfilled on a worker's).

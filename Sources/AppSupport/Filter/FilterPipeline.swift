@@ -81,7 +81,8 @@ public struct FilterJob: Sendable {
     /// the unfiltered build where the exact build would miss the budget (`FilterInterim.firstFrame`).
     public func runInterim() -> FilterOutcome? {
         guard !readiesOnly, !isOutdated, let interim,
-              let quick = interim.firstFrame(settings, engine: engine, unfiltered: unfiltered, requested: requested) else { return nil }
+              let quick = interim.firstFrame(settings, engine: engine, unfiltered: unfiltered, requested: requested,
+                                                playing: playStep) else { return nil }
         return FilterOutcome(job: self, answer: .success(quick))
     }
 
