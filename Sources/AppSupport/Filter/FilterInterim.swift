@@ -127,9 +127,9 @@ public final class FilterInterim: @unchecked Sendable {
     /// recount of the unfiltered build where the exact build would miss the budget; nil: the
     /// exact build is the first frame. Times count from `requested` (when the value was asked).
     func firstFrame(_ settings: FilterSettings, engine: FilterEngine, unfiltered: LiveClusterIndex.UnchangedBuild?,
-                    requested: UInt64) -> FilteredClusters? {
+                    requested: UInt64, playing: Bool = false) -> FilteredClusters? {
         answer(settings, engine: engine, started: requested)
-            ?? recount.answer(settings, engine: engine, unfiltered: unfiltered, requested: requested)
+            ?? recount.answer(settings, engine: engine, unfiltered: unfiltered, requested: requested, playing: playing)
     }
 
     /// After an exact build on `session`: remembers it, to hold its passing places for the next

@@ -49,6 +49,9 @@ public struct FilterJob: Sendable {
     /// Only readies the fast path for the data shown with no filter (`MapPresentation.readyFilterFastPath`):
     /// works nothing out, and `finishFilter` shows nothing for it.
     var readiesOnly = false
+    /// A step of a playing time bar: its exact build waits until play stops when it has a first
+    /// frame (`FilterJobWorkers.settlePlay`, issue 29 item 4).
+    public var playStep = false
 
     /// When the value was asked (interim and settled times count from it).
     var requested = DispatchTime.now().uptimeNanoseconds
@@ -78,7 +81,8 @@ public struct FilterJob: Sendable {
     /// the unfiltered build where the exact build would miss the budget (`FilterInterim.firstFrame`).
     public func runInterim() -> FilterOutcome? {
         guard !readiesOnly, !isOutdated, let interim,
-              let quick = interim.firstFrame(settings, engine: engine, unfiltered: unfiltered, requested: requested) else { return nil }
+              let quick = interim.firstFrame(settings, engine: engine, unfiltered: unfiltered, requested: requested,
+                                                playing: playStep) else { return nil }
         return FilterOutcome(job: self, answer: .success(quick))
     }
 

@@ -8,11 +8,16 @@ import GeoData
 /// saved state) goes to one background worker where the newest request wins — a dragged range
 /// never queues work — and the previous clusters stay on the map until the new ones are ready.
 extension MapViewController {
-    /// Asks for `settings` on the shown data (worked out in the background).
-    func setFilter(_ settings: FilterSettings) {
+    /// Asks for `settings` on the shown data (worked out in the background). A step of a playing
+    /// time bar (`playStep`) gets its first frame only; its exact build waits until play stops.
+    func setFilter(_ settings: FilterSettings, playStep: Bool = false) {
         // A table: the server filters (`MapViewController+TableFilter.swift`).
         if let t = tableFilter { return setTableFilter(settings, on: t) }
-        submitFilter(presentation.setFilter(settings))
+        submitFilter(presentation.setFilter(settings).map { job in
+            var step = job
+            step.playStep = playStep
+            return step
+        })
         timeBarFollowFilter(settings)
         chrome?.filterDidChange()
     }

@@ -126,6 +126,8 @@ extension MapViewController {
         timeBar.show(bar)
         chrome?.timeBarSetTicking(bar.isPlaying)
         if case .tick = request { askTimeBarRange(whenLanded: now) } else { askTimeBarRange() }
+        // Stopped (paused, at the end): the last step's exact build, held while playing, is made now.
+        if !bar.isPlaying && tableFilter == nil { filterWorker.settlePlay() }
         if let reason { eventLog.emit("time-bar", timeBarFields(bar, reason: reason)) }
         showTimeBar()
     }
@@ -152,7 +154,7 @@ extension MapViewController {
             if now - timeBar.askedAt < 0.5 { return }
         }
         timeBar.asked(bar.shown, at: now ?? MapViewController.now())
-        setFilter(bar.applied(to: presentation.filterSettings))
+        setFilter(bar.applied(to: presentation.filterSettings), playStep: bar.isPlaying)
     }
 
     /// The filter's window changed from elsewhere (the panel's date row, a chip): the bar follows
