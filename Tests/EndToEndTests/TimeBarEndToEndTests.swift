@@ -178,23 +178,11 @@ final class TimeBarEndToEndTests: XCTestCase {
     /// The bar as a screen reader finds it (AT-SPI): a slider named "Time" whose description is
     /// the shown range and speed. (GTK 4.8 gives a drawing area no AT-SPI Value interface, so
     /// the value properties the bar sets are not read here.)
-    static let probe = """
-    import json, sys, time, pyatspi
-    def find(node, pred, depth=0):
-        if node is None or depth > 40: return None
-        try:
-            if pred(node): return node
-            for c in node:
-                r = find(c, pred, depth + 1)
-                if r is not None: return r
-        except Exception: return None
-        return None
+    static let probe = AccessibilityTests.probePrelude + """
     deadline = time.time() + 12
     while True:
         try:
-            desk = pyatspi.Registry.getDesktop(0)
-            app = next((a for a in desk if a is not None and (a.name or '').lower() == 'clustermap'), None)
-            s = app and find(app, lambda n: n.getRoleName() == 'slider' and n.name == 'Time')
+            s = find(app(), lambda n: n.getRoleName() == 'slider' and n.name == 'Time')
             if s:
                 out = {"description": s.description}
                 try:
